@@ -1,0 +1,224 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Resume-ask settings.
+const (
+	ResumeAskDeny   = "deny"
+	ResumeAskPrompt = "prompt"
+)
+
+// Approval policies.
+const (
+	PolicyTrust  = "trust"
+	PolicyOnce   = "once"
+	PolicyAlways = "always"
+)
+
+// Modes lists the permission modes.
+var Modes = []string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"}
+
+// ErrInvalid is wrapped by every validation error.
+var ErrInvalid = errors.New("invalid config")
+
+// Preset is a named bundle of rules and a mode.
+type Preset struct {
+	Mode  string   `yaml:"mode" json:"mode,omitempty"`
+	Allow []string `yaml:"allow" json:"allow,omitempty"`
+	Ask   []string `yaml:"ask" json:"ask,omitempty"`
+	Deny  []string `yaml:"deny" json:"deny,omitempty"`
+}
+
+// Template is the permission template for new chats.
+type Template struct {
+	Mode   string   `yaml:"mode" json:"mode"`
+	Allow  []string `yaml:"allow" json:"allow"`
+	Ask    []string `yaml:"ask" json:"ask"`
+	Deny   []string `yaml:"deny" json:"deny"`
+	Preset string   `yaml:"preset" json:"preset,omitempty"`
+}
+
+// Config is the Go side's view of the user's options. Unknown keys are
+// ignored here (the editor checks setup() options itself and may pass
+// editor-only keys along).
+type Config struct {
+	ApprovalTimeoutS int               `yaml:"approval_timeout_s" json:"approval_timeout_s"`
+	ResumeAsk        string            `yaml:"resume_ask" json:"resume_ask"`
+	DefaultDenyRules *bool             `yaml:"default_deny_rules" json:"default_deny_rules"`
+	Policies         map[string]string `yaml:"policies" json:"policies"`
+	Presets          map[string]Preset `yaml:"presets" json:"presets"`
+	AuditPath        string            `yaml:"audit_path" json:"audit_path"`
+	ClaudeCmd        string            `yaml:"claude_cmd" json:"claude_cmd"`
+	Permissions      Template          `yaml:"permissions" json:"permissions"`
+}
+
+// BuiltinPresets are the presets every user has.
+func BuiltinPresets() map[string]Preset {
+	return map[string]Preset{
+		"open": {Mode: "bypassPermissions"},
+		"standard": {
+			Mode: "default",
+			Allow: []string{"Read", "Glob", "Grep", "Edit", "Write",
+				"Bash(git status:*)", "Bash(git diff:*)", "Bash(git log:*)", "Bash(git add:*)", "Bash(git commit:*)"},
+			Ask: []string{"Bash", "Bash(git push:*)", "WebFetch"},
+		},
+		"locked": {Mode: "dontAsk", Allow: []string{"Read", "Glob", "Grep"}},
+	}
+}
+
+// DefaultConfig returns the documented defaults.
+func DefaultConfig() *Config {
+	on := true
+	return &Config{
+		ApprovalTimeoutS: 60,
+		ResumeAsk:        ResumeAskDeny,
+		DefaultDenyRules: &on,
+		Policies:         map[string]string{},
+		Presets:          map[string]Preset{},
+		Permissions: Template{
+			Mode:  "default",
+			Allow: []string{"Read", "Glob", "Grep"},
+			Ask:   []string{},
+			Deny:  []string{},
+		},
+	}
+}
+
+// DefaultDeny reports whether the built-in destructive-command rules are on.
+func (c *Config) DefaultDeny() bool { return c.DefaultDenyRules == nil || *c.DefaultDenyRules }
+
+// Preset returns a preset by name: the user's own first, then the built-ins.
+func (c *Config) Preset(name string) (Preset, bool) {
+	if p, ok := c.Presets[name]; ok {
+		return p, true
+	}
+	p, ok := BuiltinPresets()[name]
+	return p, ok
+}
+
+// PresetNames lists every preset name, sorted.
+func (c *Config) PresetNames() []string {
+	seen := map[string]bool{}
+	for n := range BuiltinPresets() {
+		seen[n] = true
+	}
+	for n := range c.Presets {
+		seen[n] = true
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Parse reads a YAML or JSON config (JSON is YAML) on top of the defaults.
+func Parse(r io.Reader) (*Config, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	c := DefaultConfig()
+	if len(bytes.TrimSpace(data)) == 0 {
+		return c, nil
+	}
+	if err := yaml.Unmarshal(data, c); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if c.Policies == nil {
+		c.Policies = map[string]string{}
+	}
+	if c.Presets == nil {
+		c.Presets = map[string]Preset{}
+	}
+	if c.Permissions.Mode == "" {
+		c.Permissions.Mode = "default"
+	}
+	return c, c.Validate()
+}
+
+// Load reads the config file at path; an empty path gives the defaults.
+func Load(path string) (*Config, error) {
+	if path == "" {
+		return DefaultConfig(), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer f.Close()
+	c, err := Parse(f)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// ValidMode reports whether m is a permission mode.
+func ValidMode(m string) bool {
+	for _, x := range Modes {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks values that the Go side relies on. Rule texts are checked
+// by the session package when it compiles them.
+func (c *Config) Validate() error {
+	var errs []string
+	if c.ApprovalTimeoutS <= 0 {
+		errs = append(errs, fmt.Sprintf("approval_timeout_s must be a positive number of seconds, got %d", c.ApprovalTimeoutS))
+	}
+	if c.ResumeAsk != ResumeAskDeny && c.ResumeAsk != ResumeAskPrompt {
+		errs = append(errs, fmt.Sprintf("resume_ask must be %q or %q, got %q", ResumeAskDeny, ResumeAskPrompt, c.ResumeAsk))
+	}
+	for tool, p := range c.Policies {
+		if p != PolicyTrust && p != PolicyOnce && p != PolicyAlways {
+			errs = append(errs, fmt.Sprintf("policies.%s must be trust, once or always, got %q", tool, p))
+		}
+	}
+	for name, p := range c.Presets {
+		if p.Mode != "" && !ValidMode(p.Mode) {
+			errs = append(errs, fmt.Sprintf("presets.%s.mode must be one of %s, got %q", name, strings.Join(Modes, ", "), p.Mode))
+		}
+	}
+	if !ValidMode(c.Permissions.Mode) {
+		errs = append(errs, fmt.Sprintf("permissions.mode must be one of %s, got %q", strings.Join(Modes, ", "), c.Permissions.Mode))
+	}
+	if len(errs) > 0 {
+		sort.Strings(errs)
+		return fmt.Errorf("%w: %s", ErrInvalid, strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// StateDir is where vibing keeps its state ($XDG_STATE_HOME/vibing).
+func StateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "vibing")
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".local", "state", "vibing")
+}
+
+// AuditDB returns the audit database path.
+func (c *Config) AuditDB() string {
+	if c.AuditPath != "" {
+		return c.AuditPath
+	}
+	return filepath.Join(StateDir(), "audit.sqlite")
+}

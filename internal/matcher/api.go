@@ -1,0 +1,106 @@
+package matcher
+
+// This file is the package's contract with internal/session, internal/rpc and
+// internal/run. Keep the exported names and signatures stable.
+
+import (
+	"errors"
+	"fmt"
+)
+
+// List is the list a rule stands in; matching differs between them (allow
+// must cover, deny and ask fire on any part and fail closed).
+type List int
+
+// The three rule lists.
+const (
+	AllowList List = iota
+	AskList
+	DenyList
+)
+
+func (l List) String() string {
+	switch l {
+	case AskList:
+		return "ask"
+	case DenyList:
+		return "deny"
+	}
+	return "allow"
+}
+
+// Env is where a call's paths are resolved.
+type Env struct {
+	Cwd  string // absolute working directory
+	Home string // the user's home directory, for ~
+}
+
+// ErrInvalidRule is wrapped by every *RuleError.
+var ErrInvalidRule = errors.New("invalid rule")
+
+// RuleError says why a rule text is not a valid rule, naming the rule and
+// showing a correct example.
+type RuleError struct {
+	Rule    string // the rule text as given
+	Msg     string // what is wrong, one sentence without trailing period
+	Example string // a correct rule of the same intent, e.g. "Bash(npm test:*)"
+}
+
+func (e *RuleError) Error() string {
+	if e.Example == "" {
+		return fmt.Sprintf("invalid rule %q: %s", e.Rule, e.Msg)
+	}
+	return fmt.Sprintf("invalid rule %q: %s (example: %s)", e.Rule, e.Msg, e.Example)
+}
+
+func (e *RuleError) Unwrap() error { return ErrInvalidRule }
+
+// Path is a path from a tool call, resolved for matching.
+type Path struct {
+	Raw  string // as the tool call gave it
+	Abs  string // absolute, cleaned, ~ expanded
+	Real string // Abs with symlinks resolved (longest existing prefix); == Abs when none
+}
+
+// Command is one simple command of a parsed Bash line.
+type Command struct {
+	Words    []string // words as the shell would run them, leading assignments stripped
+	Args     []string // Words with wrappers (sudo, env, nice, timeout, xargs, ...) seen through
+	Text     string   // Words joined by single spaces (for exact/prefix/regex matching)
+	Dynamic  bool     // some word holds an expansion that cannot be resolved statically
+	Pipeline int      // id of the pipeline this command stands in (commands joined by | share it)
+	Index    int      // position inside that pipeline (0 = first)
+}
+
+// Call is one tool call prepared for matching: parsed and resolved once, then
+// matched against any number of rules.
+type Call struct {
+	Tool  string         // tool name as the agent sent it, canonicalised where known
+	Input map[string]any // the raw input
+	Env   Env
+
+	Err error // the input could not be understood (missing/ill-typed field, unparseable shell or URL)
+
+	// Bash
+	Command  string    // the command line as given
+	Commands []Command // every simple command, including those inside sh -c / eval scripts, substitutions, functions
+	Writes   []Path    // redirection targets and tee targets (checked as Write(path))
+	Modifies []Path    // arguments of file-changing commands (rm, mv, cp, sed -i, tee, truncate, chmod, chown, ln, touch, ...) plus Writes
+	ForkBomb bool      // a function that calls itself in the background through a pipe
+
+	// file tools (and the search root of Glob/Grep/LS when given)
+	Path *Path
+
+	// WebFetch
+	URL    string // as given
+	Scheme string // lower-cased
+	Host   string // lower-cased, trailing dot dropped, punycode; port and user-info ignored
+
+	// Glob, Grep, WebSearch (query), Task/Agent (subagent_type)
+	Pattern string
+
+	Detail string // the detail part of the action string
+}
+
+// Action returns the Chorus-style action string tool:<Tool>:<detail>.
+func (c *Call) Action() string { return "tool:" + c.Tool + ":" + c.Detail }

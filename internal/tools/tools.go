@@ -1,0 +1,146 @@
+package tools
+
+import (
+	"sort"
+	"strings"
+)
+
+// Level is a tool's permission level.
+type Level string
+
+// The permission levels.
+const (
+	ReadOnly Level = "read_only"
+	Mutating Level = "mutating"
+	Network  Level = "network"
+)
+
+// ArgKind says what a rule's argument means for a tool: `Tool(arg)`.
+type ArgKind int
+
+// The argument kinds.
+const (
+	ArgNone    ArgKind = iota // the tool takes no argument in rules
+	ArgCommand                // a shell command pattern (Bash)
+	ArgPath                   // a file glob on the tool's path
+	ArgDomain                 // a host pattern on the tool's URL
+	ArgPattern                // the tool's pattern argument, exactly
+)
+
+func (k ArgKind) String() string {
+	switch k {
+	case ArgCommand:
+		return "command"
+	case ArgPath:
+		return "path"
+	case ArgDomain:
+		return "domain"
+	case ArgPattern:
+		return "pattern"
+	}
+	return "none"
+}
+
+// Info describes one known tool.
+type Info struct {
+	Name    string  // canonical spelling
+	Level   Level   // permission level
+	Arg     ArgKind // what a rule argument means
+	PathKey string  // input key holding the path, for ArgPath tools and searches
+	Example string  // an example rule, for error messages and help
+	Edit    bool    // the tool changes files (covered by Edit rules / acceptEdits)
+}
+
+var known = []Info{
+	{Name: "Bash", Level: Mutating, Arg: ArgCommand, Example: "Bash(npm test:*)"},
+	{Name: "Read", Level: ReadOnly, Arg: ArgPath, PathKey: "file_path", Example: "Read(src/**/*.ts)"},
+	{Name: "Write", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Write(*.json)", Edit: true},
+	{Name: "Edit", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Edit(config/*.yaml)", Edit: true},
+	{Name: "MultiEdit", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "MultiEdit(src/**)", Edit: true},
+	{Name: "NotebookEdit", Level: Mutating, Arg: ArgPath, PathKey: "notebook_path", Example: "NotebookEdit(*.ipynb)", Edit: true},
+	{Name: "NotebookRead", Level: ReadOnly, Arg: ArgPath, PathKey: "notebook_path", Example: "NotebookRead(*.ipynb)"},
+	{Name: "LS", Level: ReadOnly, Arg: ArgPath, PathKey: "path", Example: "LS(src/**)"},
+	{Name: "Glob", Level: ReadOnly, Arg: ArgPattern, PathKey: "path", Example: "Glob(*.js)"},
+	{Name: "Grep", Level: ReadOnly, Arg: ArgPattern, PathKey: "path", Example: "Grep(TODO)"},
+	{Name: "WebFetch", Level: Network, Arg: ArgDomain, Example: "WebFetch(github.com)"},
+	{Name: "WebSearch", Level: Network, Arg: ArgPattern, Example: "WebSearch(golang generics)"},
+	{Name: "Task", Level: Mutating, Arg: ArgPattern, Example: "Task(general-purpose)"},
+	{Name: "Agent", Level: Mutating, Arg: ArgPattern, Example: "Agent(general-purpose)"},
+	{Name: "TodoWrite", Level: ReadOnly, Example: "TodoWrite"},
+	{Name: "ToolSearch", Level: ReadOnly, Example: "ToolSearch"},
+	{Name: "BashOutput", Level: ReadOnly, Example: "BashOutput"},
+	{Name: "KillShell", Level: Mutating, Example: "KillShell"},
+	{Name: "KillBash", Level: Mutating, Example: "KillBash"},
+	{Name: "ExitPlanMode", Level: ReadOnly, Example: "ExitPlanMode"},
+	{Name: "ListMcpResourcesTool", Level: ReadOnly, Example: "ListMcpResourcesTool"},
+	{Name: "ReadMcpResourceTool", Level: ReadOnly, Example: "ReadMcpResourceTool"},
+	{Name: "SlashCommand", Level: Mutating, Example: "SlashCommand"},
+	{Name: "Skill", Level: Mutating, Example: "Skill"},
+}
+
+var byLower = func() map[string]*Info {
+	m := make(map[string]*Info, len(known))
+	for i := range known {
+		m[strings.ToLower(known[i].Name)] = &known[i]
+	}
+	return m
+}()
+
+// IsMCP reports whether name is an MCP tool or server name (mcp__server[__tool]).
+func IsMCP(name string) bool {
+	return strings.HasPrefix(strings.ToLower(name), "mcp__")
+}
+
+// Lookup returns the tool named name, case-insensitively. MCP names and
+// unknown names report ok=false.
+func Lookup(name string) (Info, bool) {
+	if in, ok := byLower[strings.ToLower(name)]; ok {
+		return *in, true
+	}
+	return Info{}, false
+}
+
+// Canonical returns the canonical spelling of a known tool name; MCP names are
+// kept as written with their "mcp__" prefix lower-cased; unknown names are
+// returned unchanged with ok=false.
+func Canonical(name string) (string, bool) {
+	if in, ok := byLower[strings.ToLower(name)]; ok {
+		return in.Name, true
+	}
+	if IsMCP(name) {
+		return "mcp__" + name[5:], true
+	}
+	return name, false
+}
+
+// LevelOf returns the permission level of a tool. Unknown tools and MCP tools
+// are mutating: when in doubt, ask.
+func LevelOf(name string) Level {
+	if in, ok := Lookup(name); ok {
+		return in.Level
+	}
+	return Mutating
+}
+
+// Names returns the canonical names of all known tools, sorted.
+func Names() []string {
+	out := make([]string, 0, len(known))
+	for _, in := range known {
+		out = append(out, in.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EditTools are the tools covered by an Edit rule.
+var EditTools = []string{"Edit", "MultiEdit", "NotebookEdit"}
+
+// Same reports whether two tool names denote the same tool; Task and Agent are
+// one tool under two names.
+func Same(a, b string) bool {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	if a == b {
+		return true
+	}
+	return (a == "task" || a == "agent") && (b == "task" || b == "agent")
+}
