@@ -38,3 +38,34 @@ func (e *Engine) AddRule(list matcher.List, rule string) error { panic("TODO") }
 
 // Resumed reports whether the engine treats the chat as a resumed session.
 func (e *Engine) Resumed() bool { panic("TODO") }
+
+// Explanation is the effective permissions of a chat in plain words (the
+// Daycare audit): for each tool, what runs, what asks, what is refused, why.
+type Explanation struct {
+	Mode      string       `json:"mode"`
+	Preset    string       `json:"preset,omitempty"`
+	Resumed   bool         `json:"resumed"`
+	Cwd       string       `json:"cwd"`
+	Tools     []ToolReport `json:"tools"`
+	Defaults  []string     `json:"default_deny_rules"`
+	Guarded   []string     `json:"guarded"`
+	Effective []string     `json:"effective"` // one plain sentence per line
+	Errors    []string     `json:"errors,omitempty"`
+}
+
+// ToolReport is one tool's line in an Explanation.
+type ToolReport struct {
+	Tool    string   `json:"tool"`
+	Level   string   `json:"level"`
+	Default string   `json:"default"` // what happens to a call no rule names: allow | ask | deny
+	Allow   []string `json:"allow,omitempty"`
+	Ask     []string `json:"ask,omitempty"`
+	Deny    []string `json:"deny,omitempty"`
+	Summary string   `json:"summary"`
+}
+
+// Explain reports the engine's effective permissions.
+func (e *Engine) Explain() Explanation { panic("TODO") }
+
+// Text renders the explanation in plain words.
+func (x Explanation) Text() string { panic("TODO") }

@@ -1,0 +1,82 @@
+// Command vibing-agent is vibing's backend: it decides tool calls (check,
+// explain, validate), drives the claude CLI for one chat turn (run), serves the
+// Neovim plugin over msgpack-RPC (rpc), and reads the audit log (audit).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and failed (bad rule, error event, ...)
+	exitUsage = 2 // the command line is wrong
+)
+
+// stdio is what a subcommand talks to.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, io stdio) int
+}
+
+var commands = map[string]command{}
+
+// register adds a subcommand; each subcommand's file calls it from init.
+func register(c command) { commands[c.name] = c }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+	stop()
+	os.Exit(code)
+}
+
+// Run runs the command line args and returns the exit code.
+func Run(ctx context.Context, args []string, io stdio) int {
+	if len(args) == 0 {
+		usage(io.err)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage(io.out)
+		return exitOK
+	case "--version", "-version":
+		args[0] = "version"
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(io.err, "vibing-agent: unknown command %q\n\n", args[0])
+		usage(io.err)
+		return exitUsage
+	}
+	return c.run(ctx, args[1:], io)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "vibing-agent — the permission layer and agent backend of vibing")
+	fmt.Fprintln(w, "\nUsage:\n  vibing-agent <command> [flags]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nEvery command accepts --config FILE (the options the editor writes from setup())")
+	fmt.Fprintln(w, "and --help. Run 'vibing-agent <command> --help' for its flags and examples.")
+}
