@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+
+	"vibing/internal/rpc"
+)
+
+func init() {
+	register(command{name: "rpc", summary: "serve the Neovim plugin over msgpack-RPC on stdio", run: runRPC})
+}
+
+func runRPC(ctx context.Context, args []string, io stdio) int {
+	fs := flag.NewFlagSet("rpc", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	fs.Usage = func() {
+		fmt.Fprintln(io.err, `Usage: vibing-agent rpc [--config FILE]
+
+Serves the Neovim plugin over msgpack-RPC on stdin/stdout. The plugin starts it
+with jobstart({...}, {rpc = true}); it is not meant to be run by hand.
+
+Methods (each takes one map): info, version, validate_rule {rule},
+settings {lines}, edit {lines, op, list, rules, value},
+explain {lines, chat, cwd}, audit {chat, since, limit}.
+
+Examples:
+  vibing-agent rpc --config ~/.local/state/vibing/config.json`)
+		fs.PrintDefaults()
+	}
+	cfgPath := registerConfigFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return usageExit(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(io.err, "vibing-agent rpc: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(io.err, "vibing-agent rpc: %v\n", err)
+		return exitFail
+	}
+	logger := log.New(io.err, "vibing-agent rpc: ", log.LstdFlags)
+	h := &rpc.Host{Config: cfg, ConfigFile: *cfgPath, Audit: auditFunc(cfg), Logf: logger.Printf}
+	if err := h.Serve(ctx, io.in, io.out, os.Stdout); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(io.err, "vibing-agent rpc: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}

@@ -1,0 +1,233 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vibing/internal/config"
+	"vibing/internal/frontmatter"
+	"vibing/internal/matcher"
+	"vibing/internal/session"
+	"vibing/internal/tools"
+	"vibing/internal/version"
+)
+
+// DefaultAuditLimit is how many audit rows a query returns when it names no limit.
+const DefaultAuditLimit = 100
+
+func (h *Host) version(context.Context, params) (any, error) { return version.Version, nil }
+
+func (h *Host) info(context.Context, params) (any, error) {
+	names := tools.Names()
+	args := make(map[string]any, len(names))
+	examples := make(map[string]any, len(names))
+	levels := make(map[string]any, len(names))
+	for _, n := range names {
+		in, _ := tools.Lookup(n)
+		args[n] = in.Arg.String()
+		examples[n] = in.Example
+		levels[n] = string(in.Level)
+	}
+	return map[string]any{
+		"version":  version.Version,
+		"tools":    names,
+		"args":     args,
+		"examples": examples,
+		"levels":   levels,
+		"modes":    config.Modes,
+		"presets":  h.cfg().PresetNames(),
+	}, nil
+}
+
+// RuleCheck is the outcome of validating one rule text.
+type RuleCheck struct {
+	Rule    string // canonical text when valid
+	Tool    string
+	Arg     string
+	Err     string // why the rule is invalid, naming it and showing an example
+	Example string
+}
+
+// CheckRule validates and canonicalises one rule text.
+func CheckRule(text string) RuleCheck {
+	r, err := parseRule(text)
+	if err != nil {
+		rc := RuleCheck{Err: err.Error()}
+		var re *matcher.RuleError
+		if errors.As(err, &re) {
+			rc.Example = re.Example
+		}
+		return rc
+	}
+	return RuleCheck{Rule: r.Text, Tool: r.Tool, Arg: r.Arg}
+}
+
+// parseRule is matcher.ParseRule made safe: a panic is an invalid rule.
+func parseRule(text string) (r *matcher.Rule, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("invalid rule %q: it could not be understood (%v)", text, p)
+		}
+	}()
+	if strings.TrimSpace(text) == "" {
+		return nil, &matcher.RuleError{Rule: text, Msg: "a rule cannot be empty", Example: "Bash(npm test:*)"}
+	}
+	r, err = matcher.ParseRule(text)
+	if err == nil && r == nil {
+		err = fmt.Errorf("invalid rule %q: it could not be understood", text)
+	}
+	return r, err
+}
+
+func (h *Host) validateRule(_ context.Context, p params) (any, error) {
+	text, err := p.str("rule", true)
+	if err != nil {
+		return nil, err
+	}
+	rc := CheckRule(text)
+	if rc.Err != "" {
+		m := failed(rc.Err)
+		m["example"] = rc.Example
+		return m, nil
+	}
+	return map[string]any{"ok": true, "rule": rc.Rule, "tool": rc.Tool, "arg": rc.Arg}, nil
+}
+
+// parseLines parses a chat's frontmatter given as buffer lines.
+func parseLines(lines []string) (*frontmatter.Document, frontmatter.Settings, error) {
+	content := strings.Join(lines, "\n") + "\n"
+	doc, err := frontmatter.Parse([]byte(content))
+	if err != nil {
+		return nil, frontmatter.Settings{}, err
+	}
+	s, err := doc.Settings()
+	if err != nil {
+		return nil, frontmatter.Settings{}, err
+	}
+	return doc, s, nil
+}
+
+func (h *Host) settings(_ context.Context, p params) (any, error) {
+	lines, err := p.lines()
+	if err != nil {
+		return nil, err
+	}
+	_, s, err := parseLines(lines)
+	if err != nil {
+		return failed(err.Error()), nil
+	}
+	m, err := plain(s)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"ok": true, "settings": m}, nil
+}
+
+func (h *Host) edit(_ context.Context, p params) (any, error) {
+	lines, err := p.lines()
+	if err != nil {
+		return nil, err
+	}
+	var e Edit
+	if e.Op, err = p.str("op", true); err != nil {
+		return nil, err
+	}
+	if e.List, err = p.str("list", false); err != nil {
+		return nil, err
+	}
+	if e.Value, err = p.str("value", false); err != nil {
+		return nil, err
+	}
+	if e.Rules, err = p.strs("rules", false, MaxRules); err != nil {
+		return nil, err
+	}
+	res, err := ApplyEdit(h.cfg(), lines, e)
+	if errors.Is(err, ErrBadRequest) {
+		return nil, err
+	}
+	if err != nil {
+		return failed(err.Error()), nil
+	}
+	return map[string]any{
+		"ok":      true,
+		"lines":   res.Lines,
+		"changed": res.Changed,
+		"notes":   res.Notes,
+		"message": res.Message,
+	}, nil
+}
+
+func (h *Host) explain(_ context.Context, p params) (any, error) {
+	lines, err := p.lines()
+	if err != nil {
+		return nil, err
+	}
+	chat, err := p.str("chat", false)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := p.str("cwd", false)
+	if err != nil {
+		return nil, err
+	}
+	_, s, err := parseLines(lines)
+	if err != nil {
+		return failed(err.Error()), nil
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	root := cwd
+	if s.WorkingDir != "" {
+		if filepath.IsAbs(s.WorkingDir) {
+			cwd = filepath.Clean(s.WorkingDir)
+		} else {
+			cwd = filepath.Join(root, s.WorkingDir)
+		}
+	}
+	eng, serr := session.New(h.cfg(), s, session.Options{
+		Cwd: cwd, ChatFile: chat, ProjectRoot: root, ConfigFile: h.ConfigFile,
+	})
+	x := eng.Explain()
+	m, err := plain(x)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"ok": true, "text": x.Text(), "explanation": m}
+	if serr != nil {
+		out["error"] = serr.Error()
+	}
+	return out, nil
+}
+
+func (h *Host) audit(ctx context.Context, p params) (any, error) {
+	var q AuditQuery
+	var err error
+	if q.Chat, err = p.str("chat", false); err != nil {
+		return nil, err
+	}
+	if q.Since, err = p.duration("since"); err != nil {
+		return nil, err
+	}
+	if q.Limit, err = p.int("limit", 10000); err != nil {
+		return nil, err
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultAuditLimit
+	}
+	if h.Audit == nil {
+		return failed("the audit log is unavailable in this build of vibing-agent"), nil
+	}
+	rows, err := h.Audit(ctx, q)
+	if err != nil {
+		return failed("audit log: " + err.Error()), nil
+	}
+	if rows == nil {
+		rows = []map[string]any{}
+	}
+	return map[string]any{"ok": true, "rows": rows}, nil
+}
