@@ -1,0 +1,11 @@
+// Package fakeapi is a stand-in for the Anthropic Messages API used by the
+// end-to-end tests that run the real claude CLI without network. It answers
+// POST /v1/messages with scripted turns (text and tool_use blocks) streamed as
+// server-sent events, and records every request body so a test can assert
+// what reached the model (for example that a denied file's content never
+// did).
+//
+// Requests that carry no tools are the CLI's side requests (titles, topic
+// checks, quota probes); they get a short text answer and do not consume a
+// scripted turn. count_tokens and any other path get a harmless answer.
+package fakeapi

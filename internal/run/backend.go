@@ -1,0 +1,130 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Turn is what a backend needs to run one chat message.
+type Turn struct {
+	Prompt    string
+	SessionID string // resume this session when not empty
+	Model     string // the chat's model, or "" for the backend's default
+	Mode      string // the chat's permission mode (plan is passed on as plan)
+	Cwd       string
+	// DisallowedTools are tools denied outright (bare deny rules): the backend
+	// may hide them from the model. Never an allow list.
+	DisallowedTools []string
+	// ApprovalTimeoutS bounds how long a permission request may wait; the
+	// backend must keep its own callback timeout above it.
+	ApprovalTimeoutS int
+	Env              []string // extra environment (KEY=VALUE) for the backend process
+}
+
+// Kind is the kind of a backend event.
+type Kind int
+
+// Backend event kinds.
+const (
+	KindSession    Kind = iota + 1 // SessionID known
+	KindText                       // assistant text
+	KindToolUse                    // the model asked for a tool call
+	KindToolResult                 // a tool call finished
+	KindPermission                 // the backend asks whether a tool call may run
+	KindResult                     // the turn is over
+	KindError                      // the backend failed; the turn is over
+)
+
+// Event is one thing the backend reports. The events channel ends after a
+// KindResult or KindError event (or without one if the backend broke; the
+// runner then reports the failure itself).
+type Event struct {
+	Kind       Kind
+	SessionID  string
+	Text       string
+	ToolUseID  string
+	Tool       string
+	Input      map[string]any
+	IsError    bool
+	Content    string
+	CostUSD    float64
+	DurationMS int64
+	Message    string      // KindError
+	Permission *Permission // KindPermission
+}
+
+// Verdict is the answer to a permission request.
+type Verdict struct {
+	Allow   bool
+	Message string // why, for a deny: reaches the model
+}
+
+// Permission is a backend's question "may this tool call run?". Reply must be
+// called exactly once.
+type Permission struct {
+	ID        string // the backend's request id
+	ToolUseID string // the model's tool_use id, when known
+	Tool      string
+	Input     map[string]any
+	Reply     func(Verdict)
+}
+
+// Conn is one running turn of a backend.
+type Conn interface {
+	// Events delivers the turn's events; it is closed when the backend exited.
+	Events() <-chan Event
+	// Interrupt asks the backend to stop the turn gracefully.
+	Interrupt() error
+	// Kill stops the backend and everything it started, at once.
+	Kill()
+}
+
+// Backend starts turns.
+type Backend interface {
+	Start(ctx context.Context, t Turn) (Conn, error)
+}
+
+// Factory builds a backend from the run's options.
+type Factory func(o BackendOptions) (Backend, error)
+
+// BackendOptions are what a backend factory may use.
+type BackendOptions struct {
+	ClaudeCmd string // the claude_cmd option
+}
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]Factory{}
+)
+
+// Register makes a backend available under name (from an init function).
+func Register(name string, f Factory) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[name] = f
+}
+
+// NewBackend builds the backend registered under name.
+func NewBackend(name string, o BackendOptions) (Backend, error) {
+	registryMu.Lock()
+	f, ok := registry[name]
+	registryMu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknownBackend, name, Backends())
+	}
+	return f(o)
+}
+
+// Backends lists the registered backend names, sorted.
+func Backends() []string {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

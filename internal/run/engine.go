@@ -1,0 +1,59 @@
+package run
+
+import (
+	"context"
+	"time"
+
+	"vibing/internal/matcher"
+	"vibing/internal/session"
+)
+
+// Engine is what the runner needs from the decision pipeline. *session.Engine
+// satisfies it through SessionEngine.
+type Engine interface {
+	Decide(tool string, input map[string]any) session.Decision
+	// Suggest returns the narrowest useful rule for an "always" or
+	// "for session" answer to this call.
+	Suggest(tool string, input map[string]any) string
+	GrantSession(rule string, allow bool) error
+	GrantOnce(tool string)
+	AddRule(list matcher.List, rule string) error
+	Resumed() bool
+}
+
+// SessionEngine adapts a *session.Engine to Engine.
+type SessionEngine struct{ *session.Engine }
+
+// Suggest implements Engine with matcher.Suggest on the prepared call.
+func (e SessionEngine) Suggest(tool string, input map[string]any) string {
+	return matcher.Suggest(e.Prepare(tool, input))
+}
+
+var _ Engine = SessionEngine{}
+
+// Audit decision values.
+const (
+	AuditAllow       = "allow"
+	AuditDeny        = "deny"
+	AuditAskApproved = "ask_approved"
+	AuditAskDenied   = "ask_denied"
+	AuditAskTimeout  = "ask_timeout"
+)
+
+// AuditEntry is one audit row: one per tool call, with its final outcome.
+type AuditEntry struct {
+	Time      time.Time
+	Chat      string
+	SessionID string
+	Tool      string
+	Action    string
+	Decision  string // allow | deny | ask_approved | ask_denied | ask_timeout
+	Rule      string
+	Source    string
+	Reason    string
+}
+
+// Recorder stores audit rows (internal/audit in production).
+type Recorder interface {
+	Record(ctx context.Context, e AuditEntry) error
+}

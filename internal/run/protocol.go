@@ -1,0 +1,125 @@
+package run
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// Errors.
+var (
+	ErrUnknownBackend = errors.New("unknown backend")
+	ErrNoPrompt       = errors.New("no prompt: the first line on stdin must be {\"type\":\"prompt\",\"text\":\"...\"}")
+	ErrCancelled      = errors.New("run cancelled")
+)
+
+// Approval answers (SPEC §5).
+const (
+	AllowOnce       = "allow_once"
+	DenyOnce        = "deny_once"
+	AllowForSession = "allow_for_session"
+	DenyForSession  = "deny_for_session"
+	AlwaysAllow     = "always_allow"
+	AlwaysDeny      = "always_deny"
+)
+
+// Options lists every approval answer, in the order the editor shows them.
+var Options = []string{AllowOnce, DenyOnce, AllowForSession, DenyForSession, AlwaysAllow, AlwaysDeny}
+
+// Who resolved an approval.
+const (
+	ByUser    = "user"
+	ByTimeout = "timeout"
+	ByCancel  = "cancel"
+)
+
+// Input is one line the editor sends on stdin.
+type Input struct {
+	Type     string `json:"type"` // prompt | approval_response | cancel
+	Text     string `json:"text,omitempty"`
+	ID       string `json:"id,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+}
+
+// Output is one line the runner writes on stdout. Only the fields of its
+// type are set.
+type Output struct {
+	Type string `json:"type"`
+
+	SessionID string `json:"session_id,omitempty"`
+	Resumed   *bool  `json:"resumed,omitempty"`
+
+	Text string `json:"text,omitempty"`
+
+	ID    string         `json:"id,omitempty"`
+	Tool  string         `json:"tool,omitempty"`
+	Input map[string]any `json:"input,omitempty"`
+
+	// decision
+	Decision string `json:"decision,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+	Source   string `json:"source,omitempty"`
+	Level    string `json:"level,omitempty"`
+	Action   string `json:"action,omitempty"`
+
+	// approval_request
+	SuggestedRule string   `json:"suggested_rule,omitempty"`
+	Options       []string `json:"options,omitempty"`
+	TimeoutS      int      `json:"timeout_s,omitempty"`
+
+	// approval_resolved
+	By string `json:"by,omitempty"`
+
+	// rule_added
+	List string `json:"list,omitempty"`
+
+	// tool_result, result
+	IsError    *bool    `json:"is_error,omitempty"`
+	Content    *string  `json:"content,omitempty"`
+	CostUSD    *float64 `json:"cost_usd,omitempty"`
+	DurationMS *int64   `json:"duration_ms,omitempty"`
+
+	// error, notice
+	Message string `json:"message,omitempty"`
+}
+
+// Writer writes Output lines; it is safe for concurrent use and remembers
+// the first write error (the editor went away).
+type Writer struct {
+	mu  sync.Mutex
+	w   *bufio.Writer
+	enc *json.Encoder
+	err error
+}
+
+// NewWriter writes JSON Lines to w, flushing after every line.
+func NewWriter(w io.Writer) *Writer {
+	bw := bufio.NewWriterSize(w, 64*1024)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	return &Writer{w: bw, enc: enc}
+}
+
+// Write writes one line.
+func (w *Writer) Write(o Output) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.enc.Encode(o); err != nil {
+		w.err = err
+		return err
+	}
+	if err := w.w.Flush(); err != nil {
+		w.err = fmt.Errorf("stdout: %w", err)
+	}
+	return w.err
+}
+
+func ptr[T any](v T) *T { return &v }

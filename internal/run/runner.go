@@ -1,0 +1,476 @@
+package run
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"vibing/internal/matcher"
+	"vibing/internal/session"
+)
+
+// Defaults.
+const (
+	DefaultApprovalTimeout = 60 * time.Second
+	DefaultCancelGrace     = 2 * time.Second
+	maxInputLine           = 1 << 20
+)
+
+// Runner runs one chat turn. Set the fields, then call Run once.
+type Runner struct {
+	Backend Backend
+	Engine  Engine
+	Audit   Recorder // nil: no audit rows (tests only)
+	Chat    string   // the chat file, for audit rows
+	Turn    Turn     // everything but the prompt
+
+	// WriteBack, when set, persists an "always" answer to the chat file.
+	WriteBack func(list matcher.List, rule string) error
+
+	ApprovalTimeout time.Duration // default 60 s
+	CancelGrace     time.Duration // interrupt → kill; default 2 s
+}
+
+// Run reads the prompt from in, runs the turn, and writes events to out. It
+// returns nil when the turn ended with a result and an error (already
+// reported as an error event) otherwise.
+func (r *Runner) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	s := &state{r: r, w: NewWriter(out), ctx: ctx, verdicts: map[string]Verdict{}}
+	if r.ApprovalTimeout <= 0 {
+		r.ApprovalTimeout = DefaultApprovalTimeout
+	}
+	if r.CancelGrace <= 0 {
+		r.CancelGrace = DefaultCancelGrace
+	}
+	inputs := make(chan Input, 16)
+	go readInputs(in, inputs, s.w)
+
+	var prompt string
+	select {
+	case m, ok := <-inputs:
+		if !ok || m.Type != "prompt" {
+			return s.fail(ErrNoPrompt)
+		}
+		prompt = m.Text
+	case <-ctx.Done():
+		return s.fail(ErrCancelled)
+	}
+	turn := r.Turn
+	turn.Prompt = prompt
+	if turn.ApprovalTimeoutS == 0 {
+		turn.ApprovalTimeoutS = int(r.ApprovalTimeout / time.Second)
+	}
+	conn, err := r.Backend.Start(ctx, turn)
+	if err != nil {
+		return s.fail(err)
+	}
+	s.conn = conn
+	return s.loop(inputs)
+}
+
+// readInputs decodes editor lines until EOF; a line that is not valid JSON
+// is reported as a notice and skipped.
+func readInputs(in io.Reader, ch chan<- Input, w *Writer) {
+	defer close(ch)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), maxInputLine)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		var m Input
+		if err := json.Unmarshal(line, &m); err != nil {
+			_ = w.Write(Output{Type: "notice", Message: fmt.Sprintf("ignored a stdin line that is not JSON: %v", err)})
+			continue
+		}
+		ch <- m
+	}
+}
+
+type pendingApproval struct {
+	id        string
+	perm      *Permission
+	decision  session.Decision
+	suggested string
+	timer     *time.Timer
+}
+
+type state struct {
+	r    *Runner
+	w    *Writer
+	ctx  context.Context
+	conn Conn
+
+	sessionID   string
+	sessionSent bool
+	queue       []*Permission
+	pending     *pendingApproval
+	verdicts    map[string]Verdict // by tool_use_id: a call is decided once
+	approvals   int
+
+	editorGone bool
+	cancelled  bool
+	resultSent bool
+	errorSent  bool
+	killC      <-chan time.Time
+}
+
+func (s *state) loop(inputs <-chan Input) error {
+	events := s.conn.Events()
+	done := s.ctx.Done()
+	for {
+		var timerC <-chan time.Time
+		if s.pending != nil {
+			timerC = s.pending.timer.C
+		}
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return s.finish()
+			}
+			s.handle(ev)
+		case m, ok := <-inputs:
+			if !ok {
+				inputs = nil
+				s.closeEditor()
+				continue
+			}
+			s.input(m)
+		case <-timerC:
+			s.resolve(false, ByTimeout, fmt.Sprintf("Approval timed out after %d s", int(s.r.ApprovalTimeout/time.Second)), AuditAskTimeout, "deny_once")
+		case <-s.killC:
+			s.killC = nil
+			s.conn.Kill()
+		case <-done:
+			done = nil
+			s.cancel()
+		}
+		s.pump()
+	}
+}
+
+// finish runs when the backend's events end.
+func (s *state) finish() error {
+	s.conn.Kill() // reap anything the backend left in its process group
+	if s.pending != nil {
+		s.resolve(false, ByCancel, "The agent stopped before the person answered", AuditAskDenied, "deny_once")
+	}
+	for _, p := range s.queue {
+		p.Reply(Verdict{Message: "The agent stopped"})
+	}
+	s.queue = nil
+	switch {
+	case s.cancelled && !s.resultSent:
+		return s.fail(ErrCancelled)
+	case s.resultSent:
+		return nil
+	case s.errorSent:
+		return errors.New("backend reported an error")
+	default:
+		return s.fail(errors.New("the agent exited without a result"))
+	}
+}
+
+// fail reports err as the run's one error event.
+func (s *state) fail(err error) error {
+	if !s.errorSent {
+		s.errorSent = true
+		_ = s.w.Write(Output{Type: "error", Message: err.Error()})
+	}
+	return err
+}
+
+func (s *state) notice(format string, a ...any) {
+	_ = s.w.Write(Output{Type: "notice", Message: fmt.Sprintf(format, a...)})
+}
+
+func (s *state) handle(ev Event) {
+	switch ev.Kind {
+	case KindSession:
+		s.sessionID = ev.SessionID
+		if !s.sessionSent {
+			s.sessionSent = true
+			_ = s.w.Write(Output{Type: "session", SessionID: ev.SessionID, Resumed: ptr(s.resumed())})
+		}
+	case KindText:
+		_ = s.w.Write(Output{Type: "text", Text: ev.Text})
+	case KindToolUse:
+		_ = s.w.Write(Output{Type: "tool_use", ID: ev.ToolUseID, Tool: ev.Tool, Input: ev.Input})
+	case KindToolResult:
+		_ = s.w.Write(Output{Type: "tool_result", ID: ev.ToolUseID, IsError: ptr(ev.IsError), Content: ptr(ev.Content)})
+	case KindPermission:
+		p := ev.Permission
+		if v, ok := s.verdicts[p.ToolUseID]; ok && p.ToolUseID != "" {
+			p.Reply(v)
+			return
+		}
+		s.queue = append(s.queue, p)
+	case KindResult:
+		if s.resultSent || s.errorSent {
+			return
+		}
+		if ev.SessionID != "" {
+			s.sessionID = ev.SessionID
+		}
+		if s.cancelled {
+			return // the cancel is reported when the backend ends
+		}
+		s.resultSent = true
+		_ = s.w.Write(Output{Type: "result", SessionID: s.sessionID, IsError: ptr(ev.IsError),
+			CostUSD: ptr(ev.CostUSD), DurationMS: ptr(ev.DurationMS)})
+		s.armKill()
+	case KindError:
+		if !s.resultSent {
+			_ = s.fail(errors.New(ev.Message))
+		}
+		s.armKill()
+	}
+}
+
+func (s *state) resumed() (b bool) {
+	defer func() {
+		if recover() != nil {
+			b = s.r.Turn.SessionID != ""
+		}
+	}()
+	return s.r.Engine.Resumed()
+}
+
+func (s *state) armKill() {
+	if s.killC == nil {
+		s.killC = time.After(s.r.CancelGrace)
+	}
+}
+
+func (s *state) input(m Input) {
+	switch m.Type {
+	case "approval_response":
+		if s.pending == nil || m.ID != s.pending.id {
+			s.notice("no approval %q is waiting; answer ignored", m.ID)
+			return
+		}
+		s.answer(m)
+	case "cancel":
+		s.cancel()
+	default:
+		s.notice("ignored a stdin message of type %q", m.Type)
+	}
+}
+
+func (s *state) cancel() {
+	if s.cancelled {
+		return
+	}
+	s.cancelled = true
+	if s.pending != nil {
+		s.resolve(false, ByCancel, "The run was cancelled before the person answered", AuditAskDenied, "deny_once")
+	}
+	if err := s.conn.Interrupt(); err != nil {
+		s.conn.Kill()
+	}
+	s.armKill()
+}
+
+func (s *state) closeEditor() {
+	s.editorGone = true
+	if s.pending != nil {
+		s.resolve(false, ByCancel, "The editor closed before the person answered", AuditAskDenied, "deny_once")
+	}
+}
+
+// pump decides queued permission requests while none waits for the person.
+func (s *state) pump() {
+	for s.pending == nil && len(s.queue) > 0 {
+		p := s.queue[0]
+		s.queue = s.queue[1:]
+		s.decide(p)
+	}
+}
+
+func (s *state) decide(p *Permission) {
+	d := s.pipeline(p)
+	_ = s.w.Write(Output{Type: "decision", ID: p.ToolUseID, Tool: p.Tool, Decision: d.Decision, Reason: d.Reason,
+		Rule: d.Rule, Source: d.Source, Level: d.Level, Action: d.Action})
+	switch {
+	case d.Decision == session.Allow:
+		s.settle(p, Verdict{Allow: true}, d, AuditAllow, d.Reason)
+	case d.Decision == session.Ask && s.cancelled:
+		s.settle(p, Verdict{Message: "The run was cancelled"}, d, AuditAskDenied, "run cancelled")
+	case d.Decision == session.Ask && s.editorGone:
+		s.settle(p, Verdict{Message: "Approval needed, but the editor is gone, so the call is denied"}, d, AuditAskDenied, "editor closed")
+	case d.Decision == session.Ask:
+		s.ask(p, d)
+	default: // deny, or anything the runner does not understand
+		s.settle(p, Verdict{Message: d.Reason}, d, AuditDeny, d.Reason)
+	}
+}
+
+// pipeline runs the engine; a failing engine denies.
+func (s *state) pipeline(p *Permission) (d session.Decision) {
+	defer func() {
+		if e := recover(); e != nil {
+			d = session.Decision{Decision: session.Deny, Source: session.SourceConfig,
+				Reason: fmt.Sprintf("The permission pipeline failed (%v), so the call is denied.", e)}
+		}
+	}()
+	d = s.r.Engine.Decide(p.Tool, p.Input)
+	if d.Decision != session.Allow && d.Decision != session.Ask && d.Decision != session.Deny {
+		d = session.Decision{Decision: session.Deny, Source: d.Source, Action: d.Action, Level: d.Level,
+			Reason: fmt.Sprintf("The pipeline answered %q, which is not allow, ask or deny, so the call is denied.", d.Decision)}
+	}
+	return d
+}
+
+func (s *state) suggest(p *Permission) (rule string) {
+	defer func() {
+		if recover() != nil {
+			rule = ""
+		}
+	}()
+	return s.r.Engine.Suggest(p.Tool, p.Input)
+}
+
+// settle answers the backend, remembers the verdict and writes the audit row.
+func (s *state) settle(p *Permission, v Verdict, d session.Decision, outcome, reason string) {
+	if !v.Allow && v.Message == "" {
+		v.Message = "Denied by vibing"
+	}
+	if p.ToolUseID != "" {
+		s.verdicts[p.ToolUseID] = v
+	}
+	p.Reply(v)
+	if s.r.Audit == nil {
+		return
+	}
+	err := s.r.Audit.Record(s.ctx, AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID,
+		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason})
+	if err != nil {
+		s.notice("audit: %v", err)
+	}
+}
+
+func (s *state) ask(p *Permission, d session.Decision) {
+	s.approvals++
+	id := p.ToolUseID
+	if id == "" {
+		id = fmt.Sprintf("approval-%d", s.approvals)
+	}
+	ap := &pendingApproval{id: id, perm: p, decision: d, suggested: s.suggest(p), timer: time.NewTimer(s.r.ApprovalTimeout)}
+	s.pending = ap
+	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
+		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: Options,
+		TimeoutS: int(s.r.ApprovalTimeout / time.Second)})
+}
+
+// resolve ends the pending approval.
+func (s *state) resolve(allow bool, by, message, outcome, answer string) {
+	ap := s.pending
+	s.pending = nil
+	ap.timer.Stop()
+	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message})
+	reason := message
+	if allow {
+		reason = "approved by the person (" + answer + ")"
+	}
+	s.settle(ap.perm, Verdict{Allow: allow, Message: message}, ap.decision, outcome, reason)
+}
+
+// answer applies the person's answer to the pending approval.
+func (s *state) answer(m Input) {
+	ap := s.pending
+	rule := m.Rule
+	if rule == "" {
+		rule = ap.suggested
+	}
+	denied := "User denied execution of " + Describe(ap.perm.Tool, ap.perm.Input)
+	switch m.Decision {
+	case AllowOnce:
+		s.approve(m.Decision)
+	case DenyOnce:
+		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
+	case AllowForSession, DenyForSession:
+		allow := m.Decision == AllowForSession
+		if err := s.grant(rule, allow); err != nil {
+			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+			return
+		}
+		_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: rule})
+		if allow {
+			s.approve(m.Decision)
+		} else {
+			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
+		}
+	case AlwaysAllow, AlwaysDeny:
+		list := matcher.AllowList
+		if m.Decision == AlwaysDeny {
+			list = matcher.DenyList
+		}
+		if err := s.addRule(list, rule); err != nil {
+			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+			return
+		}
+		_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
+		if s.r.WriteBack != nil {
+			if err := s.r.WriteBack(list, rule); err != nil {
+				s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+			}
+		}
+		if list == matcher.AllowList {
+			s.approve(m.Decision)
+		} else {
+			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
+		}
+	default:
+		s.notice("unknown answer %q (want one of %v); the call is denied once", m.Decision, Options)
+		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+	}
+}
+
+func (s *state) approve(answer string) {
+	ap := s.pending
+	if ap.decision.Once {
+		s.guard(func() error { s.r.Engine.GrantOnce(ap.perm.Tool); return nil })
+	}
+	s.resolve(true, ByUser, "", AuditAskApproved, answer)
+}
+
+func (s *state) grant(rule string, allow bool) error {
+	if rule == "" {
+		return errors.New("no rule to grant")
+	}
+	return s.guard(func() error { return s.r.Engine.GrantSession(rule, allow) })
+}
+
+func (s *state) addRule(list matcher.List, rule string) error {
+	if rule == "" {
+		return errors.New("no rule to add")
+	}
+	return s.guard(func() error { return s.r.Engine.AddRule(list, rule) })
+}
+
+// guard runs an engine call, turning a panic into an error.
+func (s *state) guard(f func() error) (err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			err = fmt.Errorf("the permission engine failed: %v", e)
+		}
+	}()
+	return f()
+}
+
+// Describe names a tool call for a person: "Bash (npm install)".
+func Describe(tool string, input map[string]any) string {
+	for _, k := range []string{"command", "file_path", "notebook_path", "url", "pattern", "path", "query"} {
+		if v, ok := input[k].(string); ok && v != "" {
+			return fmt.Sprintf("%s (%s)", tool, v)
+		}
+	}
+	return tool
+}
