@@ -60,6 +60,8 @@ type Path struct {
 	Raw  string // as the tool call gave it
 	Abs  string // absolute, cleaned, ~ expanded
 	Real string // Abs with symlinks resolved (longest existing prefix); == Abs when none
+
+	unsure bool // from a Bash word whose value is only known at run time (or after an unknown cd)
 }
 
 // Command is one simple command of a parsed Bash line.
@@ -70,6 +72,11 @@ type Command struct {
 	Dynamic  bool     // some word holds an expansion that cannot be resolved statically
 	Pipeline int      // id of the pipeline this command stands in (commands joined by | share it)
 	Index    int      // position inside that pipeline (0 = first)
+
+	parent      int        // index of the command running this one (sh -c, eval, $(..) in its words); -1 for none
+	wrappers    []string   // wrapper commands seen through (sudo, env, ...)
+	alts        [][]string // further word lists deny rules are tried against
+	dynamicName bool       // the command word itself is dynamic
 }
 
 // Call is one tool call prepared for matching: parsed and resolved once, then
@@ -100,6 +107,11 @@ type Call struct {
 	Pattern string
 
 	Detail string // the detail part of the action string
+
+	actions []string // regex action strings: one per simple command, then the whole line
+	lower   string   // lower-cased tool name, for regex rules written as tool:bash:...
+	realCwd  string  // Env.Cwd with symlinks resolved
+	realHome string  // Env.Home with symlinks resolved
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

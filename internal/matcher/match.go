@@ -1,0 +1,467 @@
+package matcher
+
+import (
+	"path"
+	"strings"
+
+	"vibing/internal/tools"
+)
+
+// Match reports whether the rule matches the call when it stands in list.
+// Allow rules must cover (every simple command, both the path and its symlink
+// target); deny and ask rules fire on any part and match when the call or the
+// rule cannot be evaluated.
+func (r *Rule) Match(c *Call, list List) bool {
+	if r == nil || c == nil {
+		return list != AllowList
+	}
+	switch r.kind {
+	case kindRegex:
+		return r.matchRegex(c, list)
+	case kindPrefix:
+		return strings.HasPrefix(c.lower, r.prefix)
+	case kindTool:
+		return r.toolApplies(c, list)
+	}
+	if r.kind == kindPath && c.Tool == "Bash" && list != AllowList {
+		return r.matchBashFiles(c, list)
+	}
+	if !r.toolApplies(c, list) {
+		return false
+	}
+	if c.Err != nil {
+		return list != AllowList
+	}
+	switch r.kind {
+	case kindBash:
+		if list == AllowList {
+			ok, _ := covers([]*Rule{r}, c)
+			return ok
+		}
+		for i := range c.Commands {
+			if r.denyCommand(&c.Commands[i]) {
+				return true
+			}
+		}
+		return false
+	case kindPath:
+		if c.Path == nil {
+			return false
+		}
+		return r.matchPath(c.Path, c, list)
+	case kindDomain:
+		if list == AllowList && c.Scheme != "http" && c.Scheme != "https" {
+			return false
+		}
+		return r.matchHost(c.Host)
+	case kindPattern:
+		return c.Pattern == r.Arg
+	}
+	return list != AllowList
+}
+
+// toolApplies reports whether a rule for r.Tool speaks about c's tool: the
+// same tool (Task and Agent are one), Edit rules for MultiEdit and
+// NotebookEdit, Edit/Write path rules in the allow list for reading that path
+// (write implies read), Read rules in the deny list for changing it.
+func (r *Rule) toolApplies(c *Call, list List) bool {
+	if tools.Same(r.Tool, c.Tool) {
+		return true
+	}
+	switch r.Tool {
+	case "Edit":
+		if c.Tool == "MultiEdit" || c.Tool == "NotebookEdit" {
+			return true
+		}
+	case "Read":
+		if list == DenyList && isEditTool(c.Tool) {
+			return true
+		}
+	}
+	if list == AllowList && r.kind == kindPath && (r.Tool == "Edit" || r.Tool == "Write") {
+		return c.Tool == "Read" || c.Tool == "NotebookRead"
+	}
+	return false
+}
+
+func isEditTool(t string) bool {
+	switch t {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		return true
+	}
+	return false
+}
+
+// matchBashFiles fires deny/ask file rules on the files a Bash line changes
+// (redirections, tee, rm, mv, sed -i, ...).
+func (r *Rule) matchBashFiles(c *Call, list List) bool {
+	if !isEditTool(r.Tool) && !(r.Tool == "Read" && list == DenyList) {
+		return false
+	}
+	for i := range c.Modifies {
+		if r.matchPath(&c.Modifies[i], c, list) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchPath matches a path rule: in allow both the path as written and its
+// symlink target must match; in deny/ask either.
+func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
+	realCwd, realHome := c.realCwd, c.realHome
+	if realCwd == "" {
+		realCwd, realHome = c.Env.Cwd, c.Env.Home
+	}
+	if list == AllowList {
+		if p.unsure {
+			return false
+		}
+		return r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) && r.matchAbs(p.Real, realCwd, realHome, list)
+	}
+	return r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) || r.matchAbs(p.Real, realCwd, realHome, list) ||
+		(p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))
+}
+
+func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
+	subject := abs
+	switch r.anchor {
+	case anchorCwd, anchorHome:
+		dir := cwd
+		if r.anchor == anchorHome {
+			dir = home
+		}
+		if dir == "" {
+			return false
+		}
+		if abs == dir {
+			subject = ""
+		} else if s, ok := rel(abs, dir); ok {
+			subject = s
+		} else {
+			subject = "\x00" // outside: only the any-depth base-name form may match
+		}
+	}
+	if subject != "\x00" {
+		for _, g := range r.globs {
+			if g.Match(subject) {
+				return true
+			}
+		}
+		if list != AllowList {
+			for _, g := range r.below {
+				if g.Match(subject) {
+					return true
+				}
+			}
+		}
+	}
+	if r.anyBase && list != AllowList {
+		// any folder or file of that name, at any depth, and what lies below it
+		rest := abs
+		for rest != "" {
+			rest = strings.TrimLeft(rest, "/")
+			seg := rest
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				seg, rest = rest[:i], rest[i:]
+			} else {
+				rest = ""
+			}
+			for _, g := range r.globs {
+				if seg != "" && g.Match(seg) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (r *Rule) matchHost(host string) bool {
+	if host == "" {
+		return false
+	}
+	if host == r.host {
+		return true
+	}
+	return r.wildHost && len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
+}
+
+// allowCommand reports whether an allow Bash rule covers one simple command:
+// on its words as written, so a wrapper must itself be allowed.
+func (r *Rule) allowCommand(cmd *Command) bool {
+	if cmd.dynamicName {
+		return false
+	}
+	switch r.mode {
+	case bashExact:
+		return !cmd.Dynamic && wordsEqual(cmd.Words, r.words)
+	case bashPrefix:
+		return hasWordPrefix(cmd.Words, r.words)
+	default:
+		return wildMatch(r.wild, cmd.Text) || (r.wildBare != "" && cmd.Text == r.wildBare)
+	}
+}
+
+// denyCommand reports whether a deny/ask Bash rule fires on one simple
+// command: on its words, on the command behind wrappers, on every suffix
+// after a wrapper, each also with the command word's base name.
+func (r *Rule) denyCommand(cmd *Command) bool {
+	if r.denyWords(cmd.Words) || r.denyWords(cmd.Args) {
+		return true
+	}
+	for _, a := range cmd.alts {
+		if r.denyWords(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Rule) denyWords(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	if r.denyWordsAs(words, words[0]) {
+		return true
+	}
+	if strings.Contains(words[0], "/") {
+		if base := path.Base(words[0]); base != words[0] {
+			return r.denyWordsAs(words, base)
+		}
+	}
+	return false
+}
+
+// denyWordsAs matches words with its first word replaced by first.
+func (r *Rule) denyWordsAs(words []string, first string) bool {
+	switch r.mode {
+	case bashExact, bashPrefix:
+		if len(words) < len(r.words) || first != r.words[0] {
+			return false
+		}
+		for i := 1; i < len(r.words); i++ {
+			if words[i] != r.words[i] {
+				return false
+			}
+		}
+		return true
+	default:
+		text := first
+		if len(words) > 1 {
+			text = first + " " + strings.Join(words[1:], " ")
+		}
+		return wildMatch(r.wild, text) || (r.wildBare != "" && hasWordPrefixText(text, r.wildBare))
+	}
+}
+
+func hasWordPrefixText(text, prefix string) bool {
+	return text == prefix || strings.HasPrefix(text, prefix+" ")
+}
+
+func wordsEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func hasWordPrefix(words, prefix []string) bool {
+	if len(words) < len(prefix) {
+		return false
+	}
+	for i := range prefix {
+		if words[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// wildMatch matches s against a pattern where '*' stands for any run of
+// characters (newlines included) and every other character for itself.
+func wildMatch(pattern, s string) bool {
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, i
+			p++
+		case p < len(pattern) && pattern[p] == s[i]:
+			p++
+			i++
+		case star >= 0:
+			p = star + 1
+			mark++
+			i = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
+}
+
+// matchRegex evaluates a /regex/ rule on the call's action strings.
+func (r *Rule) matchRegex(c *Call, list List) bool {
+	if list == AllowList {
+		if c.Err != nil {
+			return false
+		}
+		acts := c.actions
+		if c.Tool == "Bash" {
+			if c.ForkBomb || len(c.Commands) == 0 || len(c.actions) < len(c.Commands) {
+				return false
+			}
+			for i := range c.Commands {
+				if c.Commands[i].dynamicName {
+					return false
+				}
+			}
+			if len(nonTrivialWrites(c)) > 0 {
+				return false
+			}
+			acts = c.actions[:len(c.Commands)]
+		}
+		if len(acts) == 0 {
+			return false
+		}
+		for _, a := range acts {
+			ok, err := r.re.MatchString(a)
+			if err != nil || !ok {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range c.actions {
+		if r.regexFires(a) {
+			return true
+		}
+		if c.lower != c.Tool {
+			if r.regexFires("tool:" + c.lower + a[len("tool:")+len(c.Tool):]) {
+				return true
+			}
+		}
+	}
+	if c.Err != nil && strings.Contains(strings.ToLower(r.Text), c.lower) {
+		// the call cannot be understood and the rule speaks of its tool
+		return true
+	}
+	return false
+}
+
+func (r *Rule) regexFires(a string) bool {
+	ok, err := r.re.MatchString(a)
+	return ok || err != nil
+}
+
+// Covers reports whether every simple command of a Bash call is matched by
+// some allow rule in rules (and every file it writes is allowed for Write or
+// Edit). A bare Bash rule covers every line, even one that does not parse; a
+// pattern never covers a line that does not parse, a command whose name is
+// only known at run time, or a fork bomb. For other tools it reports the
+// first rule that matches in the allow list. deciding is the rule that
+// covered the (first) command.
+func Covers(rules []*Rule, c *Call) (covered bool, deciding *Rule) {
+	return covers(rules, c)
+}
+
+func covers(rules []*Rule, c *Call) (bool, *Rule) {
+	if c == nil {
+		return false, nil
+	}
+	if c.Tool != "Bash" {
+		for _, r := range rules {
+			if r != nil && r.Match(c, AllowList) {
+				return true, r
+			}
+		}
+		return false, nil
+	}
+	for _, r := range rules {
+		if r != nil && (r.kind == kindTool || r.kind == kindPrefix) && r.Match(c, AllowList) {
+			return true, r
+		}
+	}
+	if c.Err != nil || c.ForkBomb || len(c.Commands) == 0 {
+		return false, nil
+	}
+	var deciding *Rule
+	for i := range c.Commands {
+		cmd := &c.Commands[i]
+		var found *Rule
+		for _, r := range rules {
+			if r == nil {
+				continue
+			}
+			if r.kind == kindBash && r.allowCommand(cmd) {
+				found = r
+				break
+			}
+			if r.kind == kindRegex && !cmd.dynamicName && i < len(c.actions) {
+				if ok, err := r.re.MatchString(c.actions[i]); ok && err == nil {
+					found = r
+					break
+				}
+			}
+		}
+		if found == nil {
+			return false, nil
+		}
+		if deciding == nil {
+			deciding = found
+		}
+	}
+	for _, w := range nonTrivialWrites(c) {
+		if !writeAllowed(rules, c, w) {
+			return false, nil
+		}
+	}
+	return true, deciding
+}
+
+// nonTrivialWrites returns the redirection targets that are files, not
+// /dev/null and friends.
+func nonTrivialWrites(c *Call) []*Path {
+	var out []*Path
+	for i := range c.Writes {
+		w := &c.Writes[i]
+		switch w.Abs {
+		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+			if !w.unsure {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func writeAllowed(rules []*Rule, c *Call, w *Path) bool {
+	if w.unsure {
+		return false
+	}
+	wc := &Call{Tool: "Write", lower: "write", Env: c.Env, Path: w, realCwd: c.realCwd, realHome: c.realHome, Detail: w.Abs}
+	wc.actions = []string{wc.Action()}
+	for _, r := range rules {
+		if r == nil || (r.Tool != "Write" && r.Tool != "Edit") {
+			continue
+		}
+		if r.kind == kindTool {
+			return true
+		}
+		if r.kind == kindPath && r.matchPath(w, wc, AllowList) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,225 @@
+package matcher
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vibing/internal/tools"
+)
+
+// Prepare parses and resolves one tool call for matching.
+func Prepare(tool string, input map[string]any, env Env) *Call {
+	canon, _ := tools.Canonical(tool)
+	c := &Call{Tool: canon, Input: input, Env: env, lower: strings.ToLower(canon)}
+	info, known := tools.Lookup(canon)
+	switch {
+	case canon == "Bash":
+		prepareBash(c)
+	case canon == "WebFetch":
+		prepareURL(c)
+	case known && info.Arg == tools.ArgPath:
+		p, err := pathInput(input, info.PathKey, true)
+		if err != nil {
+			c.Err = err
+			c.Detail = compactJSON(input)
+			break
+		}
+		rp := ResolvePath(p, env)
+		c.Path = &rp
+		c.Detail = rp.Abs
+	case known && info.Arg == tools.ArgPattern:
+		key := "pattern"
+		switch canon {
+		case "WebSearch":
+			key = "query"
+		case "Task", "Agent":
+			key = "subagent_type"
+		}
+		s, ok := input[key].(string)
+		if !ok {
+			c.Err = fmt.Errorf("%s input %q must be a string", canon, key)
+		}
+		c.Pattern, c.Detail = s, s
+		if info.PathKey != "" {
+			p, err := pathInput(input, info.PathKey, false)
+			if err != nil && c.Err == nil {
+				c.Err = err
+			}
+			if p != "" {
+				rp := ResolvePath(p, env)
+				c.Path = &rp
+			}
+		}
+	default:
+		c.Detail = compactJSON(input)
+	}
+	c.actions = append(c.actions, c.Action())
+	if c.Path != nil && c.Path.Real != c.Path.Abs {
+		c.actions = append(c.actions, "tool:"+c.Tool+":"+c.Path.Real)
+	}
+	if c.Path != nil || len(c.Modifies) > 0 {
+		c.realCwd = realPath(filepath.Clean(env.Cwd))
+		c.realHome = realPath(filepath.Clean(env.Home))
+	}
+	return c
+}
+
+func pathInput(input map[string]any, key string, required bool) (string, error) {
+	v, present := input[key]
+	if !present || v == nil {
+		if required {
+			return "", fmt.Errorf("input %q is missing", key)
+		}
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("input %q must be a string", key)
+	}
+	if s == "" && required {
+		return "", fmt.Errorf("input %q is empty", key)
+	}
+	if strings.ContainsRune(s, 0) {
+		return "", fmt.Errorf("input %q holds a NUL byte", key)
+	}
+	return s, nil
+}
+
+func prepareBash(c *Call) {
+	cmd, ok := c.Input["command"].(string)
+	if !ok || strings.TrimSpace(cmd) == "" {
+		c.Err = fmt.Errorf("Bash input \"command\" must be a non-empty string")
+		c.Detail = compactJSON(c.Input)
+		return
+	}
+	c.Command, c.Detail = cmd, cmd
+	parseBash(c, cmd)
+	for i := range c.Commands {
+		c.actions = append(c.actions, "tool:Bash:"+c.Commands[i].Text)
+	}
+	c.Modifies = append(c.Modifies, c.Writes...)
+}
+
+func prepareURL(c *Call) {
+	raw, ok := c.Input["url"].(string)
+	if !ok || raw == "" {
+		c.Err = fmt.Errorf("WebFetch input \"url\" must be a non-empty string")
+		c.Detail = compactJSON(c.Input)
+		return
+	}
+	c.URL, c.Detail = raw, raw
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		c.Err = fmt.Errorf("the URL does not parse: %v", err)
+		return
+	}
+	c.Scheme = strings.ToLower(u.Scheme)
+	h := u.Hostname()
+	if h == "" {
+		if c.Scheme == "http" || c.Scheme == "https" {
+			c.Err = fmt.Errorf("the URL has no host")
+		}
+		return
+	}
+	if strings.ContainsAny(h, "\\%") {
+		c.Err = fmt.Errorf("the URL host %q holds characters no host name has", h)
+		return
+	}
+	host, err := normHost(h)
+	if err != nil {
+		c.Err = fmt.Errorf("the URL host %q is not a valid domain name: %v", h, err)
+		return
+	}
+	c.Host = host
+}
+
+func compactJSON(v map[string]any) string {
+	if v == nil {
+		return "{}"
+	}
+	b, err := json.Marshal(v) // map keys are sorted
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// ResolvePath resolves p against env as a tool path is resolved.
+func ResolvePath(p string, env Env) Path {
+	out := Path{Raw: p}
+	abs := p
+	switch {
+	case p == "~":
+		abs = env.Home
+	case strings.HasPrefix(p, "~/"):
+		abs = filepath.Join(env.Home, p[2:])
+	case !filepath.IsAbs(p):
+		abs = filepath.Join(env.Cwd, p)
+	}
+	if abs == "" {
+		abs = "/"
+	}
+	if !filepath.IsAbs(abs) {
+		abs = "/" + abs
+	}
+	out.Abs = filepath.Clean(abs)
+	out.Real = realPath(out.Abs)
+	return out
+}
+
+// realPath resolves the symlinks of the longest existing prefix of abs and
+// appends the rest, so a file not yet created below a symlinked folder
+// resolves too. On a loop or another error it returns abs.
+func realPath(abs string) string {
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	dir, rest := abs, ""
+	for dir != "/" && dir != "." {
+		if _, err := os.Lstat(dir); err == nil {
+			r, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				return abs
+			}
+			return filepath.Join(r, rest)
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = filepath.Dir(dir)
+	}
+	return abs
+}
+
+// InsideCwd reports whether the call's path (if any) lies inside the working
+// directory, both as written and after resolving symlinks. A call without a
+// path is inside.
+func (c *Call) InsideCwd() bool {
+	if c.Path == nil {
+		return true
+	}
+	return inside(c.Path.Abs, c.Env.Cwd) && inside(c.Path.Real, c.realCwd)
+}
+
+func inside(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	if dir == "/" {
+		return true
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// rel returns p relative to dir when p lies below dir.
+func rel(p, dir string) (string, bool) {
+	if dir == "/" {
+		return strings.TrimPrefix(p, "/"), p != "/"
+	}
+	if len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
+		return p[len(dir)+1:], true
+	}
+	return "", false
+}

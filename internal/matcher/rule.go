@@ -1,0 +1,385 @@
+package matcher
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dlclark/regexp2"
+	"github.com/gobwas/glob"
+	"golang.org/x/net/idna"
+
+	"vibing/internal/tools"
+)
+
+// regexTimeout bounds one regex evaluation; a pattern that runs longer counts
+// as matching in deny/ask and as not matching in allow.
+const regexTimeout = 50 * time.Millisecond
+
+type ruleKind int
+
+const (
+	kindTool      ruleKind = iota // a bare tool: Bash, Read, mcp__github__create_issue
+	kindPrefix                    // a tool-name prefix: mcp__github, mcp__github__*, Note*
+	kindBash                      // Bash(...)
+	kindPath                      // Read(...), Edit(...), ...
+	kindDomain                    // WebFetch(...)
+	kindPattern                   // Glob(...), Grep(...), WebSearch(...), Task(...)
+	kindRegex                     // /regex/
+)
+
+type bashMode int
+
+const (
+	bashExact    bashMode = iota // Bash(npm install)
+	bashPrefix                   // Bash(npm:*)
+	bashWildcard                 // Bash(npm run *)
+)
+
+// Rule is one compiled permission rule.
+type Rule struct {
+	Text string // canonical text, e.g. "Bash(npm:*)", "Read(src/**/*.ts)", "/tool:Bash:git .*/"
+	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
+	Arg  string // the argument inside the parentheses, as written; "" for bare rules
+
+	kind   ruleKind
+	prefix string // kindPrefix: lower-cased tool-name prefix
+
+	// Bash
+	mode  bashMode
+	words []string // exact and prefix rules
+	wild  string   // wildcard rules: the pattern text
+	// the wildcard rule also matches the command without its trailing " *"
+	wildBare string
+
+	// paths
+	anchor  pathAnchor
+	globs   []*glob.Pattern // the pattern and its **/-less variants
+	below   []*glob.Pattern // the same with "/**" appended: what lies below a match (deny/ask)
+	anyBase bool        // no "/" in the pattern: deny/ask match the base name at any depth
+
+	// domains
+	host     string
+	wildHost bool
+
+	re *regexp2.Regexp
+}
+
+type pathAnchor int
+
+const (
+	anchorCwd  pathAnchor = iota // relative: below the working directory
+	anchorRoot                   // /abs, //abs
+	anchorHome                   // ~/x
+)
+
+// HasArg reports whether the rule has an argument (is narrower than the whole tool).
+func (r *Rule) HasArg() bool { return r.Arg != "" }
+
+// IsRegex reports whether the rule is a /regex/ action-string rule.
+func (r *Rule) IsRegex() bool { return r.kind == kindRegex }
+
+func ruleErr(text, example, format string, a ...any) *RuleError {
+	return &RuleError{Rule: text, Msg: fmt.Sprintf(format, a...), Example: example}
+}
+
+// ParseRule parses and compiles one rule. Errors are *RuleError.
+func ParseRule(text string) (*Rule, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return nil, ruleErr(text, "Bash(npm test:*)", "the rule is empty")
+	}
+	if len(t) >= 2 && t[0] == '/' && t[len(t)-1] == '/' {
+		return parseRegex(text, t[1:len(t)-1])
+	}
+	name, arg, hasArg := t, "", false
+	if open := strings.IndexByte(t, '('); open >= 0 {
+		if t[len(t)-1] != ')' {
+			return nil, ruleErr(text, exampleFor(t[:open]), "the argument is not closed with ')' at the end")
+		}
+		name, arg, hasArg = strings.TrimSpace(t[:open]), t[open+1:len(t)-1], true
+		if !balanced(arg) {
+			return nil, ruleErr(text, exampleFor(name), "the parentheses are unbalanced")
+		}
+	} else if strings.ContainsAny(t, ")") {
+		return nil, ruleErr(text, "Bash(npm test:*)", "a ')' without '('")
+	}
+	if name == "" {
+		return nil, ruleErr(text, "Bash(npm test:*)", "the tool name is missing")
+	}
+	if strings.ContainsAny(name, " \t\n()/") {
+		return nil, ruleErr(text, "Bash(npm test:*)", "%q is not a tool name", name)
+	}
+	if strings.HasSuffix(name, "*") {
+		if hasArg {
+			return nil, ruleErr(text, strings.TrimSuffix(name, "*"), "a tool-name prefix (Tool*) takes no argument")
+		}
+		return parsePrefix(text, name)
+	}
+	if tools.IsMCP(name) {
+		canon, _ := tools.Canonical(name)
+		if hasArg {
+			return nil, ruleErr(text, canon, "MCP tools take no argument in rules")
+		}
+		if strings.Count(canon[5:], "__") == 0 {
+			// mcp__server: every tool of that server
+			return &Rule{Text: canon, Tool: canon, kind: kindPrefix, prefix: strings.ToLower(canon) + "__"}, nil
+		}
+		return &Rule{Text: canon, Tool: canon, kind: kindTool}, nil
+	}
+	info, ok := tools.Lookup(name)
+	if !ok {
+		msg := fmt.Sprintf("unknown tool %q", name)
+		ex := "Bash(npm test:*)"
+		if near := closest(name); near != "" {
+			msg += fmt.Sprintf("; did you mean %s?", near)
+			if in, ok := tools.Lookup(near); ok {
+				ex = in.Example
+			}
+		}
+		return nil, &RuleError{Rule: text, Msg: msg, Example: ex}
+	}
+	r := &Rule{Text: info.Name, Tool: info.Name, kind: kindTool}
+	if !hasArg {
+		return r, nil
+	}
+	if strings.TrimSpace(arg) == "" {
+		return nil, ruleErr(text, info.Example, "the argument is empty; leave out the parentheses to name the whole tool")
+	}
+	r.Arg = arg
+	switch info.Arg {
+	case tools.ArgNone:
+		return nil, ruleErr(text, info.Name, "%s takes no argument in rules", info.Name)
+	case tools.ArgCommand:
+		return r, r.compileBash(text)
+	case tools.ArgPath:
+		return r, r.compilePath(text, info)
+	case tools.ArgDomain:
+		return r, r.compileDomain(text, info)
+	default:
+		r.kind = kindPattern
+		r.Text = info.Name + "(" + arg + ")"
+		return r, nil
+	}
+}
+
+// balanced reports whether the parentheses in s are balanced (quotes are not
+// looked into: a rule argument has none that matter here).
+func balanced(s string) bool {
+	depth := 0
+	for _, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
+
+func exampleFor(name string) string {
+	if in, ok := tools.Lookup(strings.TrimSpace(name)); ok {
+		return in.Example
+	}
+	return "Bash(npm test:*)"
+}
+
+func parseRegex(text, body string) (*Rule, error) {
+	if body == "" {
+		return nil, ruleErr(text, "/tool:Bash:git (status|diff).*/", "the regex is empty")
+	}
+	re, err := regexp2.Compile(`\A(?:`+body+`)\z`, regexp2.None)
+	if err != nil {
+		return nil, ruleErr(text, "/tool:Bash:git (status|diff).*/", "the regex does not compile: %v", err)
+	}
+	re.MatchTimeout = regexTimeout
+	return &Rule{Text: "/" + body + "/", kind: kindRegex, re: re}, nil
+}
+
+func parsePrefix(text, name string) (*Rule, error) {
+	p := strings.TrimSuffix(name, "*")
+	if p == "" || strings.Contains(p, "*") {
+		return nil, ruleErr(text, "mcp__github__*", "a tool-name prefix needs some letters before its one trailing '*'")
+	}
+	canon := p
+	if tools.IsMCP(p) {
+		canon = "mcp__" + p[5:]
+	}
+	return &Rule{Text: canon + "*", Tool: canon + "*", kind: kindPrefix, prefix: strings.ToLower(canon)}, nil
+}
+
+// compileBash reads a Bash(...) argument: "cmd args" (exact), "cmd args:*"
+// (leading words), or a pattern with '*' (wildcard over the command text).
+// The words are read as the shell reads them, so quoting in a rule means
+// what it means on the command line.
+func (r *Rule) compileBash(text string) error {
+	arg := strings.Join(strings.Fields(r.Arg), " ")
+	r.kind = kindBash
+	r.Text = "Bash(" + arg + ")"
+	body := arg
+	if strings.HasSuffix(body, ":*") {
+		r.mode = bashPrefix
+		body = strings.TrimSpace(strings.TrimSuffix(body, ":*"))
+		if body == "" {
+			return ruleErr(text, "Bash", "Bash(:*) names no command; use the bare tool name for every command")
+		}
+	}
+	if r.mode != bashPrefix && strings.Contains(body, "*") {
+		r.mode = bashWildcard
+		r.wild = body
+		if w, ok := strings.CutSuffix(body, " *"); ok && !strings.Contains(w, "*") {
+			r.wildBare = w
+		}
+		return nil
+	}
+	c := &Call{Tool: "Bash", Env: Env{Cwd: "/", Home: "/"}}
+	parseBash(c, body)
+	if c.Err != nil || len(c.Commands) != 1 || len(c.Writes) > 0 {
+		return ruleErr(text, "Bash(npm test:*)", "a Bash rule names one simple command (no ;, &&, |, redirections or substitutions)")
+	}
+	cmd := c.Commands[0]
+	if cmd.Dynamic || cmd.parent >= 0 {
+		return ruleErr(text, "Bash(npm test:*)", "a Bash rule names one simple command (no ;, &&, |, redirections or substitutions)")
+	}
+	r.words = cmd.Words
+	return nil
+}
+
+func (r *Rule) compilePath(text string, info tools.Info) error {
+	r.kind = kindPath
+	p := strings.TrimSpace(r.Arg)
+	r.Text = info.Name + "(" + p + ")"
+	switch {
+	case strings.HasPrefix(p, "//"):
+		r.anchor, p = anchorRoot, "/"+strings.TrimLeft(p, "/")
+	case strings.HasPrefix(p, "/"):
+		r.anchor = anchorRoot
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		r.anchor, p = anchorHome, strings.TrimPrefix(strings.TrimPrefix(p, "~"), "/")
+	default:
+		r.anchor = anchorCwd
+		for strings.HasPrefix(p, "./") {
+			p = p[2:]
+		}
+		if p == "." {
+			p = ""
+		}
+		r.anyBase = p != "" && !strings.Contains(p, "/")
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return ruleErr(text, info.Example, "a path pattern may not contain '..'; write the absolute path (/abs/** or ~/x)")
+		}
+	}
+	if r.anchor == anchorRoot {
+		p = strings.TrimRight(p, "/")
+		if p == "" {
+			p = "/"
+		}
+	} else {
+		p = strings.TrimRight(p, "/")
+	}
+	var err error
+	if r.globs, err = compileGlobs(p); err != nil {
+		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)
+	}
+	below := p + "/**"
+	if p == "" || p == "/" {
+		below = p + "**"
+	}
+	if r.below, err = compileGlobs(below); err != nil {
+		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)
+	}
+	return nil
+}
+
+// compileGlobs compiles p with '/' as separator in globstar mode, so that
+// "**/" may also match no folder at all (src/**/*.ts matches src/a.ts).
+func compileGlobs(p string) ([]*glob.Pattern, error) {
+	g, err := (&glob.Compiler{Separators: []rune{'/'}, Globstar: true}).Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	return []*glob.Pattern{g}, nil
+}
+
+// compileDomain reads WebFetch(host), WebFetch(*.domain) and Claude Code's
+// WebFetch(domain:host). "domain:host" is the exact host, like the bare form
+// (not host and its subdomains): one meaning per spelling keeps the rule
+// readable, and "*.host" is there for subdomains.
+func (r *Rule) compileDomain(text string, info tools.Info) error {
+	r.kind = kindDomain
+	h := strings.TrimSpace(r.Arg)
+	h = strings.TrimPrefix(h, "domain:")
+	if strings.HasPrefix(h, "*.") {
+		r.wildHost, h = true, h[2:]
+	}
+	if h == "" || strings.ContainsAny(h, "/:@*? \t") {
+		return ruleErr(text, info.Example, "a WebFetch rule names a host (github.com) or a domain with its subdomains (*.example.org), without scheme, port or path")
+	}
+	host, err := normHost(h)
+	if err != nil {
+		return ruleErr(text, info.Example, "the host is not a valid domain name: %v", err)
+	}
+	r.host = host
+	arg := host
+	if r.wildHost {
+		arg = "*." + host
+	}
+	r.Text = info.Name + "(" + arg + ")"
+	return nil
+}
+
+// idnaProfile converts hosts to their ASCII (punycode) form for comparison.
+var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))
+
+// normHost lower-cases a host, drops a trailing dot and converts IDN to
+// punycode.
+func normHost(h string) (string, error) {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if h == "" {
+		return "", fmt.Errorf("empty host")
+	}
+	a, err := idnaProfile.ToASCII(h)
+	if err != nil {
+		return "", err
+	}
+	return strings.ToLower(a), nil
+}
+
+// closest returns the known tool name nearest to name (edit distance at
+// most 3), for "did you mean" messages.
+func closest(name string) string {
+	best, bestD := "", 4
+	ln := strings.ToLower(name)
+	for _, n := range tools.Names() {
+		if d := editDistance(ln, strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,651 @@
+package matcher
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxScriptDepth bounds how deep sh -c / eval scripts are followed.
+const maxScriptDepth = 4
+
+var errTooDeep = errors.New("shell scripts nested too deeply (sh -c / eval) to be checked")
+
+// shells are the programs whose -c argument (or here-document) is a script.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
+
+// shellWalker turns one command line into simple commands.
+type shellWalker struct {
+	c        *Call
+	cwd      string // where relative paths resolve; changes after a literal cd
+	cwdKnown bool
+	pipes    int
+	err      error
+}
+
+// parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
+func parseBash(c *Call, line string) {
+	w := &shellWalker{c: c, cwd: c.Env.Cwd, cwdKnown: true}
+	w.script(line, 0, -1)
+	if w.err != nil && c.Err == nil {
+		c.Err = w.err
+	}
+}
+
+func newParser() *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}
+
+// script parses src and walks its statements; parent is the index of the
+// command that runs this script (sh -c, eval), -1 for the line itself.
+func (w *shellWalker) script(src string, depth, parent int) {
+	if depth > maxScriptDepth {
+		w.fail(errTooDeep)
+		return
+	}
+	f, err := newParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		w.fail(fmt.Errorf("the command line does not parse as shell: %v", err))
+		return
+	}
+	sw := &scriptWalk{w: w, src: src, depth: depth, parent: parent}
+	for _, s := range f.Stmts {
+		sw.stmt(s, -1, 0)
+	}
+}
+
+func (w *shellWalker) fail(err error) {
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+// scriptWalk walks one parsed script (the line, or an sh -c argument).
+type scriptWalk struct {
+	w      *shellWalker
+	src    string
+	depth  int
+	parent int
+}
+
+func (s *scriptWalk) newPipe() int {
+	s.w.pipes++
+	return s.w.pipes
+}
+
+// stmt walks one statement. pipe >= 0 means the statement stands inside a
+// pipeline (at position idx), and everything in it inherits that place.
+func (s *scriptWalk) stmt(st *syntax.Stmt, pipe, idx int) {
+	if st == nil {
+		return
+	}
+	for _, r := range st.Redirs {
+		s.redirect(r)
+	}
+	switch c := st.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		s.call(c, st.Redirs, pipe, idx)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			var leaves []*syntax.Stmt
+			leaves = pipeLeaves(c, leaves)
+			p := pipe
+			if p < 0 {
+				p = s.newPipe()
+			}
+			for i, l := range leaves {
+				s.stmt(l, p, idx+i)
+			}
+			return
+		}
+		s.stmt(c.X, pipe, idx)
+		s.stmt(c.Y, pipe, idx)
+	case *syntax.Subshell:
+		s.stmts(c.Stmts, pipe, idx)
+	case *syntax.Block:
+		s.stmts(c.Stmts, pipe, idx)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			s.stmts(ic.Cond, pipe, idx)
+			s.stmts(ic.Then, pipe, idx)
+		}
+	case *syntax.WhileClause:
+		s.stmts(c.Cond, pipe, idx)
+		s.stmts(c.Do, pipe, idx)
+	case *syntax.ForClause:
+		s.generic(c.Loop)
+		s.stmts(c.Do, pipe, idx)
+	case *syntax.CaseClause:
+		s.words([]*syntax.Word{c.Word})
+		for _, it := range c.Items {
+			s.words(it.Patterns)
+			s.stmts(it.Stmts, pipe, idx)
+		}
+	case *syntax.FuncDecl:
+		if isForkBomb(c) {
+			s.w.c.ForkBomb = true
+		}
+		s.stmt(c.Body, pipe, idx)
+	case *syntax.TimeClause:
+		s.stmt(c.Stmt, pipe, idx)
+	case *syntax.CoprocClause:
+		s.stmt(c.Stmt, pipe, idx)
+	case *syntax.DeclClause:
+		// export/declare/local/readonly change the environment later
+		// commands run in (PATH=...), so they are commands to cover.
+		words := []string{c.Variant.Value}
+		dyn := false
+		for _, a := range c.Args {
+			s.generic(a)
+			txt, d := s.assignText(a)
+			words = append(words, txt)
+			dyn = dyn || d
+		}
+		s.add(Command{Words: words, Dynamic: dyn}, pipe, idx)
+	default:
+		// [[ ]], (( )), let: no command of their own, but substitutions
+		// inside them run.
+		s.generic(c)
+	}
+}
+
+func pipeLeaves(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
+	for _, side := range []*syntax.Stmt{b.X, b.Y} {
+		if bc, ok := side.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) && len(side.Redirs) == 0 {
+			out = pipeLeaves(bc, out)
+			continue
+		}
+		out = append(out, side)
+	}
+	return out
+}
+
+func (s *scriptWalk) stmts(list []*syntax.Stmt, pipe, idx int) {
+	for _, st := range list {
+		s.stmt(st, pipe, idx)
+	}
+}
+
+// generic finds the statements nested anywhere below n (command and process
+// substitutions) and walks them as lines of their own.
+func (s *scriptWalk) generic(n syntax.Node) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(x syntax.Node) bool {
+		if st, ok := x.(*syntax.Stmt); ok {
+			s.stmt(st, -1, 0)
+			return false
+		}
+		return true
+	})
+}
+
+func (s *scriptWalk) words(ws []*syntax.Word) {
+	for _, w := range ws {
+		if w != nil {
+			s.generic(w)
+		}
+	}
+}
+
+func (s *scriptWalk) assignText(a *syntax.Assign) (string, bool) {
+	var b strings.Builder
+	dyn := false
+	if a.Name != nil {
+		b.WriteString(a.Name.Value)
+		if !a.Naked {
+			if a.Append {
+				b.WriteString("+")
+			}
+			b.WriteString("=")
+		}
+	}
+	if a.Value != nil {
+		v, d := s.word(a.Value)
+		b.WriteString(v)
+		dyn = d
+	}
+	if a.Array != nil || a.Index != nil {
+		dyn = true
+	}
+	return b.String(), dyn
+}
+
+// add records a simple command.
+func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
+	if pipe < 0 {
+		pipe = s.newPipe()
+		idx = 0
+	}
+	cmd.Pipeline, cmd.Index = pipe, idx
+	cmd.Text = strings.Join(cmd.Words, " ")
+	cmd.parent = s.parent
+	cmd.Args, cmd.wrappers, cmd.alts = stripWrappers(cmd.Words)
+	s.w.c.Commands = append(s.w.c.Commands, cmd)
+	return len(s.w.c.Commands) - 1
+}
+
+func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, idx int) {
+	for _, a := range ce.Assigns {
+		s.generic(a)
+	}
+	if len(ce.Args) == 0 {
+		return
+	}
+	// Substitutions inside the words run before the command: walk them
+	// first, remembering where they start so they can point at their parent.
+	first := len(s.w.c.Commands)
+	s.words(ce.Args)
+	cmd := Command{Words: make([]string, 0, len(ce.Args))}
+	for i, wd := range ce.Args {
+		v, dyn := s.word(wd)
+		cmd.Words = append(cmd.Words, v)
+		if dyn {
+			cmd.Dynamic = true
+			if i == 0 {
+				cmd.dynamicName = true
+			}
+		}
+	}
+	me := s.add(cmd, pipe, idx)
+	for i := first; i < me; i++ {
+		if s.w.c.Commands[i].parent == s.parent {
+			s.w.c.Commands[i].parent = me
+		}
+	}
+	c := &s.w.c.Commands[me]
+	s.modifies(c)
+	s.trackCd(c)
+	s.nested(me, redirs)
+}
+
+// nested follows the scripts a command runs: sh -c SCRIPT, eval ARGS,
+// a shell fed a here-document or here-string, su -c SCRIPT.
+func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
+	c := s.w.c.Commands[me]
+	args := c.Args
+	if len(args) == 0 {
+		return
+	}
+	name := path.Base(args[0])
+	script, ok, dyn := "", false, false
+	switch {
+	case name == "eval":
+		script, ok = strings.Join(args[1:], " "), len(args) > 1
+		dyn = c.Dynamic
+	case shells[name] || name == "su":
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			if a == "--command" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c')) {
+				if i+1 < len(args) {
+					script, ok = args[i+1], true
+				}
+				break
+			}
+			if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
+				i++
+				continue
+			}
+			if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
+				break // a script file or su's user name
+			}
+		}
+		if !ok && shells[name] && !hasFileArg(args[1:]) {
+			for _, r := range redirs {
+				if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
+					if r.Hdoc != nil {
+						script, dyn = s.word(r.Hdoc)
+						ok = true
+					}
+				}
+				if r.Op == syntax.WordHdoc && r.Word != nil {
+					script, dyn = s.word(r.Word)
+					ok = true
+				}
+			}
+		}
+	}
+	if !ok {
+		return
+	}
+	if dyn && strings.ContainsAny(script, "$`") {
+		// The script is only known at run time; the command stays as it is
+		// (dynamic), so no allow pattern covers it.
+		s.w.c.Commands[me].Dynamic = true
+	}
+	if s.depth+1 > maxScriptDepth {
+		s.w.fail(errTooDeep)
+		return
+	}
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me}
+	f, err := newParser().Parse(strings.NewReader(script), "")
+	if err != nil {
+		s.w.fail(fmt.Errorf("the script given to %s does not parse as shell: %v", name, err))
+		return
+	}
+	for _, st := range f.Stmts {
+		sub.stmt(st, -1, 0)
+	}
+}
+
+func hasFileArg(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *scriptWalk) trackCd(c *Command) {
+	if len(c.Args) == 0 {
+		return
+	}
+	switch c.Args[0] {
+	case "cd", "pushd", "popd":
+	default:
+		return
+	}
+	if len(c.Args) == 2 && !c.Dynamic && c.Args[1] != "-" && c.Args[0] == "cd" {
+		s.w.cwd = ResolvePath(c.Args[1], Env{Cwd: s.w.cwd, Home: s.w.c.Env.Home}).Abs
+		return
+	}
+	s.w.cwdKnown = false
+}
+
+// redirect records output redirections and walks substitutions in targets
+// and here-documents.
+func (s *scriptWalk) redirect(r *syntax.Redirect) {
+	if r.Word != nil {
+		s.generic(r.Word)
+	}
+	if r.Hdoc != nil {
+		s.generic(r.Hdoc)
+	}
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
+		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.DplOut:
+	default:
+		return
+	}
+	if r.Word == nil {
+		return
+	}
+	v, dyn := s.word(r.Word)
+	if r.Op == syntax.DplOut && !dyn {
+		if _, err := strconv.Atoi(v); err == nil || v == "-" {
+			return // 2>&1, >&-
+		}
+	}
+	s.w.c.Writes = append(s.w.c.Writes, s.path(v, dyn))
+}
+
+func (s *scriptWalk) path(v string, dyn bool) Path {
+	p := ResolvePath(v, Env{Cwd: s.w.cwd, Home: s.w.c.Env.Home})
+	p.unsure = dyn || (!s.w.cwdKnown && !strings.HasPrefix(p.Raw, "/") && !strings.HasPrefix(p.Raw, "~"))
+	return p
+}
+
+// modifies records the path arguments of file-changing commands.
+func (s *scriptWalk) modifies(c *Command) {
+	args := c.Args
+	if len(args) == 0 {
+		return
+	}
+	name := path.Base(args[0])
+	var paths []string
+	operands := func(from int) {
+		end := false
+		for _, a := range args[from:] {
+			if !end && a == "--" {
+				end = true
+				continue
+			}
+			if !end && strings.HasPrefix(a, "-") && a != "-" {
+				continue
+			}
+			paths = append(paths, a)
+		}
+	}
+	switch name {
+	case "rm", "rmdir", "mv", "cp", "install", "tee", "truncate", "touch", "mkdir", "unlink", "shred", "ln", "rsync":
+		operands(1)
+	case "chmod", "chown", "chgrp":
+		// the first operand is the mode or owner
+		operands(1)
+		if len(paths) > 0 {
+			paths = paths[1:]
+		}
+	case "sed", "perl":
+		inPlace := false
+		for _, a := range args[1:] {
+			if a == "-i" || strings.HasPrefix(a, "-i") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
+				(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'i')) {
+				inPlace = true
+			}
+		}
+		if inPlace {
+			operands(1)
+			if len(paths) > 0 && name == "sed" && !hasFlag(args, "-e", "-f", "--expression", "--file") {
+				paths = paths[1:] // the script
+			}
+		}
+	case "dd":
+		for _, a := range args[1:] {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				paths = append(paths, v)
+			}
+		}
+	}
+	for _, p := range paths {
+		pp := s.path(p, c.Dynamic && strings.ContainsAny(p, "$`"))
+		s.w.c.Modifies = append(s.w.c.Modifies, pp)
+		if name == "tee" {
+			s.w.c.Writes = append(s.w.c.Writes, pp)
+		}
+	}
+}
+
+func hasFlag(args []string, flags ...string) bool {
+	for _, a := range args {
+		for _, f := range flags {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// word returns the literal text the shell would pass for w, and whether it
+// holds an expansion that cannot be resolved statically (then the text is the
+// source text). $HOME and $PWD resolve from the call's environment.
+func (s *scriptWalk) word(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	if s.lit(&b, w.Parts, false) {
+		return b.String(), false
+	}
+	start, end := int(w.Pos().Offset()), int(w.End().Offset())
+	if start >= 0 && end <= len(s.src) && start <= end {
+		return s.src[start:end], true
+	}
+	return b.String(), true
+}
+
+func (s *scriptWalk) lit(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool {
+	ok := true
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, quoted))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				v, good := ansiC(p.Value)
+				b.WriteString(v)
+				ok = ok && good
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			ok = s.lit(b, p.Parts, true) && ok
+		case *syntax.ParamExp:
+			if v, good := s.param(p); good {
+				b.WriteString(v)
+			} else {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (s *scriptWalk) param(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil ||
+		p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 || p.Flags != nil || p.NestedParam != nil {
+		return "", false
+	}
+	switch p.Param.Value {
+	case "HOME":
+		if s.w.c.Env.Home != "" {
+			return s.w.c.Env.Home, true
+		}
+	case "PWD":
+		if s.w.cwdKnown {
+			return s.w.cwd, true
+		}
+	}
+	return "", false
+}
+
+// unescape removes the backslashes the shell removes.
+func unescape(v string, quoted bool) string {
+	if !strings.Contains(v, "\\") {
+		return v
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		ch := v[i]
+		if ch != '\\' || i+1 >= len(v) {
+			b.WriteByte(ch)
+			continue
+		}
+		next := v[i+1]
+		if quoted && !strings.ContainsRune("$`\"\\\n", rune(next)) {
+			b.WriteByte(ch)
+			continue
+		}
+		i++
+		if next != '\n' {
+			b.WriteByte(next)
+		}
+	}
+	return b.String()
+}
+
+// ansiC decodes a $'...' string.
+func ansiC(v string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		ch := v[i]
+		if ch != '\\' || i+1 >= len(v) {
+			b.WriteByte(ch)
+			continue
+		}
+		i++
+		switch c := v[i]; c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(c)
+		case 'x':
+			j := i + 1
+			for j < len(v) && j < i+3 && isHex(v[j]) {
+				j++
+			}
+			if j == i+1 {
+				return b.String(), false
+			}
+			n, _ := strconv.ParseUint(v[i+1:j], 16, 8)
+			b.WriteByte(byte(n))
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(v) && j < i+3 && v[j] >= '0' && v[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(v[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			// \u, \U, \c...: not decoded here; treat as unknown.
+			return b.String(), false
+		}
+	}
+	return b.String(), true
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// isForkBomb reports whether a function's body calls the function itself in
+// a pipeline or in the background.
+func isForkBomb(fd *syntax.FuncDecl) bool {
+	if fd.Name == nil {
+		return false
+	}
+	name := fd.Name.Value
+	bomb := false
+	var visit func(st *syntax.Stmt, risky bool)
+	callsSelf := func(st *syntax.Stmt) bool {
+		ce, ok := st.Cmd.(*syntax.CallExpr)
+		return ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name
+	}
+	visit = func(st *syntax.Stmt, risky bool) {
+		if st == nil || bomb {
+			return
+		}
+		risky = risky || st.Background
+		if callsSelf(st) && risky {
+			bomb = true
+			return
+		}
+		syntax.Walk(st.Cmd, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.BinaryCmd:
+				pipe := n.Op == syntax.Pipe || n.Op == syntax.PipeAll
+				visit(n.X, risky || pipe)
+				visit(n.Y, risky || pipe)
+				return false
+			case *syntax.Stmt:
+				visit(n, risky)
+				return false
+			}
+			return true
+		})
+	}
+	visit(fd.Body, false)
+	return bomb
+}
