@@ -108,10 +108,10 @@ type Call struct {
 
 	Detail string // the detail part of the action string
 
-	actions []string // regex action strings: one per simple command, then the whole line
-	lower   string   // lower-cased tool name, for regex rules written as tool:bash:...
-	realCwd  string  // Env.Cwd with symlinks resolved
-	realHome string  // Env.Home with symlinks resolved
+	actions  []string // regex action strings: one per simple command, then the whole line
+	lower    string   // lower-cased tool name, for regex rules written as tool:bash:...
+	realCwd  string   // Env.Cwd with symlinks resolved
+	realHome string   // Env.Home with symlinks resolved
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

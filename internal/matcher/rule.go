@@ -19,13 +19,13 @@ const regexTimeout = 50 * time.Millisecond
 type ruleKind int
 
 const (
-	kindTool      ruleKind = iota // a bare tool: Bash, Read, mcp__github__create_issue
-	kindPrefix                    // a tool-name prefix: mcp__github, mcp__github__*, Note*
-	kindBash                      // Bash(...)
-	kindPath                      // Read(...), Edit(...), ...
-	kindDomain                    // WebFetch(...)
-	kindPattern                   // Glob(...), Grep(...), WebSearch(...), Task(...)
-	kindRegex                     // /regex/
+	kindTool    ruleKind = iota // a bare tool: Bash, Read, mcp__github__create_issue
+	kindPrefix                  // a tool-name prefix: mcp__github, mcp__github__*, Note*
+	kindBash                    // Bash(...)
+	kindPath                    // Read(...), Edit(...), ...
+	kindDomain                  // WebFetch(...)
+	kindPattern                 // Glob(...), Grep(...), WebSearch(...), Task(...)
+	kindRegex                   // /regex/
 )
 
 type bashMode int
@@ -56,7 +56,7 @@ type Rule struct {
 	anchor  pathAnchor
 	globs   []*glob.Pattern // the pattern and its **/-less variants
 	below   []*glob.Pattern // the same with "/**" appended: what lies below a match (deny/ask)
-	anyBase bool        // no "/" in the pattern: deny/ask match the base name at any depth
+	anyBase bool            // no "/" in the pattern: deny/ask match the base name at any depth
 
 	// domains
 	host     string

@@ -1,0 +1,32 @@
+package matcher_test
+
+import (
+	"testing"
+
+	"vibing/internal/matcher"
+)
+
+var testEnv = matcher.Env{Cwd: "/work/proj", Home: "/home/u"}
+
+func mustRule(t testing.TB, text string) *matcher.Rule {
+	t.Helper()
+	r, err := matcher.ParseRule(text)
+	if err != nil {
+		t.Fatalf("ParseRule(%q) error: %v", text, err)
+	}
+	return r
+}
+
+func bash(cmd string) *matcher.Call {
+	return matcher.Prepare("Bash", map[string]any{"command": cmd}, testEnv)
+}
+
+func parseList(s string) matcher.List {
+	switch s {
+	case "deny":
+		return matcher.DenyList
+	case "ask":
+		return matcher.AskList
+	}
+	return matcher.AllowList
+}
