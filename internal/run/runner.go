@@ -33,13 +33,22 @@ type Runner struct {
 
 	ApprovalTimeout time.Duration // default 60 s
 	CancelGrace     time.Duration // interrupt → kill; default 2 s
+
+	// Notices are shown to the person (as notice events) once the run starts.
+	Notices []string
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
 // returns nil when the turn ended with a result and an error (already
 // reported as an error event) otherwise.
 func (r *Runner) Run(ctx context.Context, in io.Reader, out io.Writer) error {
-	s := &state{r: r, w: NewWriter(out), ctx: ctx, verdicts: map[string]Verdict{}}
+	return r.RunWith(ctx, in, NewWriter(out))
+}
+
+// RunWith is Run on a Writer the caller may also use (for errors found
+// before the run starts).
+func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
+	s := &state{r: r, w: w, ctx: ctx, verdicts: map[string]Verdict{}}
 	if r.ApprovalTimeout <= 0 {
 		r.ApprovalTimeout = DefaultApprovalTimeout
 	}
@@ -58,6 +67,9 @@ func (r *Runner) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 		prompt = m.Text
 	case <-ctx.Done():
 		return s.fail(ErrCancelled)
+	}
+	for _, n := range r.Notices {
+		s.notice("%s", n)
 	}
 	turn := r.Turn
 	turn.Prompt = prompt

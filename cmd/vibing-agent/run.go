@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "vibing/internal/claude" // registers the claude backend
+	"vibing/internal/config"
+	"vibing/internal/frontmatter"
+	"vibing/internal/matcher"
+	"vibing/internal/run"
+	"vibing/internal/session"
+	"vibing/internal/tools"
+)
+
+func init() {
+	register(command{name: "run", summary: "run one agent turn for a chat (JSON Lines on stdio)", run: runRun})
+}
+
+const runUsage = `Usage: vibing-agent run --chat FILE [flags]
+
+Runs one agent turn for the chat: reads {"type":"prompt","text":"..."} from
+stdin, drives the agent, gates every tool call through the chat's permission
+pipeline and writes JSON Lines events to stdout (see docs/protocol.md).
+Exits 0 after a "result" event and 1 after an "error" event.
+
+Flags:
+`
+
+const runExamples = `
+Examples:
+  echo '{"type":"prompt","text":"list the files"}' | vibing-agent run --chat .vibing/chat/chat-20261122-100000.md
+  vibing-agent run --chat chat.md --config ~/.local/state/vibing/options.json --write-back
+  vibing-agent run --chat chat.md --session-allow 'Bash(npm test:*)' --session-deny WebFetch
+`
+
+func runRun(ctx context.Context, args []string, io stdio) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	fs.Usage = func() {
+		fmt.Fprint(io.err, runUsage)
+		fs.PrintDefaults()
+		fmt.Fprint(io.err, runExamples)
+	}
+	configPath := registerConfigFlag(fs)
+	chat := fs.String("chat", "", "the chat `FILE` (Markdown with frontmatter); required")
+	cwd := fs.String("cwd", "", "working `DIR` (default: the chat's working_dir, else the current directory)")
+	backend := fs.String("backend", "claude", fmt.Sprintf("agent `NAME` (%s)", strings.Join(run.Backends(), ", ")))
+	writeBack := fs.Bool("write-back", false, "save always_allow / always_deny answers to the chat's frontmatter")
+	var allow, deny multiFlag
+	fs.Var(&allow, "session-allow", "a `RULE` granted for this session by an earlier allow_for_session (repeatable)")
+	fs.Var(&deny, "session-deny", "a `RULE` refused for this session by an earlier deny_for_session (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return usageExit(err)
+	}
+	if *chat == "" || fs.NArg() > 0 {
+		fmt.Fprintln(io.err, "vibing-agent run: --chat FILE is required and takes no other arguments")
+		fs.Usage()
+		return exitUsage
+	}
+	w := run.NewWriter(io.out)
+	fail := func(format string, a ...any) int {
+		_ = w.Write(run.Output{Type: "error", Message: fmt.Sprintf(format, a...)})
+		return exitFail
+	}
+
+	cfg, err := loadConfig(*configPath)
+	if err != nil {
+		return fail("%v", err)
+	}
+	chatPath, err := filepath.Abs(*chat)
+	if err != nil {
+		return fail("chat %s: %v", *chat, err)
+	}
+	doc, err := frontmatter.ReadFile(chatPath)
+	if err != nil {
+		return fail("chat %s: %v", *chat, err)
+	}
+	settings, err := doc.Settings()
+	if err != nil {
+		return fail("chat %s: %v", *chat, err)
+	}
+	dir, err := workDir(*cwd, settings.WorkingDir)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var cfgFile string
+	if *configPath != "" {
+		cfgFile, _ = filepath.Abs(*configPath)
+	}
+	eng, engErr := session.New(cfg, settings, session.Options{Cwd: dir, ChatFile: chatPath, ConfigFile: cfgFile,
+		SessionAllow: allow, SessionDeny: deny})
+	if eng == nil {
+		return fail("chat %s: %v", *chat, engErr)
+	}
+	be, err := run.NewBackend(*backend, run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd})
+	if err != nil {
+		return fail("%v", err)
+	}
+	rec, closeAudit, err := openAudit(cfg)
+	if err != nil {
+		return fail("audit database: %v", err)
+	}
+	defer closeAudit()
+
+	r := &run.Runner{
+		Backend: be,
+		Engine:  run.SessionEngine{Engine: eng},
+		Audit:   rec,
+		Chat:    chatPath,
+		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: chatMode(cfg, settings),
+			Cwd: dir, DisallowedTools: disallowed(cfg, settings), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
+		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
+	}
+	if engErr != nil {
+		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))
+	}
+	if *writeBack {
+		r.WriteBack = func(list matcher.List, rule string) error {
+			key := frontmatter.KeyAllow
+			if list == matcher.DenyList {
+				key = frontmatter.KeyDeny
+			}
+			return frontmatter.EditFile(chatPath, func(d *frontmatter.Document) error {
+				_, err := d.AddToList(key, rule)
+				return err
+			})
+		}
+	}
+	if err := r.RunWith(ctx, io.in, w); err != nil {
+		return exitFail
+	}
+	return exitOK
+}
+
+// workDir picks the working directory: --cwd, else the chat's working_dir
+// (relative to the current directory, where the editor starts us: the
+// project root), else the current directory.
+func workDir(flagDir, chatDir string) (string, error) {
+	d := flagDir
+	if d == "" {
+		d = chatDir
+	}
+	if d == "" {
+		d = "."
+	}
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("working directory %s is not a folder", abs)
+	}
+	return abs, nil
+}
+
+// chatMode is the chat's permission mode, else its preset's.
+func chatMode(cfg *config.Config, s frontmatter.Settings) string {
+	if s.Mode != "" {
+		return s.Mode
+	}
+	if p, ok := cfg.Preset(s.Preset); ok && s.Preset != "" {
+		return p.Mode
+	}
+	return ""
+}
+
+// disallowed lists the tools denied outright by bare deny rules (Chorus
+// pre-filtering: the model never sees them).
+func disallowed(cfg *config.Config, s frontmatter.Settings) []string {
+	rules := append([]string(nil), s.Deny...)
+	if p, ok := cfg.Preset(s.Preset); ok && s.Preset != "" {
+		rules = append(rules, p.Deny...)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rules {
+		name, ok := tools.Canonical(strings.TrimSpace(r))
+		if !ok || strings.ContainsAny(name, "(*/") || seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, name)
+	}
+	return out
+}
+
+// openAudit opens the audit database. TODO(audit): internal/audit lands in
+// parallel; until then runs write no audit rows.
+func openAudit(cfg *config.Config) (run.Recorder, func(), error) {
+	_ = cfg.AuditDB()
+	return nil, func() {}, nil
+}

@@ -1,0 +1,257 @@
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"vibing/internal/run"
+)
+
+// Errors.
+var (
+	ErrNotFound    = errors.New("claude CLI not found: set $VIBING_CLAUDE_BIN or the claude_cmd option, or put claude on PATH")
+	ErrInitFailed  = errors.New("claude did not accept the initialize request, so its tool calls could not be gated")
+	ErrLineTooLong = errors.New("claude wrote an output line longer than the limit")
+)
+
+// Defaults.
+const (
+	DefaultMaxLine     = 8 << 20 // bytes in one stream-json line
+	DefaultInitTimeout = 30 * time.Second
+	hookCallbackID     = "vibing_pre_tool_use"
+	initRequestID      = "vibing_init"
+)
+
+// Claude starts the claude CLI. The zero value is not usable; use New.
+type Claude struct {
+	Bin         string        // the CLI binary
+	Env         []string      // extra environment on top of the process's
+	MaxLine     int           // longest accepted output line; default 8 MiB
+	InitTimeout time.Duration // how long initialize may take; default 30 s
+}
+
+var _ run.Backend = (*Claude)(nil)
+
+func init() {
+	run.Register("claude", func(o run.BackendOptions) (run.Backend, error) {
+		bin, err := Find(o.ClaudeCmd)
+		if err != nil {
+			return nil, err
+		}
+		return &Claude{Bin: bin}, nil
+	})
+}
+
+// Find locates the CLI: $VIBING_CLAUDE_BIN, then the claude_cmd option, then
+// "claude" on PATH.
+func Find(claudeCmd string) (string, error) {
+	for _, c := range []string{os.Getenv("VIBING_CLAUDE_BIN"), claudeCmd, "claude"} {
+		if c == "" {
+			continue
+		}
+		if p, err := exec.LookPath(c); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNotFound
+}
+
+// Args returns the CLI arguments for a turn.
+func Args(t run.Turn) []string {
+	mode := "default"
+	if t.Mode == "plan" {
+		mode = "plan"
+	}
+	args := []string{"--output-format", "stream-json", "--input-format", "stream-json", "--verbose",
+		"--permission-prompt-tool", "stdio", "--permission-mode", mode}
+	if t.SessionID != "" {
+		args = append(args, "--resume="+t.SessionID)
+	}
+	if t.Model != "" {
+		args = append(args, "--model", t.Model)
+	}
+	if len(t.DisallowedTools) > 0 {
+		args = append(args, "--disallowedTools", strings.Join(t.DisallowedTools, ","))
+	}
+	return args
+}
+
+// hookTimeoutS keeps the CLI's hook timeout far above the approval timeout:
+// several approvals of one turn wait in line behind each other.
+func hookTimeoutS(approvalS int) int {
+	if approvalS <= 0 {
+		approvalS = 60
+	}
+	return max(600, 10*approvalS)
+}
+
+// Start starts the CLI, registers the hook, waits for the CLI to accept it,
+// and sends the prompt.
+func (c *Claude) Start(ctx context.Context, t run.Turn) (run.Conn, error) {
+	cmd := exec.Command(c.Bin, Args(t)...)
+	cmd.Dir = t.Cwd
+	cmd.Env = append(append(os.Environ(), c.Env...), t.Env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 2 * time.Second
+	stderr := &tail{max: 4096}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start claude: %w", err)
+	}
+	maxLine := c.MaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	k := &conn{cmd: cmd, stdin: stdin, stderr: stderr, events: make(chan run.Event, 256),
+		initDone: make(chan error, 1), maxLine: maxLine}
+	go k.read(stdout)
+
+	initReq := map[string]any{"subtype": "initialize", "hooks": map[string]any{
+		"PreToolUse": []any{map[string]any{"matcher": nil, "hookCallbackIds": []string{hookCallbackID},
+			"timeout": hookTimeoutS(t.ApprovalTimeoutS)}},
+	}}
+	if err := k.send(map[string]any{"type": "control_request", "request_id": initRequestID, "request": initReq}); err != nil {
+		return nil, k.abort(fmt.Errorf("%w: %v", ErrInitFailed, err))
+	}
+	timeout := c.InitTimeout
+	if timeout <= 0 {
+		timeout = DefaultInitTimeout
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case err := <-k.initDone:
+		if err != nil {
+			return nil, k.abort(err)
+		}
+	case <-timer.C:
+		return nil, k.abort(fmt.Errorf("%w: no answer within %s", ErrInitFailed, timeout))
+	case <-ctx.Done():
+		return nil, k.abort(ctx.Err())
+	}
+	msg := map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,
+		"message": map[string]any{"role": "user", "content": t.Prompt}}
+	if err := k.send(msg); err != nil {
+		return nil, k.abort(fmt.Errorf("send prompt to claude: %w", err))
+	}
+	return k, nil
+}
+
+// tail keeps the last max bytes written to it (the CLI's stderr, for error
+// messages).
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.buf))
+}
+
+// conn is one running CLI.
+type conn struct {
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	stderr   *tail
+	events   chan run.Event
+	initDone chan error
+	maxLine  int
+
+	wmu       sync.Mutex
+	closed    bool
+	interrupt int
+
+	initOnce sync.Once
+}
+
+func (k *conn) Events() <-chan run.Event { return k.events }
+
+// send writes one JSON line to the CLI's stdin.
+func (k *conn) send(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	k.wmu.Lock()
+	defer k.wmu.Unlock()
+	if k.closed {
+		return errors.New("claude's stdin is closed")
+	}
+	_, err = k.stdin.Write(data)
+	return err
+}
+
+func (k *conn) closeStdin() {
+	k.wmu.Lock()
+	defer k.wmu.Unlock()
+	if !k.closed {
+		k.closed = true
+		_ = k.stdin.Close()
+	}
+}
+
+// Interrupt sends an interrupt control request.
+func (k *conn) Interrupt() error {
+	k.wmu.Lock()
+	k.interrupt++
+	id := fmt.Sprintf("vibing_interrupt_%d", k.interrupt)
+	k.wmu.Unlock()
+	return k.send(map[string]any{"type": "control_request", "request_id": id,
+		"request": map[string]any{"subtype": "interrupt"}})
+}
+
+// Kill kills the CLI's whole process group.
+func (k *conn) Kill() {
+	k.closeStdin()
+	if k.cmd.Process != nil {
+		_ = syscall.Kill(-k.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// abort kills a CLI whose start failed and returns err with its stderr.
+func (k *conn) abort(err error) error {
+	k.Kill()
+	go func() {
+		for range k.events {
+		}
+	}()
+	if s := k.stderr.String(); s != "" {
+		return fmt.Errorf("%w (claude: %s)", err, s)
+	}
+	return err
+}
+
+func (k *conn) signalInit(err error) {
+	k.initOnce.Do(func() { k.initDone <- err })
+}

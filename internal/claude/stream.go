@@ -1,0 +1,300 @@
+package claude
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"vibing/internal/run"
+)
+
+// message is one stream-json line from the CLI (the fields we use).
+type message struct {
+	Type         string          `json:"type"`
+	Subtype      string          `json:"subtype"`
+	SessionID    string          `json:"session_id"`
+	Message      json.RawMessage `json:"message"`
+	RequestID    string          `json:"request_id"`
+	Request      json.RawMessage `json:"request"`
+	Response     json.RawMessage `json:"response"`
+	IsError      bool            `json:"is_error"`
+	TotalCostUSD float64         `json:"total_cost_usd"`
+	DurationMS   int64           `json:"duration_ms"`
+	Result       string          `json:"result"`
+	Errors       []string        `json:"errors"`
+}
+
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     map[string]any  `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+type chatMessage struct {
+	Content json.RawMessage `json:"content"`
+}
+
+type controlRequest struct {
+	Subtype   string         `json:"subtype"`
+	ToolName  string         `json:"tool_name"`
+	Input     map[string]any `json:"input"`
+	ToolUseID string         `json:"tool_use_id"`
+	// hook_callback
+	CallbackID string `json:"callback_id"`
+}
+
+type hookInput struct {
+	HookEventName string         `json:"hook_event_name"`
+	ToolName      string         `json:"tool_name"`
+	ToolInput     map[string]any `json:"tool_input"`
+	ToolUseID     string         `json:"tool_use_id"`
+}
+
+type controlResponse struct {
+	Subtype   string `json:"subtype"`
+	RequestID string `json:"request_id"`
+	Error     string `json:"error"`
+}
+
+// readLine reads one line of at most max bytes (without the newline). A
+// longer line is consumed and reported as ErrLineTooLong.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong && len(buf)+len(chunk) > max+1 {
+			tooLong, buf = true, nil
+		}
+		if !tooLong {
+			buf = append(buf, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if tooLong {
+			return nil, fmt.Errorf("%w (%d MiB)", ErrLineTooLong, max>>20)
+		}
+		if err != nil {
+			return buf, err
+		}
+		return buf[:len(buf)-1], nil
+	}
+}
+
+// read turns the CLI's stdout into events, then waits for the CLI to exit
+// and closes the events channel. Exactly one of result or error ends it.
+func (k *conn) read(stdout io.Reader) {
+	defer close(k.events)
+	r := bufio.NewReaderSize(stdout, 64*1024)
+	var (
+		done    bool // a result or error event was sent
+		failure error
+	)
+	for failure == nil {
+		line, err := readLine(r, k.maxLine)
+		if err != nil {
+			switch {
+			case errors.Is(err, io.EOF) && len(strings.TrimSpace(string(line))) > 0:
+				failure = errors.New("claude stopped in the middle of an output line")
+			case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe):
+			default:
+				failure = err
+			}
+			break
+		}
+		if len(strings.TrimSpace(string(line))) == 0 {
+			continue
+		}
+		var m message
+		if err := json.Unmarshal(line, &m); err != nil {
+			failure = fmt.Errorf("claude wrote a line that is not stream-json: %.80q", line)
+			break
+		}
+		if k.dispatch(&m) {
+			done = true
+			k.closeStdin() // the turn is over; EOF makes the CLI exit
+		}
+	}
+	if failure != nil {
+		k.Kill()
+	}
+	k.signalInit(fmt.Errorf("%w: claude exited first", ErrInitFailed))
+	waitErr := k.cmd.Wait()
+	k.Kill() // anything the CLI started and left in its group
+	if done && failure == nil {
+		return
+	}
+	if failure == nil {
+		failure = errors.New("claude exited without a result")
+	}
+	msg := failure.Error()
+	if waitErr != nil {
+		msg += " (" + waitErr.Error() + ")"
+	}
+	if s := k.stderr.String(); s != "" {
+		msg += ": " + lastLines(s, 3)
+	}
+	k.events <- run.Event{Kind: run.KindError, Message: msg}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// dispatch handles one line; it reports whether the turn ended.
+func (k *conn) dispatch(m *message) bool {
+	switch m.Type {
+	case "control_response":
+		var r controlResponse
+		_ = json.Unmarshal(m.Response, &r)
+		if r.RequestID == initRequestID {
+			if r.Subtype != "success" {
+				k.signalInit(fmt.Errorf("%w: %s", ErrInitFailed, r.Error))
+			} else {
+				k.signalInit(nil)
+			}
+		}
+	case "control_request":
+		k.controlRequest(m)
+	case "system":
+		if m.Subtype == "init" {
+			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID}
+		}
+	case "assistant":
+		for _, b := range blocks(m.Message) {
+			switch b.Type {
+			case "text":
+				k.events <- run.Event{Kind: run.KindText, Text: b.Text}
+			case "tool_use":
+				k.events <- run.Event{Kind: run.KindToolUse, ToolUseID: b.ID, Tool: b.Name, Input: b.Input}
+			}
+		}
+	case "user":
+		for _, b := range blocks(m.Message) {
+			if b.Type == "tool_result" {
+				k.events <- run.Event{Kind: run.KindToolResult, ToolUseID: b.ToolUseID, IsError: b.IsError, Content: contentText(b.Content)}
+			}
+		}
+	case "result":
+		k.events <- run.Event{Kind: run.KindResult, SessionID: m.SessionID, IsError: m.IsError,
+			CostUSD: m.TotalCostUSD, DurationMS: m.DurationMS, Text: m.Result}
+		return true
+	}
+	return false
+}
+
+func blocks(raw json.RawMessage) []block {
+	var cm chatMessage
+	if json.Unmarshal(raw, &cm) != nil {
+		return nil
+	}
+	var bs []block
+	if json.Unmarshal(cm.Content, &bs) != nil {
+		var s string
+		if json.Unmarshal(cm.Content, &s) == nil && s != "" {
+			return []block{{Type: "text", Text: s}}
+		}
+	}
+	return bs
+}
+
+// contentText flattens a tool_result's content (a string or text blocks).
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var bs []block
+	_ = json.Unmarshal(raw, &bs)
+	var out []string
+	for _, b := range bs {
+		if b.Type == "text" {
+			out = append(out, b.Text)
+		} else {
+			out = append(out, "["+b.Type+"]")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// controlRequest turns the CLI's questions into permission events; anything
+// else is answered with an error (we offer no MCP servers or other
+// callbacks).
+func (k *conn) controlRequest(m *message) {
+	var req controlRequest
+	if err := json.Unmarshal(m.Request, &req); err != nil {
+		k.respondError(m.RequestID, "malformed control request")
+		return
+	}
+	id := m.RequestID
+	switch req.Subtype {
+	case "can_use_tool":
+		input := req.Input
+		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
+			ID: id, ToolUseID: req.ToolUseID, Tool: req.ToolName, Input: input,
+			Reply: func(v run.Verdict) {
+				if v.Allow {
+					if input == nil {
+						input = map[string]any{}
+					}
+					k.respond(id, map[string]any{"behavior": "allow", "updatedInput": input})
+					return
+				}
+				k.respond(id, map[string]any{"behavior": "deny", "message": v.Message})
+			}}}
+	case "hook_callback":
+		var wrapper struct {
+			Input hookInput `json:"input"`
+		}
+		if err := json.Unmarshal(m.Request, &wrapper); err != nil || wrapper.Input.ToolName == "" {
+			// Not a tool call we can judge: refuse it (fail closed).
+			k.respond(id, hookAnswer(false, "vibing could not read this hook call"))
+			return
+		}
+		in := wrapper.Input
+		toolUseID := in.ToolUseID
+		if toolUseID == "" {
+			toolUseID = req.ToolUseID
+		}
+		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
+			ID: id, ToolUseID: toolUseID, Tool: in.ToolName, Input: in.ToolInput,
+			Reply: func(v run.Verdict) { k.respond(id, hookAnswer(v.Allow, v.Message)) }}}
+	default:
+		k.respondError(id, "vibing does not support control request "+req.Subtype)
+	}
+}
+
+func hookAnswer(allow bool, reason string) map[string]any {
+	d := "deny"
+	if allow {
+		d = "allow"
+		if reason == "" {
+			reason = "Allowed by vibing"
+		}
+	}
+	return map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": d, "permissionDecisionReason": reason}}
+}
+
+func (k *conn) respond(id string, body map[string]any) {
+	_ = k.send(map[string]any{"type": "control_response",
+		"response": map[string]any{"subtype": "success", "request_id": id, "response": body}})
+}
+
+func (k *conn) respondError(id, msg string) {
+	_ = k.send(map[string]any{"type": "control_response",
+		"response": map[string]any{"subtype": "error", "request_id": id, "error": msg}})
+}
