@@ -98,6 +98,9 @@ func (r *Rule) matchBashFiles(c *Call, list List) bool {
 	if !isEditTool(r.Tool) && !(r.Tool == "Read" && list == DenyList) {
 		return false
 	}
+	if c.Err != nil {
+		return true // a line that cannot be parsed may write anywhere
+	}
 	for i := range c.Modifies {
 		if r.matchPath(&c.Modifies[i], c, list) {
 			return true
@@ -342,7 +345,7 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 		}
 		return true
 	}
-	for _, a := range c.actions {
+	for _, a := range c.denyActions() {
 		if r.regexFires(a) {
 			return true
 		}

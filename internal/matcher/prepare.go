@@ -101,6 +101,13 @@ func prepareBash(c *Call) {
 	for i := range c.Commands {
 		c.actions = append(c.actions, "tool:Bash:"+c.Commands[i].Text)
 	}
+	// deny/ask regexes also see each command behind its wrappers
+	for i := range c.Commands {
+		cmd := &c.Commands[i]
+		if len(cmd.wrappers) > 0 {
+			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.Args, " "))
+		}
+	}
 	c.Modifies = append(c.Modifies, c.Writes...)
 }
 
@@ -146,6 +153,14 @@ func compactJSON(v map[string]any) string {
 		return "{}"
 	}
 	return string(b)
+}
+
+// denyActions are the action strings deny and ask regexes are tried on.
+func (c *Call) denyActions() []string {
+	if len(c.wrapped) == 0 {
+		return c.actions
+	}
+	return append(append([]string(nil), c.actions...), c.wrapped...)
 }
 
 // ResolvePath resolves p against env as a tool path is resolved.

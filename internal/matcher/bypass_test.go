@@ -1,0 +1,142 @@
+package matcher_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vibing/internal/matcher"
+)
+
+// bypassFixture builds the folder tree the corpus's $TMP stands for.
+func bypassFixture(t *testing.T) (string, matcher.Env) {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"proj/src", "proj/secrets", "outside", "home/.ssh"} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"proj/link":     filepath.Join(tmp, "outside"),
+		"proj/homelink": filepath.Join(tmp, "home"),
+		"proj/etclink":  "/etc",
+	}
+	for from, to := range links {
+		if err := os.Symlink(to, filepath.Join(tmp, from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tmp, matcher.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
+}
+
+func unescapeField(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case 'n':
+				b.WriteByte('\n')
+				i++
+				continue
+			case 't':
+				b.WriteByte('\t')
+				i++
+				continue
+			case '\\':
+				b.WriteByte('\\')
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func inputFor(tool, v string) map[string]any {
+	switch strings.ToLower(tool) {
+	case "bash":
+		return map[string]any{"command": v}
+	case "webfetch":
+		return map[string]any{"url": v}
+	case "notebookedit", "notebookread":
+		return map[string]any{"notebook_path": v}
+	case "glob", "grep":
+		return map[string]any{"pattern": v}
+	}
+	return map[string]any{"file_path": v}
+}
+
+func TestBypassCorpus(t *testing.T) {
+	t.Parallel()
+	tmp, env := bypassFixture(t)
+	f, err := os.Open("testdata/bypass.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Split(text, "\t")
+		if len(fields) != 5 {
+			t.Fatalf("bypass.txt:%d: %d fields, want 5", line, len(fields))
+		}
+		n++
+		expect, list, ruleText, tool := fields[0], parseList(fields[1]), strings.ReplaceAll(fields[2], "$TMP", tmp), fields[3]
+		input := strings.ReplaceAll(unescapeField(fields[4]), "$TMP", tmp)
+		call := matcher.Prepare(tool, inputFor(tool, input), env)
+		var rules []*matcher.Rule
+		for _, rt := range strings.Split(ruleText, ";;") {
+			rules = append(rules, mustRule(t, rt))
+		}
+		switch expect {
+		case "match", "nomatch":
+			got := rules[0].Match(call, list)
+			if got != (expect == "match") {
+				t.Errorf("bypass.txt:%d: %s rule %q .Match(%s %q) = %v, want %v (call err %v)", line, fields[1], ruleText, tool, input, got, !got, call.Err)
+			}
+			if got && list != matcher.AllowList && strings.EqualFold(tool, "bash") {
+				assertDenyStable(t, rules[0], list, input, env)
+			}
+		case "covers", "nocover":
+			got, _ := matcher.Covers(rules, call)
+			if got != (expect == "covers") {
+				t.Errorf("bypass.txt:%d: Covers(%q, %q) = %v, want %v (call err %v)", line, ruleText, input, got, !got, call.Err)
+			}
+			if !got {
+				for _, r := range rules {
+					if r.Match(call, matcher.AllowList) {
+						t.Errorf("bypass.txt:%d: allow rule %q .Match(%q) = true, but the rules do not cover it", line, r.Text, input)
+					}
+				}
+			}
+		default:
+			t.Fatalf("bypass.txt:%d: unknown expectation %q", line, expect)
+		}
+	}
+	if n < 120 {
+		t.Errorf("bypass corpus has %d cases, want at least 120", n)
+	}
+}
+
+// assertDenyStable checks that a firing deny/ask rule keeps firing when the
+// line is padded in ways that do not change what it runs.
+func assertDenyStable(t *testing.T, r *matcher.Rule, list matcher.List, cmd string, env matcher.Env) {
+	t.Helper()
+	for _, v := range []string{cmd + "; true", "true && " + cmd, "env " + cmd, "(" + cmd + "\n)"} {
+		if c := matcher.Prepare("Bash", map[string]any{"command": v}, env); !r.Match(c, list) {
+			t.Errorf("%s rule %q fires on %q but not on %q", list, r.Text, cmd, v)
+		}
+	}
+}
