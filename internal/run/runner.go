@@ -237,7 +237,11 @@ func (s *state) handle(ev Event) {
 			CostUSD: ptr(ev.CostUSD), DurationMS: ptr(ev.DurationMS)})
 		s.armKill()
 	case KindError:
-		if !s.resultSent {
+		switch {
+		case s.resultSent:
+		case s.cancelled:
+			_ = s.fail(fmt.Errorf("%w (%s)", ErrCancelled, ev.Message))
+		default:
 			_ = s.fail(errors.New(ev.Message))
 		}
 		s.armKill()

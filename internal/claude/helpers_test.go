@@ -1,0 +1,287 @@
+package claude_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"vibing/internal/claude"
+	"vibing/internal/matcher"
+	"vibing/internal/run"
+	"vibing/internal/session"
+)
+
+var fakeBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fakeclaude")
+	if err != nil {
+		panic(err)
+	}
+	fakeBin = filepath.Join(dir, "fakeclaude")
+	build := exec.Command("go", "build", "-o", fakeBin, "vibing/tests/fakeclaude")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build fakeclaude:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// stubEngine decides by command: "deny" anywhere in a Bash command denies,
+// "ask" asks, everything else is allowed. Rules added at run time allow
+// or deny exactly the suggested rule.
+type stubEngine struct {
+	mu      sync.Mutex
+	added   map[string]string // rule -> allow|deny
+	granted []string
+}
+
+func (e *stubEngine) Decide(tool string, input map[string]any) session.Decision {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cmd, _ := input["command"].(string)
+	action := "tool:" + tool + ":" + cmd
+	d := session.Decision{Decision: session.Allow, Source: session.SourceMode, Level: "mutating", Action: action, Reason: "mode default"}
+	if v, ok := e.added[e.suggest(tool, input)]; ok {
+		d.Decision, d.Source, d.Reason = v, session.SourceAllowList, "added rule"
+		return d
+	}
+	switch {
+	case strings.Contains(cmd, "deny"):
+		d.Decision, d.Source, d.Rule, d.Reason = session.Deny, session.SourceDenyList, "Bash(deny:*)", "Denied by Bash(deny:*)."
+	case strings.Contains(cmd, "ask"):
+		d.Decision, d.Source, d.Rule, d.Reason = session.Ask, session.SourceAskList, "Bash(ask:*)", "Bash(ask:*) needs approval."
+	}
+	return d
+}
+
+func (e *stubEngine) suggest(tool string, input map[string]any) string {
+	cmd, _ := input["command"].(string)
+	return tool + "(" + cmd + ")"
+}
+
+func (e *stubEngine) Suggest(tool string, input map[string]any) string {
+	return e.suggest(tool, input)
+}
+
+func (e *stubEngine) GrantSession(rule string, allow bool) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.granted = append(e.granted, rule)
+	return nil
+}
+
+func (e *stubEngine) GrantOnce(string) {}
+
+func (e *stubEngine) AddRule(list matcher.List, rule string) error {
+	if !strings.HasSuffix(rule, ")") {
+		return errors.New("invalid rule " + rule)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.added == nil {
+		e.added = map[string]string{}
+	}
+	e.added[rule] = map[matcher.List]string{matcher.AllowList: session.Allow, matcher.DenyList: session.Deny}[list]
+	return nil
+}
+
+func (e *stubEngine) Resumed() bool { return false }
+
+type memAudit struct {
+	mu   sync.Mutex
+	rows []run.AuditEntry
+}
+
+func (a *memAudit) Record(_ context.Context, e run.AuditEntry) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.rows = append(a.rows, e)
+	return nil
+}
+
+func (a *memAudit) decisions() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []string
+	for _, r := range a.rows {
+		out = append(out, r.Decision)
+	}
+	return out
+}
+
+// turn is one runner run against fakeclaude.
+type turn struct {
+	t       *testing.T
+	script  string
+	respond func(o run.Output, send func(run.Input)) // reacts to events
+	// closeAfterPrompt closes stdin right after the prompt (the editor went away).
+	closeAfterPrompt bool
+	timeout          time.Duration
+	grace            time.Duration
+
+	events []run.Output
+	err    error
+	log    []map[string]any
+	audit  *memAudit
+	engine *stubEngine
+}
+
+func (tu *turn) run() *turn {
+	t := tu.t
+	t.Helper()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "script")
+	logPath := filepath.Join(dir, "log")
+	if err := os.WriteFile(script, []byte(tu.script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tu.audit, tu.engine = &memAudit{}, &stubEngine{}
+	r := &run.Runner{
+		Backend:         &claude.Claude{Bin: fakeBin, Env: []string{"FAKECLAUDE_SCRIPT=" + script, "FAKECLAUDE_LOG=" + logPath}, InitTimeout: 5 * time.Second},
+		Engine:          tu.engine,
+		Audit:           tu.audit,
+		Chat:            "chat.md",
+		Turn:            run.Turn{Cwd: dir},
+		ApprovalTimeout: tu.timeout,
+		CancelGrace:     tu.grace,
+	}
+	if r.CancelGrace == 0 {
+		r.CancelGrace = 300 * time.Millisecond
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var wmu sync.Mutex
+	send := func(in run.Input) {
+		data, _ := json.Marshal(in)
+		wmu.Lock()
+		defer wmu.Unlock()
+		_, _ = inW.Write(append(data, '\n'))
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(make([]byte, 1<<16), 1<<24)
+		for sc.Scan() {
+			var o run.Output
+			if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+				t.Errorf("stdout line is not JSON: %q", sc.Text())
+				continue
+			}
+			tu.events = append(tu.events, o)
+			if tu.respond != nil {
+				tu.respond(o, send)
+			}
+		}
+	}()
+	go func() {
+		send(run.Input{Type: "prompt", Text: "hello"})
+		if tu.closeAfterPrompt {
+			inW.Close()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	tu.err = r.Run(ctx, inR, outW)
+	outW.Close()
+	<-done
+	inW.Close()
+	data, _ := os.ReadFile(logPath)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil {
+			tu.log = append(tu.log, m)
+		}
+	}
+	return tu
+}
+
+// types lists the event types in order.
+func (tu *turn) types() []string {
+	var out []string
+	for _, e := range tu.events {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+func (tu *turn) count(typ string) int {
+	n := 0
+	for _, e := range tu.events {
+		if e.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+func (tu *turn) first(typ string) run.Output {
+	for _, e := range tu.events {
+		if e.Type == typ {
+			return e
+		}
+	}
+	tu.t.Fatalf("no %s event in %v", typ, tu.types())
+	return run.Output{}
+}
+
+// answers returns the control responses the fake received, by request id.
+func (tu *turn) answers() map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, m := range tu.log {
+		if m["type"] != "control_response" {
+			continue
+		}
+		resp, _ := m["response"].(map[string]any)
+		id, _ := resp["request_id"].(string)
+		body, _ := resp["response"].(map[string]any)
+		out[id] = body
+	}
+	return out
+}
+
+// hookDecision extracts the permissionDecision and reason of a hook answer.
+func hookDecision(body map[string]any) (string, string) {
+	h, _ := body["hookSpecificOutput"].(map[string]any)
+	d, _ := h["permissionDecision"].(string)
+	r, _ := h["permissionDecisionReason"].(string)
+	return d, r
+}
+
+// groupGone fails the test if the fake's process group still has members.
+func (tu *turn) groupGone() {
+	tu.t.Helper()
+	for _, m := range tu.log {
+		if m["type"] != "args" {
+			continue
+		}
+		pgid := int(m["pgid"].(float64))
+		deadline := time.Now().Add(2 * time.Second)
+		for {
+			err := syscall.Kill(-pgid, 0)
+			if errors.Is(err, syscall.ESRCH) {
+				return
+			}
+			if time.Now().After(deadline) {
+				tu.t.Fatalf("process group %d still alive after the run (kill -0: %v)", pgid, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	tu.t.Fatal("fakeclaude logged no args line")
+}
