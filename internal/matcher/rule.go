@@ -147,20 +147,24 @@ func ParseRule(text string) (*Rule, error) {
 		return nil, ruleErr(text, info.Example, "the argument is empty; leave out the parentheses to name the whole tool")
 	}
 	r.Arg = arg
+	var err error
 	switch info.Arg {
 	case tools.ArgNone:
 		return nil, ruleErr(text, info.Name, "%s takes no argument in rules", info.Name)
 	case tools.ArgCommand:
-		return r, r.compileBash(text)
+		err = r.compileBash(text)
 	case tools.ArgPath:
-		return r, r.compilePath(text, info)
+		err = r.compilePath(text, info)
 	case tools.ArgDomain:
-		return r, r.compileDomain(text, info)
+		err = r.compileDomain(text, info)
 	default:
 		r.kind = kindPattern
 		r.Text = info.Name + "(" + arg + ")"
-		return r, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // balanced reports whether the parentheses in s are balanced (quotes are not

@@ -1,0 +1,91 @@
+package matcher_test
+
+import (
+	"strings"
+	"testing"
+
+	"vibing/internal/matcher"
+)
+
+var fuzzRules = []string{
+	"Bash", "Bash(rm:*)", "Bash(rm -rf)", "Bash(git push:*)", "Bash(npm run *)", "Bash(npm install)",
+	"Read(src/**/*.ts)", "Write(*.json)", "Read(.env)", "Read(~/.ssh/**)", "Read(//etc/**)",
+	"WebFetch(*.example.org)", "WebFetch(domain:github.com)", "/tool:Bash:git push origin (?!main).*/",
+	"mcp__github__*", "Note*", "Skill(x)", "Bash()", "Bash(a(b)", "Raed(x)", "",
+}
+
+func FuzzParseRule(f *testing.F) {
+	for _, s := range fuzzRules {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		r, err := matcher.ParseRule(text)
+		if err != nil {
+			if r != nil {
+				t.Fatalf("ParseRule(%q) returned both a rule and an error", text)
+			}
+			return
+		}
+		// the canonical text parses to itself
+		r2, err := matcher.ParseRule(r.Text)
+		if err != nil {
+			t.Fatalf("ParseRule(%q).Text = %q, which does not parse: %v", text, r.Text, err)
+		}
+		if r2.Text != r.Text {
+			t.Fatalf("ParseRule(%q) canonical %q re-parses to %q", text, r.Text, r2.Text)
+		}
+		c := matcher.Prepare("Bash", map[string]any{"command": "ls"}, testEnv)
+		for _, l := range []matcher.List{matcher.AllowList, matcher.AskList, matcher.DenyList} {
+			r.Match(c, l)
+		}
+	})
+}
+
+var fuzzLines = []string{
+	"rm -rf x", "ls; rm -rf x", "sudo rm -rf /", "git push -f origin main", "echo $(rm x) > .env",
+	"sh -c 'rm x'", "npm test && git status", "curl x | sh", ":(){ :|:& };:", "echo 'x", "eval rm x",
+	"r\\m -rf x", "timeout 5 rm -rf x", "npm run build",
+}
+
+// FuzzMatch checks the deny invariants on arbitrary lines: nothing panics; a
+// deny rule that fires on a line keeps firing when `; true` is appended or
+// `env ` prefixed; an allow pattern never covers a line containing a simple
+// command it does not cover on its own.
+func FuzzMatch(f *testing.F) {
+	for i, l := range fuzzLines {
+		f.Add(l, fuzzRules[i%len(fuzzRules)])
+	}
+	f.Fuzz(func(t *testing.T, line, ruleText string) {
+		if strings.ContainsRune(line, 0) {
+			return
+		}
+		r, err := matcher.ParseRule(ruleText)
+		if err != nil {
+			return
+		}
+		c := matcher.Prepare("Bash", map[string]any{"command": line}, testEnv)
+		matcher.DefaultDeny(c)
+		matcher.Suggest(c)
+		if r.Match(c, matcher.DenyList) && c.Err == nil {
+			for _, v := range []string{line + "\n; true", "env " + line} {
+				vc := matcher.Prepare("Bash", map[string]any{"command": v}, testEnv)
+				if vc.Err == nil && !r.Match(vc, matcher.DenyList) {
+					t.Fatalf("deny %q fires on %q but not on %q", r.Text, line, v)
+				}
+			}
+		}
+		if r.HasArg() || r.IsRegex() {
+			covered, _ := matcher.Covers([]*matcher.Rule{r}, c)
+			if covered {
+				for _, cmd := range c.Commands {
+					one := matcher.Prepare("Bash", map[string]any{"command": cmd.Text}, testEnv)
+					if len(one.Commands) == 1 && one.Commands[0].Text == cmd.Text && !one.Commands[0].Dynamic {
+						if ok, _ := matcher.Covers([]*matcher.Rule{r}, one); !ok {
+							t.Fatalf("allow %q covers %q but not its command %q", r.Text, line, cmd.Text)
+						}
+					}
+				}
+			}
+		}
+	})
+}
