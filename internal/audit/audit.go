@@ -1,0 +1,187 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Decisions recorded in the log.
+const (
+	DecisionAllow       = "allow"
+	DecisionDeny        = "deny"
+	DecisionAskApproved = "ask_approved"
+	DecisionAskDenied   = "ask_denied"
+	DecisionAskTimeout  = "ask_timeout"
+)
+
+// ErrDecision is wrapped when an entry's decision is not one of the five.
+var ErrDecision = errors.New("audit: unknown decision")
+
+// Entry is one audit row.
+type Entry struct {
+	Time      time.Time `json:"time"`
+	Chat      string    `json:"chat"`
+	SessionID string    `json:"session_id"`
+	Tool      string    `json:"tool"`
+	Action    string    `json:"action"`
+	Decision  string    `json:"decision"` // allow, deny, ask_approved, ask_denied, ask_timeout
+	Rule      string    `json:"rule"`
+	Source    string    `json:"source"`
+	Reason    string    `json:"reason"`
+}
+
+// Query selects entries: those of one chat (empty: every chat), recorded at
+// or after Since (zero: any time), at most Limit (0 or less: all).
+type Query struct {
+	Chat  string
+	Since time.Time
+	Limit int
+}
+
+// DB is an open audit database. It is safe for concurrent use.
+type DB struct {
+	db   *sql.DB
+	path string
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS audit (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	time_ns    INTEGER NOT NULL, -- Unix time in nanoseconds, UTC
+	chat       TEXT NOT NULL DEFAULT '',
+	session_id TEXT NOT NULL DEFAULT '',
+	tool       TEXT NOT NULL DEFAULT '',
+	action     TEXT NOT NULL DEFAULT '',
+	decision   TEXT NOT NULL,
+	rule       TEXT NOT NULL DEFAULT '',
+	source     TEXT NOT NULL DEFAULT '',
+	reason     TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS audit_time ON audit (time_ns);
+CREATE INDEX IF NOT EXISTS audit_chat_time ON audit (chat, time_ns);
+`
+
+// Open opens (creating if needed) the audit database at path. Missing parent
+// folders are created with mode 0700.
+func Open(path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("audit: no database path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("audit: cannot create the folder for %s: %w", abs, err)
+	}
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("audit: %s is a folder, not a database file", abs)
+	}
+	// busy_timeout first: switching to WAL needs a lock another process may hold.
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() +
+		"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("audit: open %s: %w", abs, err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("audit: cannot use %s as the audit database: %w", abs, err)
+	}
+	return &DB{db: db, path: abs}, nil
+}
+
+// Path is the absolute path of the database file.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the database.
+func (db *DB) Close() error { return db.db.Close() }
+
+// ValidDecision reports whether d is one of the recorded decisions.
+func ValidDecision(d string) bool {
+	switch d {
+	case DecisionAllow, DecisionDeny, DecisionAskApproved, DecisionAskDenied, DecisionAskTimeout:
+		return true
+	}
+	return false
+}
+
+// AbsChat makes a chat path absolute, the form rows store and queries use.
+func AbsChat(chat string) string {
+	if chat == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(chat); err == nil {
+		return abs
+	}
+	return chat
+}
+
+// Record adds one entry. A zero Time means now.
+func (db *DB) Record(ctx context.Context, e Entry) error {
+	if !ValidDecision(e.Decision) {
+		return fmt.Errorf("%w %q (want allow, deny, ask_approved, ask_denied or ask_timeout)", ErrDecision, e.Decision)
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	_, err := db.db.ExecContext(ctx,
+		`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason)
+	if err != nil {
+		return fmt.Errorf("audit: record in %s: %w", db.path, err)
+	}
+	return nil
+}
+
+// Query returns the matching entries, newest first.
+func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
+	var where []string
+	var args []any
+	if q.Chat != "" {
+		where = append(where, "chat = ?")
+		args = append(args, AbsChat(q.Chat))
+	}
+	if !q.Since.IsZero() {
+		where = append(where, "time_ns >= ?")
+		args = append(args, q.Since.UnixNano())
+	}
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason FROM audit"
+	if len(where) > 0 {
+		stmt += " WHERE " + strings.Join(where, " AND ")
+	}
+	stmt += " ORDER BY time_ns DESC, id DESC"
+	if q.Limit > 0 {
+		stmt += " LIMIT ?"
+		args = append(args, q.Limit)
+	}
+	rows, err := db.db.QueryContext(ctx, stmt, args...)
+	if err != nil {
+		return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
+	}
+	defer rows.Close()
+	out := []Entry{}
+	for rows.Next() {
+		var e Entry
+		var ns int64
+		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason); err != nil {
+			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
+		}
+		e.Time = time.Unix(0, ns)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
+	}
+	return out, nil
+}

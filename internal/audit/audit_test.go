@@ -1,0 +1,275 @@
+package audit_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"vibing/internal/audit"
+)
+
+// helperEnv makes the test binary act as one writing process
+// (see TestConcurrentProcesses): "<db path>|<writer number>".
+const helperEnv = "VIBING_AUDIT_WRITER_HELPER"
+
+const rowsPerWriter = 500
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(helperEnv); spec != "" {
+		i := strings.LastIndexByte(spec, '|')
+		w, _ := strconv.Atoi(spec[i+1:])
+		if err := writeRows(spec[:i], w); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// writeRows opens its own handle and records rowsPerWriter rows.
+func writeRows(path string, writer int) error {
+	db, err := audit.Open(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for j := 0; j < rowsPerWriter; j++ {
+		err := db.Record(context.Background(), audit.Entry{
+			Chat: "/chats/w" + strconv.Itoa(writer) + ".md", SessionID: "s", Tool: "Bash",
+			Action: fmt.Sprintf("tool:Bash:echo %d-%d", writer, j), Decision: audit.DecisionAllow, Source: "allow_list",
+		})
+		if err != nil {
+			return fmt.Errorf("writer %d row %d: %w", writer, j, err)
+		}
+	}
+	return nil
+}
+
+func checkRows(t *testing.T, path string, writers int) {
+	t.Helper()
+	db, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	all, err := db.Query(context.Background(), audit.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != writers*rowsPerWriter {
+		t.Errorf("Query() returned %d rows, want %d", len(all), writers*rowsPerWriter)
+	}
+	seen := map[string]bool{}
+	for _, e := range all {
+		if seen[e.Action] {
+			t.Errorf("row %q recorded twice", e.Action)
+		}
+		seen[e.Action] = true
+	}
+	for w := 0; w < writers; w++ {
+		got, err := db.Query(context.Background(), audit.Query{Chat: "/chats/w" + strconv.Itoa(w) + ".md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != rowsPerWriter {
+			t.Errorf("writer %d has %d rows, want %d", w, len(got), rowsPerWriter)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	db, err := audit.Open(filepath.Join(t.TempDir(), "nested", "state", "audit.sqlite"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer db.Close()
+	if st, err := os.Stat(filepath.Dir(db.Path())); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("parent folder mode = %v, %v; want 0700", st.Mode().Perm(), err)
+	}
+	want := audit.Entry{
+		Time: time.Date(2026, 2, 12, 10, 0, 5, 123456789, time.UTC), Chat: "/p/.vibing/chat/c.md", SessionID: "3f2a",
+		Tool: "Bash", Action: "tool:Bash:git push origin main", Decision: audit.DecisionAskApproved,
+		Rule: "Bash(git push:*)", Source: "ask_list", Reason: "Bash needs approval (ask: Bash(git push:*)) — «approved»",
+	}
+	if err := db.Record(context.Background(), want); err != nil {
+		t.Fatalf("Record: %v", err)
+	}
+	got, err := db.Query(context.Background(), audit.Query{})
+	if err != nil {
+		t.Fatalf("Query: %v", err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("Query() = %d rows, want 1", len(got))
+	}
+	if !got[0].Time.Equal(want.Time) {
+		t.Errorf("Time = %v, want %v", got[0].Time, want.Time)
+	}
+	got[0].Time = want.Time
+	if !reflect.DeepEqual(got[0], want) {
+		t.Errorf("Query()[0] = %+v, want %+v", got[0], want)
+	}
+}
+
+func TestRecordRejects(t *testing.T) {
+	db, err := audit.Open(filepath.Join(t.TempDir(), "audit.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, d := range []string{"", "ask", "ALLOW", "maybe"} {
+		if err := db.Record(context.Background(), audit.Entry{Decision: d}); !errors.Is(err, audit.ErrDecision) {
+			t.Errorf("Record(decision %q) = %v, want ErrDecision", d, err)
+		}
+	}
+	if err := db.Record(context.Background(), audit.Entry{Decision: audit.DecisionAskTimeout}); err != nil {
+		t.Errorf("Record(ask_timeout) = %v", err)
+	}
+	got, _ := db.Query(context.Background(), audit.Query{})
+	if len(got) != 1 || time.Since(got[0].Time) > time.Minute {
+		t.Errorf("a zero Time should be recorded as now, got %+v", got)
+	}
+}
+
+func TestQueryFilters(t *testing.T) {
+	dir := t.TempDir()
+	db, err := audit.Open(filepath.Join(dir, "audit.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	base := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	t.Chdir(dir)
+	rows := []audit.Entry{
+		{Time: base, Chat: "a.md", Action: "a0", Decision: audit.DecisionAllow},
+		{Time: base.Add(time.Minute), Chat: filepath.Join(dir, "a.md"), Action: "a1", Decision: audit.DecisionDeny},
+		{Time: base.Add(2 * time.Minute), Chat: "b.md", Action: "b2", Decision: audit.DecisionAskDenied},
+		{Time: base.Add(3 * time.Minute), Chat: "./a.md", Action: "a3", Decision: audit.DecisionAskTimeout},
+		{Time: base.Add(3 * time.Minute), Chat: "b.md", Action: "b3", Decision: audit.DecisionAllow},
+	}
+	for _, e := range rows {
+		if err := db.Record(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		q    audit.Query
+		want []string
+	}{
+		{"all, newest first", audit.Query{}, []string{"b3", "a3", "b2", "a1", "a0"}},
+		{"relative chat path", audit.Query{Chat: "a.md"}, []string{"a3", "a1", "a0"}},
+		{"absolute chat path", audit.Query{Chat: filepath.Join(dir, "b.md")}, []string{"b3", "b2"}},
+		{"since", audit.Query{Since: base.Add(2 * time.Minute)}, []string{"b3", "a3", "b2"}},
+		{"chat and since", audit.Query{Chat: "a.md", Since: base.Add(30 * time.Second)}, []string{"a3", "a1"}},
+		{"limit", audit.Query{Limit: 2}, []string{"b3", "a3"}},
+		{"unknown chat", audit.Query{Chat: "c.md"}, []string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := db.Query(context.Background(), tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			actions := []string{}
+			for _, e := range got {
+				actions = append(actions, e.Action)
+				if !filepath.IsAbs(e.Chat) {
+					t.Errorf("stored chat %q is not absolute", e.Chat)
+				}
+			}
+			if !reflect.DeepEqual(actions, tc.want) {
+				t.Errorf("Query(%+v) = %q, want %q", tc.q, actions, tc.want)
+			}
+		})
+	}
+}
+
+func TestConcurrentHandles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.sqlite")
+	const writers = 8
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			errs[w] = writeRows(path, w)
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRows(t, path, writers)
+}
+
+func TestConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 8 processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "audit.sqlite")
+	const writers = 8
+	cmds := make([]*exec.Cmd, writers)
+	outs := make([]*bytes.Buffer, writers)
+	for w := range cmds {
+		cmds[w] = exec.Command(exe, "-test.run=^$")
+		cmds[w].Env = append(os.Environ(), helperEnv+"="+path+"|"+strconv.Itoa(w))
+		outs[w] = &bytes.Buffer{}
+		cmds[w].Stdout, cmds[w].Stderr = outs[w], outs[w]
+		if err := cmds[w].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for w, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("writer process %d: %v\n%s", w, err, outs[w])
+		}
+	}
+	checkRows(t, path, writers)
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "plain-file")
+	os.WriteFile(file, []byte("not a folder"), 0o644)
+	notDB := filepath.Join(dir, "not-a-db.sqlite")
+	os.WriteFile(notDB, bytes.Repeat([]byte("garbage!"), 512), 0o644)
+	tests := []struct {
+		name, path, want string
+	}{
+		{"empty path", "", "no database path"},
+		{"parent is a file", filepath.Join(file, "audit.sqlite"), "cannot create the folder"},
+		{"path is a folder", dir, "is a folder"},
+		{"not a database", notDB, "cannot use"},
+		{"unwritable file system", "/proc/vibing-audit-test/audit.sqlite", "cannot create the folder"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := audit.Open(tc.path)
+			if err == nil {
+				db.Close()
+				t.Fatalf("Open(%q) succeeded, want an error", tc.path)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Open(%q) = %q, want it to say %q", tc.path, err, tc.want)
+			}
+		})
+	}
+}
