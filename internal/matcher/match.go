@@ -65,8 +65,11 @@ func (r *Rule) Match(c *Call, list List) bool {
 // NotebookEdit, Edit/Write path rules in the allow list for reading that path
 // (write implies read), Read rules in the deny list for changing it.
 func (r *Rule) toolApplies(c *Call, list List) bool {
-	if tools.Same(r.Tool, c.Tool) {
+	if r.Tool == c.Tool || ((r.Tool == "Task" || r.Tool == "Agent") && (c.Tool == "Task" || c.Tool == "Agent")) {
 		return true
+	}
+	if r.kind == kindTool && tools.IsMCP(r.Tool) && tools.Same(r.Tool, c.Tool) {
+		return true // MCP tool names match case-insensitively
 	}
 	switch r.Tool {
 	case "Edit":
@@ -122,8 +125,13 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 		}
 		return r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) && r.matchAbs(p.Real, realCwd, realHome, list)
 	}
-	return r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) || r.matchAbs(p.Real, realCwd, realHome, list) ||
-		(p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))
+	if r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) {
+		return true
+	}
+	if p.Real == p.Abs && realCwd == c.Env.Cwd && realHome == c.Env.Home {
+		return false
+	}
+	return r.matchAbs(p.Real, realCwd, realHome, list) || (p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))
 }
 
 func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
@@ -145,7 +153,7 @@ func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 			subject = "\x00" // outside: only the any-depth base-name form may match
 		}
 	}
-	if subject != "\x00" {
+	if subject != "\x00" && strings.HasPrefix(subject, r.lit) {
 		for _, g := range r.globs {
 			if g.Match(subject) {
 				return true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"vibing/internal/tools"
 )
@@ -62,8 +63,8 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 		c.actions = append(c.actions, "tool:"+c.Tool+":"+c.Path.Real)
 	}
 	if c.Path != nil || len(c.Modifies) > 0 {
-		c.realCwd = realPath(filepath.Clean(env.Cwd))
-		c.realHome = realPath(filepath.Clean(env.Home))
+		c.realCwd = realDir(env.Cwd)
+		c.realHome = realDir(env.Home)
 	}
 	return c
 }
@@ -206,6 +207,22 @@ func realPath(abs string) string {
 		dir = filepath.Dir(dir)
 	}
 	return abs
+}
+
+// realDirs caches the resolved working and home folders: they are resolved
+// for every call and change (if ever) far less often than calls come.
+var realDirs sync.Map
+
+func realDir(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if v, ok := realDirs.Load(dir); ok {
+		return v.(string)
+	}
+	r := realPath(filepath.Clean(dir))
+	realDirs.Store(dir, r)
+	return r
 }
 
 // InsideCwd reports whether the call's path (if any) lies inside the working

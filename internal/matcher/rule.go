@@ -56,6 +56,7 @@ type Rule struct {
 	anchor  pathAnchor
 	globs   []*glob.Pattern // the pattern and its **/-less variants
 	below   []*glob.Pattern // the same with "/**" appended: what lies below a match (deny/ask)
+	lit     string          // the pattern's literal start: a subject without it cannot match
 	anyBase bool            // no "/" in the pattern: deny/ask match the base name at any depth
 
 	// domains
@@ -286,6 +287,10 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 		}
 	} else {
 		p = strings.TrimRight(p, "/")
+	}
+	r.lit = p
+	if i := strings.IndexAny(p, `*?[{\`); i >= 0 {
+		r.lit = p[:i]
 	}
 	var err error
 	if r.globs, err = compileGlobs(p); err != nil {

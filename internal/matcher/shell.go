@@ -6,6 +6,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -36,8 +37,15 @@ func parseBash(c *Call, line string) {
 	}
 }
 
-func newParser() *syntax.Parser {
+var parsers = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
+
+// parse parses one script with a pooled parser.
+func parse(src string) (*syntax.File, error) {
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
+	return p.Parse(strings.NewReader(src), "")
 }
 
 // script parses src and walks its statements; parent is the index of the
@@ -47,7 +55,7 @@ func (w *shellWalker) script(src string, depth, parent int) {
 		w.fail(errTooDeep)
 		return
 	}
-	f, err := newParser().Parse(strings.NewReader(src), "")
+	f, err := parse(src)
 	if err != nil {
 		w.fail(fmt.Errorf("the command line does not parse as shell: %v", err))
 		return
@@ -324,7 +332,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		return
 	}
 	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me}
-	f, err := newParser().Parse(strings.NewReader(script), "")
+	f, err := parse(script)
 	if err != nil {
 		s.w.fail(fmt.Errorf("the script given to %s does not parse as shell: %v", name, err))
 		return
