@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"vibing/internal/audit"
+)
+
+func init() {
+	register(command{name: "audit", summary: "list recent permission decisions from the audit log", run: runAudit})
+}
+
+const auditUsage = `Usage: vibing-agent audit [--chat FILE] [--since DURATION] [--limit N] [--json] [--config FILE]
+
+Lists the permission decisions recorded in the audit log, newest first: for
+every tool call its time, decision (allow, deny, ask_approved, ask_denied,
+ask_timeout), tool, action, the rule and source that decided, and the chat.
+The database is audit_path from --config, else $XDG_STATE_HOME/vibing/audit.sqlite.
+
+Flags:
+  --chat FILE        only the rows of this chat (relative paths are fine)
+  --since DURATION   only rows newer than this: 90s, 30m, 1h, 2d, 1d12h
+  --limit N          at most N rows (default 50; 0 means all)
+  --json             JSON Lines: one JSON object per row, newest first, with the
+                     keys time, chat, session_id, tool, action, decision, rule,
+                     source, reason
+  --config FILE      options (YAML or JSON) written by the editor from setup()
+
+Examples:
+  vibing-agent audit
+  vibing-agent audit --chat .vibing/chat/chat-20261122-100000.md --since 1h
+  vibing-agent audit --since 2d --limit 0 --json | jq -r 'select(.decision=="deny") | .action'
+`
+
+func runAudit(ctx context.Context, args []string, io stdio) int {
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	fs.Usage = func() { fmt.Fprint(io.err, auditUsage) }
+	chat := fs.String("chat", "", "only the rows of this chat `FILE`")
+	since := fs.String("since", "", "only rows newer than `DURATION`")
+	limit := fs.Int("limit", 50, "at most `N` rows; 0 means all")
+	asJSON := fs.Bool("json", false, "print JSON Lines")
+	cfgPath := registerConfigFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return usageExit(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(io.err, "vibing-agent audit: unexpected argument %q\n\n%s", fs.Arg(0), auditUsage)
+		return exitUsage
+	}
+	if *limit < 0 {
+		fmt.Fprintf(io.err, "vibing-agent audit: --limit must be 0 or more, got %d\n", *limit)
+		return exitUsage
+	}
+	q := audit.Query{Chat: *chat, Limit: *limit}
+	if *since != "" {
+		d, err := parseSince(*since)
+		if err != nil {
+			fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
+			return exitUsage
+		}
+		q.Since = time.Now().Add(-d)
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
+		return exitFail
+	}
+	path := cfg.AuditDB()
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		// Opening would create an empty database; there is nothing to list.
+		if !*asJSON {
+			fmt.Fprintf(io.out, "No audit entries yet (%s does not exist).\n", path)
+		}
+		return exitOK
+	}
+	db, err := audit.Open(path)
+	if err != nil {
+		fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
+		return exitFail
+	}
+	defer db.Close()
+	entries, err := db.Query(ctx, q)
+	if err != nil {
+		fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
+		return exitFail
+	}
+	if *asJSON {
+		enc := json.NewEncoder(io.out)
+		for _, e := range entries {
+			if err := enc.Encode(e); err != nil {
+				fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
+				return exitFail
+			}
+		}
+		return exitOK
+	}
+	printAuditTable(io.out, entries)
+	return exitOK
+}
+
+// parseSince parses a Go duration with an extra d (day) unit: 2d, 1d12h.
+func parseSince(s string) (time.Duration, error) {
+	bad := fmt.Errorf("--since %q is not a duration (examples: 90s, 30m, 1h, 2d, 1d12h)", s)
+	var total time.Duration
+	rest := s
+	if i := strings.IndexByte(rest, 'd'); i >= 0 {
+		days, err := strconv.ParseFloat(rest[:i], 64)
+		if err != nil || days < 0 || days > 106000 {
+			return 0, bad
+		}
+		total = time.Duration(days * float64(24*time.Hour))
+		rest = rest[i+1:]
+	}
+	if rest != "" {
+		d, err := time.ParseDuration(rest)
+		if err != nil || d < 0 {
+			return 0, bad
+		}
+		total += d
+	}
+	if total <= 0 {
+		return 0, fmt.Errorf("--since %q must be longer than zero", s)
+	}
+	return total, nil
+}
+
+// printAuditTable writes entries as aligned columns, one line each.
+func printAuditTable(w io.Writer, entries []audit.Entry) {
+	if len(entries) == 0 {
+		fmt.Fprintln(w, "No matching audit entries.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tACTION\tRULE\tSOURCE\tCHAT")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			e.Time.Local().Format("2006-01-02 15:04:05"), e.Decision, cell(e.Tool), cell(e.Action, 60),
+			cell(e.Rule), cell(e.Source), cell(e.Chat))
+	}
+	tw.Flush()
+}
+
+// cell makes a value fit one table cell: no tabs or line breaks, "-" when
+// empty, and at most max runes when max is given.
+func cell(s string, max ...int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return "-"
+	}
+	if len(max) > 0 {
+		if r := []rune(s); len(r) > max[0] {
+			return string(r[:max[0]-1]) + "…"
+		}
+	}
+	return s
+}
