@@ -19,7 +19,7 @@ func (r *Rule) Match(c *Call, list List) bool {
 	case kindRegex:
 		return r.matchRegex(c, list)
 	case kindPrefix:
-		return strings.HasPrefix(c.lower, r.prefix)
+		return strings.HasPrefix(c.lowerTool(), r.prefix)
 	case kindTool:
 		return r.toolApplies(c, list)
 	}
@@ -328,6 +328,9 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 			return false
 		}
 		acts := c.actions
+		if len(acts) == 0 && c.Tool != "Bash" {
+			acts = []string{c.Action()} // a Call not made by Prepare
+		}
 		if c.Tool == "Bash" {
 			if c.ForkBomb || len(c.Commands) == 0 || len(c.actions) < len(c.Commands) {
 				return false
@@ -357,13 +360,13 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 		if r.regexFires(a) {
 			return true
 		}
-		if c.lower != c.Tool {
-			if r.regexFires("tool:" + c.lower + a[len("tool:")+len(c.Tool):]) {
+		if lt := c.lowerTool(); lt != c.Tool && strings.HasPrefix(a, "tool:"+c.Tool) {
+			if r.regexFires("tool:" + lt + a[len("tool:")+len(c.Tool):]) {
 				return true
 			}
 		}
 	}
-	if c.Err != nil && strings.Contains(strings.ToLower(r.Text), c.lower) {
+	if c.Err != nil && strings.Contains(strings.ToLower(r.Text), c.lowerTool()) {
 		// the call cannot be understood and the rule speaks of its tool
 		return true
 	}

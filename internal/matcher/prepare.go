@@ -156,8 +156,19 @@ func compactJSON(v map[string]any) string {
 	return string(b)
 }
 
+// lowerTool is the lower-cased tool name (also for a Call not made by Prepare).
+func (c *Call) lowerTool() string {
+	if c.lower != "" || c.Tool == "" {
+		return c.lower
+	}
+	return strings.ToLower(c.Tool)
+}
+
 // denyActions are the action strings deny and ask regexes are tried on.
 func (c *Call) denyActions() []string {
+	if len(c.actions) == 0 {
+		return []string{c.Action()} // a Call not made by Prepare
+	}
 	if len(c.wrapped) == 0 {
 		return c.actions
 	}
