@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"vibing/internal/audit"
 	_ "vibing/internal/claude" // registers the claude backend
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
@@ -190,9 +191,19 @@ func disallowed(cfg *config.Config, s frontmatter.Settings) []string {
 	return out
 }
 
-// openAudit opens the audit database. TODO(audit): internal/audit lands in
-// parallel; until then runs write no audit rows.
+// openAudit opens the audit database at the configured path.
 func openAudit(cfg *config.Config) (run.Recorder, func(), error) {
-	_ = cfg.AuditDB()
-	return nil, func() {}, nil
+	db, err := audit.Open(cfg.AuditDB())
+	if err != nil {
+		return nil, nil, err
+	}
+	return auditRecorder{db}, func() { _ = db.Close() }, nil
+}
+
+// auditRecorder writes the runner's audit rows to the database.
+type auditRecorder struct{ db *audit.DB }
+
+func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
+	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
+		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason})
 }

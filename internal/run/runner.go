@@ -432,6 +432,14 @@ func (s *state) answer(m Input) {
 			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 			return
 		}
+		if list == matcher.AllowList {
+			// An allow rule does not outrank an ask rule (pipeline steps 5
+			// and 6), so "always" would still ask again in this run; a
+			// session grant (step 4) applies it at once.
+			if err := s.grant(rule, true); err != nil {
+				s.notice("%s: %v", m.Decision, err)
+			}
+		}
 		_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
 		if s.r.WriteBack != nil {
 			if err := s.r.WriteBack(list, rule); err != nil {
