@@ -1,11 +1,5 @@
 package session
 
-import (
-	"vibing/internal/config"
-	"vibing/internal/frontmatter"
-	"vibing/internal/matcher"
-)
-
 // Decision values.
 const (
 	Allow = "allow"
@@ -17,7 +11,6 @@ const (
 const (
 	SourceGuard     = "guard"
 	SourceDenyList  = "deny_list"
-	SourceDefault   = "default_deny"
 	SourceSession   = "session"
 	SourceAskList   = "ask_list"
 	SourceAllowList = "allow_list"
@@ -51,7 +44,3 @@ type Options struct {
 	SessionAllow []string
 	SessionDeny  []string
 }
-
-var _ = config.DefaultConfig
-var _ = frontmatter.Settings{}
-var _ = matcher.AllowList

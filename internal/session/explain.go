@@ -1,0 +1,219 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"vibing/internal/matcher"
+	"vibing/internal/tools"
+)
+
+// Explanation is the effective permissions of a chat in plain words (the
+// Daycare audit): for each tool, what runs, what asks, what is refused, why.
+type Explanation struct {
+	Mode      string       `json:"mode"`
+	Preset    string       `json:"preset,omitempty"`
+	Resumed   bool         `json:"resumed"`
+	ResumeAsk string       `json:"resume_ask"`
+	Cwd       string       `json:"cwd"`
+	Tools     []ToolReport `json:"tools"`
+	Regex     []string     `json:"regex_rules,omitempty"`
+	Defaults  []string     `json:"default_deny_rules"`
+	Guarded   []string     `json:"guarded"`
+	Effective []string     `json:"effective"` // one plain sentence per line
+	Errors    []string     `json:"errors,omitempty"`
+}
+
+// ToolReport is one tool's line in an Explanation.
+type ToolReport struct {
+	Tool    string   `json:"tool"`
+	Level   string   `json:"level"`
+	Default string   `json:"default"` // what happens to a call no rule names: allow | ask | deny
+	Policy  string   `json:"policy,omitempty"`
+	Allow   []string `json:"allow,omitempty"`
+	Ask     []string `json:"ask,omitempty"`
+	Deny    []string `json:"deny,omitempty"`
+	Summary string   `json:"summary"`
+}
+
+// DefaultDenyNames lists the built-in destructive-command rules in words.
+var DefaultDenyNames = []string{
+	"rm with recursive and force flags on /, /*, a top-level system folder, ~, ~/* or $HOME",
+	"any sudo",
+	"dd writing to a device",
+	"mkfs and mkfs.*",
+	"chmod -R / chown -R on / or ~",
+	"git push --force (or +ref) to main or master",
+	"a download piped into a shell (curl … | sh)",
+	"the fork bomb",
+}
+
+// Explain reports the engine's effective permissions.
+func (e *Engine) Explain() Explanation {
+	x := Explanation{Mode: e.mode, Preset: e.preset, Resumed: e.resumed, ResumeAsk: e.cfg.ResumeAsk, Cwd: e.env.Cwd, Guarded: e.guarded}
+	for _, err := range e.errs {
+		x.Errors = append(x.Errors, err.Error())
+	}
+	if e.broken != nil {
+		x.Errors = append(x.Errors, e.broken.Error())
+		x.Effective = []string{"Every tool call is denied: " + e.broken.Error() + "."}
+		return x
+	}
+	if e.cfg.DefaultDeny() {
+		x.Defaults = DefaultDenyNames
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+
+	names := tools.Names()
+	seen := map[string]bool{}
+	for _, n := range names {
+		seen[n] = true
+	}
+	for _, list := range [][]*rule{e.deny, e.ask, e.allow} {
+		for _, r := range list {
+			if r.Rule != nil && r.Rule.IsRegex() {
+				continue
+			}
+			t := r.tool
+			if r.Rule != nil {
+				t = r.Rule.Tool
+			}
+			if t != "" && !seen[t] {
+				seen[t] = true
+				names = append(names, t)
+			}
+		}
+	}
+	for _, list := range [][]*rule{e.deny, e.ask, e.allow} {
+		for _, r := range list {
+			if r.Rule != nil && r.Rule.IsRegex() {
+				x.Regex = append(x.Regex, r.String())
+			}
+		}
+	}
+	for _, n := range names {
+		tr := e.toolReport(n)
+		x.Tools = append(x.Tools, tr)
+		x.Effective = append(x.Effective, tr.Summary)
+	}
+	if e.resumed && e.cfg.ResumeAsk != "prompt" {
+		x.Effective = append(x.Effective, "This chat resumes a session: anything that would ask is denied with guidance (resume_ask = deny).")
+	}
+	if len(x.Regex) > 0 {
+		x.Effective = append(x.Effective, "Regex rules also apply to every tool: "+strings.Join(x.Regex, ", ")+".")
+	}
+	if len(x.Defaults) > 0 {
+		x.Effective = append(x.Effective, "Always refused, in every mode: "+strings.Join(x.Defaults, "; ")+".")
+	}
+	x.Effective = append(x.Effective, "No tool may modify vibing's own permission files: "+strings.Join(x.Guarded, ", ")+".")
+	return x
+}
+
+func (e *Engine) toolReport(name string) ToolReport {
+	tr := ToolReport{Tool: name, Level: string(tools.LevelOf(name))}
+	if p, ok := e.policyOf(name); ok {
+		tr.Policy = p
+	}
+	pick := func(list []*rule) []string {
+		var out []string
+		for _, r := range list {
+			if r.Rule != nil && r.Rule.IsRegex() {
+				continue
+			}
+			if e.ruleNames(r, name) {
+				out = append(out, r.String())
+			}
+		}
+		return out
+	}
+	tr.Deny, tr.Ask, tr.Allow = pick(e.deny), pick(e.ask), pick(e.allow)
+
+	// What a plain call of the tool inside the working directory meets.
+	probe := &matcher.Call{Tool: name, Env: e.env}
+	d := e.finishAsk(probe, e.byMode(probe))
+	tr.Default = d.Decision
+
+	var parts []string
+	bare := func(list []string) bool {
+		for _, r := range list {
+			if strings.EqualFold(r, name) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case bare(tr.Deny):
+		parts = append(parts, "refused (deny: "+name+")")
+	case bare(tr.Allow): // an allow overrides the same ask rule
+		parts = append(parts, "runs without asking (allow: "+name+")")
+	case bare(tr.Ask):
+		parts = append(parts, "asks every time (ask: "+name+")")
+	default:
+		parts = append(parts, plainDefault(d.Decision)+" by default ("+d.Reason+")")
+	}
+	if len(tr.Allow) > 0 {
+		parts = append(parts, "runs: "+strings.Join(tr.Allow, ", "))
+	}
+	if len(tr.Ask) > 0 {
+		parts = append(parts, "asks: "+strings.Join(tr.Ask, ", "))
+	}
+	if len(tr.Deny) > 0 {
+		parts = append(parts, "refused: "+strings.Join(tr.Deny, ", "))
+	}
+	tr.Summary = fmt.Sprintf("%s (%s): %s.", name, tr.Level, strings.Join(parts, "; "))
+	return tr
+}
+
+// ruleNames reports whether rule r is about tool name.
+func (e *Engine) ruleNames(r *rule, name string) bool {
+	t := r.tool
+	if r.Rule != nil {
+		t = r.Rule.Tool
+	}
+	if t == "" {
+		return r.err != nil // an invalid rule naming no tool fails closed for all
+	}
+	if tools.Same(t, name) {
+		return true
+	}
+	if strings.EqualFold(t, "Edit") && (name == "MultiEdit" || name == "NotebookEdit") {
+		return true
+	}
+	if strings.HasSuffix(t, "*") && strings.HasPrefix(strings.ToLower(name), strings.ToLower(strings.TrimSuffix(t, "*"))) {
+		return true
+	}
+	return false
+}
+
+func plainDefault(d string) string {
+	switch d {
+	case Allow:
+		return "runs without asking"
+	case Ask:
+		return "asks"
+	}
+	return "refused"
+}
+
+// Text renders the explanation in plain words.
+func (x Explanation) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Mode: %s", x.Mode)
+	if x.Preset != "" {
+		fmt.Fprintf(&b, " (preset %s)", x.Preset)
+	}
+	fmt.Fprintf(&b, "\nWorking directory: %s\n", x.Cwd)
+	if x.Resumed {
+		fmt.Fprintf(&b, "Resumed session (resume_ask = %s)\n", x.ResumeAsk)
+	}
+	for _, e := range x.Errors {
+		fmt.Fprintf(&b, "ERROR: %s\n", e)
+	}
+	b.WriteString("\n")
+	for _, l := range x.Effective {
+		fmt.Fprintf(&b, "- %s\n", l)
+	}
+	return b.String()
+}

@@ -1,0 +1,260 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"vibing/internal/config"
+	"vibing/internal/matcher"
+	"vibing/internal/tools"
+)
+
+// DecideCall runs the pipeline for a prepared call.
+func (e *Engine) DecideCall(c *matcher.Call) Decision {
+	d := e.decide(c)
+	d.Level = string(tools.LevelOf(c.Tool))
+	d.Action = c.Action()
+	return d
+}
+
+func (e *Engine) decide(c *matcher.Call) Decision {
+	if e.broken != nil {
+		return Decision{Decision: Deny, Source: SourceConfig, Reason: capitalize(e.broken.Error()) + "."}
+	}
+	// 1. guard
+	if p, ok := e.guard(c); ok {
+		return Decision{Decision: Deny, Source: SourceGuard,
+			Reason: fmt.Sprintf("%s would modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+	}
+
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+
+	// 2. deny list and the default deny rules
+	for _, r := range e.deny {
+		if r.matches(c, matcher.DenyList) {
+			src := SourceDenyList
+			if r.source == SourcePreset {
+				src = SourcePreset
+			}
+			if r.err != nil {
+				return Decision{Decision: Deny, Rule: r.String(), Source: src,
+					Reason: fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)}
+			}
+			return Decision{Decision: Deny, Rule: r.String(), Source: src,
+				Reason: fmt.Sprintf("%s is denied by the rule %s.", describe(c), r.String())}
+		}
+	}
+	if e.cfg.DefaultDeny() {
+		if name, ok := matcher.DefaultDeny(c); ok {
+			return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
+				Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
+		}
+	}
+	if c.Err != nil && c.Tool == "Bash" && strings.TrimSpace(c.Command) == "" {
+		return Decision{Decision: Deny, Source: SourceConfig, Reason: fmt.Sprintf("The Bash call has no command to check (%v), so it is denied.", c.Err)}
+	}
+
+	// 3. session deny
+	for _, r := range e.sessDeny {
+		if r.matches(c, matcher.DenyList) {
+			return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
+				Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
+		}
+	}
+	// 4. session allow and "once" grants
+	if r, ok := e.allowed(e.sessAllow, c); ok {
+		return Decision{Decision: Allow, Rule: r, Source: SourceSession,
+			Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
+	}
+	if e.onceGranted[c.Tool] && c.Err == nil {
+		return Decision{Decision: Allow, Source: SourceSession,
+			Reason: fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)}
+	}
+	// 5. ask list (an ask rule also in the allow list is overridden by it)
+	for _, r := range e.ask {
+		if r.err == nil && e.allowTexts[r.Rule.Text] {
+			continue
+		}
+		if r.matches(c, matcher.AskList) {
+			src := SourceAskList
+			if r.source == SourcePreset {
+				src = SourcePreset
+			}
+			return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src,
+				Reason: fmt.Sprintf("%s needs approval (ask: %s).", describe(c), r.String())})
+		}
+	}
+	// 6. allow list
+	if r, ok := e.allowed(e.allow, c); ok {
+		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
+			Reason: fmt.Sprintf("%s is allowed by the rule %s.", describe(c), r)}
+	}
+	// 7. mode and policies
+	return e.finishAsk(c, e.byMode(c))
+}
+
+// allowed reports whether the allow rules cover c, and the deciding rule.
+func (e *Engine) allowed(rules []*rule, c *matcher.Call) (string, bool) {
+	if len(rules) == 0 {
+		return "", false
+	}
+	if c.Tool == "Bash" {
+		valid := make([]*matcher.Rule, 0, len(rules))
+		for _, r := range rules {
+			if r.err == nil {
+				valid = append(valid, r.Rule)
+			}
+		}
+		if ok, by := matcher.Covers(valid, c); ok {
+			if by == nil {
+				return "", true
+			}
+			return by.Text, true
+		}
+		return "", false
+	}
+	for _, r := range rules {
+		if r.matches(c, matcher.AllowList) {
+			return r.String(), true
+		}
+	}
+	return "", false
+}
+
+func (e *Engine) sourceOfAllow(text string) string {
+	for _, r := range e.allow {
+		if r.String() == text && r.source == SourcePreset {
+			return SourcePreset
+		}
+	}
+	return SourceAllowList
+}
+
+// byMode is step 7: what happens to a call that no rule names.
+func (e *Engine) byMode(c *matcher.Call) Decision {
+	info, known := tools.Lookup(c.Tool)
+	level := tools.LevelOf(c.Tool)
+	readOnly := level == tools.ReadOnly
+	inside := c.InsideCwd()
+	d := Decision{Source: SourceMode}
+
+	if readOnly && c.Err == nil && e.mode != "bypassPermissions" {
+		if inside {
+			d.Decision, d.Reason = Allow, fmt.Sprintf("%s is a read-only tool, allowed in %s mode.", c.Tool, e.mode)
+		} else {
+			d.Decision, d.Reason = Ask, fmt.Sprintf("%s reads outside the working directory, so it needs approval.", describe(c))
+		}
+		if d.Decision == Allow && (e.mode == "default" || e.mode == "acceptEdits") {
+			return e.policy(c, d)
+		}
+		return d
+	}
+	switch e.mode {
+	case "bypassPermissions":
+		d.Decision, d.Reason = Allow, fmt.Sprintf("%s is allowed because the chat is in bypassPermissions mode.", describe(c))
+		return d
+	case "plan":
+		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: plan mode is read-only.", describe(c))
+		return d
+	case "dontAsk":
+		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules.", describe(c))
+		return d
+	case "acceptEdits":
+		if known && info.Edit && c.Err == nil && inside {
+			d.Decision, d.Reason = Allow, fmt.Sprintf("%s edits a file inside the working directory, allowed in acceptEdits mode.", describe(c))
+			return d
+		}
+	}
+	d.Decision, d.Reason = Ask, fmt.Sprintf("%s needs approval (%s tool, %s mode).", describe(c), level, e.mode)
+	if known && info.Edit && !inside {
+		d.Reason = fmt.Sprintf("%s edits a file outside the working directory, so it needs approval.", describe(c))
+	}
+	return e.policy(c, d)
+}
+
+// policy applies the tool's approval policy (trust, once, always) to a mode
+// decision of default or acceptEdits mode. Only an "always" policy on a tool
+// the mode allowed, and "trust"/"once" on a tool the mode asked about, change
+// the outcome; outside the working directory nothing is trusted.
+func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
+	p, ok := e.policyOf(c.Tool)
+	if !ok {
+		return d
+	}
+	switch {
+	case p == config.PolicyAlways && d.Decision == Allow:
+		d.Decision = Ask
+		d.Reason = fmt.Sprintf("%s needs approval every time (policy always).", describe(c))
+	case p == config.PolicyTrust && d.Decision == Ask && c.InsideCwd() && c.Err == nil:
+		d.Decision = Allow
+		d.Reason = fmt.Sprintf("%s is trusted (policy trust).", c.Tool)
+	case p == config.PolicyOnce && d.Decision == Ask:
+		d.Once = true
+		d.Reason = fmt.Sprintf("%s needs approval the first time in this chat (policy once).", describe(c))
+	}
+	return d
+}
+
+func (e *Engine) policyOf(tool string) (string, bool) {
+	for k, v := range e.cfg.Policies {
+		if tools.Same(k, tool) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// finishAsk is step 8: an ask that cannot be asked becomes a deny with guidance.
+func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
+	if d.Decision != Ask {
+		return d
+	}
+	fix := d.Rule
+	if fix == "" {
+		fix = matcher.Suggest(c)
+	}
+	why := "approval needed"
+	if d.Rule != "" {
+		why = "ask: " + d.Rule
+	}
+	switch {
+	case e.mode == "dontAsk":
+		d.Decision = Deny
+		d.Reason = fmt.Sprintf("%s needs approval (%s), but dontAsk mode never prompts. Add it to the allow list with /allow %s.", c.Tool, why, fix)
+	case e.resumed && e.cfg.ResumeAsk != config.ResumeAskPrompt:
+		d.Decision = Deny
+		d.Reason = fmt.Sprintf("%s needs approval (%s), but approval prompts are off for resumed sessions. Add it to the allow list with /allow %s, or start a fresh session with /new-session.", c.Tool, why, fix)
+	}
+	return d
+}
+
+// describe names a call in a sentence: "Bash (npm install)", "Read of /x".
+func describe(c *matcher.Call) string {
+	switch {
+	case c.Tool == "Bash" && c.Command != "":
+		return fmt.Sprintf("Bash (%s)", short(c.Command))
+	case c.Path != nil && c.Path.Abs != "":
+		return fmt.Sprintf("%s of %s", c.Tool, c.Path.Abs)
+	case c.URL != "":
+		return fmt.Sprintf("%s of %s", c.Tool, short(c.URL))
+	case c.Pattern != "":
+		return fmt.Sprintf("%s (%s)", c.Tool, short(c.Pattern))
+	}
+	return c.Tool
+}
+
+func short(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
