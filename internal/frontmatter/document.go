@@ -54,6 +54,9 @@ func Parse(content []byte) (*Document, error) {
 		off = len(after) - len(next)
 	}
 	d.fm = append([]byte(nil), after[:off]...)
+	if err := checkBreaks(d.fm); err != nil {
+		return nil, err
+	}
 	d.tail = after[off:]
 	root, err := parseYAML(d.fm)
 	if err != nil {
@@ -123,6 +126,18 @@ func splitLines(b []byte) []string {
 		b = rest
 	}
 	return lines
+}
+
+// checkBreaks refuses line breaks that YAML counts but a line-based editor
+// does not (a lone CR, NEL, LS, PS), so node line numbers name real lines.
+func checkBreaks(fm []byte) error {
+	for n, line := range splitLines(fm) {
+		body := trimEOL(line)
+		if strings.Contains(body, "\r") || strings.ContainsAny(body, "\u0085\u2028\u2029") {
+			return fmt.Errorf("%w: line %d: a stray carriage return or Unicode line separator", ErrMalformed, n+2)
+		}
+	}
+	return nil
 }
 
 var yamlLineRe = regexp.MustCompile(`line (\d+)`)

@@ -170,6 +170,15 @@ type lineRange struct{ start, end int }
 
 func (d *Document) lines() []string { return splitLines(d.fm) }
 
+// line returns frontmatter line n (1-based) without its line end.
+func (d *Document) line(n int) (string, error) {
+	lines := d.lines()
+	if n < 1 || n > len(lines) {
+		return "", fmt.Errorf("%w: line %d is outside the frontmatter", errEdit, n+1)
+	}
+	return trimEOL(lines[n-1]), nil
+}
+
 // isBlankOrComment reports whether line is empty or a comment; with maxIndent
 // >= 0 only comments indented at most that much count.
 func isBlankOrComment(line string, maxIndent int) bool {
@@ -195,11 +204,11 @@ func (d *Document) keyRange(i int) (lineRange, error) {
 		maxIndent = k.Column - 1
 	}
 	start := k.Line - 1
+	if start < 0 || end > len(lines) || end <= start {
+		return lineRange{}, fmt.Errorf("%w: %s: cannot locate its lines", errEdit, k.Value)
+	}
 	for end > start+1 && isBlankOrComment(lines[end-1], maxIndent) {
 		end--
-	}
-	if start < 0 || end > len(lines) {
-		return lineRange{}, fmt.Errorf("%w: %s: cannot locate its lines", errEdit, k.Value)
 	}
 	return lineRange{start, end}, nil
 }
@@ -226,7 +235,10 @@ func byteCol(line string, col int) int {
 // written as in the file (indentation, quotes).
 func (d *Document) keyPrefix(i int) (string, error) {
 	k := d.root.Content[i]
-	line := trimEOL(d.lines()[k.Line-1])
+	line, err := d.line(k.Line)
+	if err != nil {
+		return "", err
+	}
 	p := byteCol(line, k.Column)
 	switch k.Style {
 	case 0:
@@ -266,7 +278,10 @@ func (d *Document) keyPrefix(i int) (string, error) {
 // its comment and the comments stay aligned.
 func (d *Document) withComment(i int, text string) string {
 	k, v := d.root.Content[i], d.root.Content[i+1]
-	line := trimEOL(d.lines()[k.Line-1])
+	line, err := d.line(k.Line)
+	if err != nil {
+		return text
+	}
 	for _, c := range []string{k.LineComment, v.LineComment} {
 		if c == "" || strings.Contains(c, "\n") {
 			continue
@@ -288,8 +303,11 @@ func (d *Document) withComment(i int, text string) string {
 // of the items that stay, any anchor before '[' and anything after ']'.
 func (d *Document) editFlow(i int, edit func(items []string) []string, want []string) error {
 	k, v := d.root.Content[i], d.root.Content[i+1]
-	lines := d.lines()
-	line := lines[v.Line-1]
+	if _, err := d.line(v.Line); err != nil {
+		return err
+	}
+	raw := d.lines()[v.Line-1]
+	line := trimEOL(raw)
 	open := byteCol(line, v.Column)
 	for open < len(line) && line[open] != '[' {
 		open++
@@ -298,7 +316,7 @@ func (d *Document) editFlow(i int, edit func(items []string) []string, want []st
 	if !ok || len(items) != len(v.Content) {
 		return errEdit
 	}
-	text := line[:open] + "[" + strings.Join(edit(items), ", ") + "]" + line[end:]
+	text := line[:open] + "[" + strings.Join(edit(items), ", ") + "]" + raw[end:]
 	return d.splice(v.Line-1, v.Line, text, k.Value, want)
 }
 
@@ -351,9 +369,11 @@ func (d *Document) insertItem(i int, value string, want []string) error {
 	if len(v.Content) == 0 {
 		return errEdit
 	}
-	lines := d.lines()
 	first := v.Content[0]
-	fl := trimEOL(lines[first.Line-1])
+	fl, err := d.line(first.Line)
+	if err != nil {
+		return err
+	}
 	prefix := fl[:byteCol(fl, first.Column)]
 	if strings.Trim(prefix, " ") != "-" || !strings.HasSuffix(prefix, " ") {
 		return errEdit
@@ -390,6 +410,9 @@ func (d *Document) deleteItems(i int, value string, want []string) error {
 			end = v.Content[j+1].Line - 1
 		}
 		start := it.Line - 1
+		if start <= r.start || end > r.end || end <= start {
+			return errEdit
+		}
 		for end > start+1 && isBlankOrComment(lines[end-1], -1) {
 			end--
 		}
@@ -462,6 +485,9 @@ func (d *Document) appendKey(key, text string, want any) error {
 // that key now holds want and every other key is unchanged.
 func (d *Document) splice(start, end int, text, key string, want any) error {
 	lines := d.lines()
+	if start < 0 || end < start || end > len(lines) {
+		return fmt.Errorf("%w: %s: lines %d-%d are outside the frontmatter", errEdit, key, start+2, end+1)
+	}
 	var b strings.Builder
 	for _, l := range lines[:start] {
 		b.WriteString(l)

@@ -99,6 +99,8 @@ func TestMalformed(t *testing.T) {
 		{"a scalar at the top", "---\njust text\n---\n", frontmatter.ErrMalformed, "line 2", false},
 		{"duplicate key", "---\npermissions_deny: [Bash]\npermissions_deny: []\n---\n", frontmatter.ErrMalformed, "line 3", false},
 		{"undefined alias", "---\npermissions_deny: *nope\n---\n", frontmatter.ErrMalformed, "", false},
+		{"stray carriage return", "---\n\rpermissions_allow: \n---", frontmatter.ErrMalformed, "line 2: a stray carriage return", false},
+		{"unicode line separator", "---\nmodel: a\u2028permissions_allow: [Bash]\n---\n", frontmatter.ErrMalformed, "line 2", false},
 		{"list is a map", "---\nmodel: x\npermissions_allow:\n  Read: yes\n---\n", frontmatter.ErrMalformed, "permissions_allow", true},
 		{"list is a number", "---\npermissions_deny: 42\n---\n", frontmatter.ErrMalformed, "permissions_deny must be a list of rules, got a number (42)", true},
 		{"list is a boolean", "---\npermissions_ask: true\n---\n", frontmatter.ErrMalformed, "permissions_ask", true},
