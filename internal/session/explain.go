@@ -50,7 +50,7 @@ var DefaultDenyNames = []string{
 
 // Explain reports the engine's effective permissions.
 func (e *Engine) Explain() Explanation {
-	x := Explanation{Mode: e.mode, Preset: e.preset, Resumed: e.resumed, ResumeAsk: e.cfg.ResumeAsk, Cwd: e.env.Cwd, Guarded: e.guarded}
+	x := Explanation{Mode: e.mode, Preset: e.preset, Resumed: e.resumed, ResumeAsk: e.cfg.ResumeAsk, Cwd: e.env.Cwd, Guarded: dedupe(e.guarded)}
 	for _, err := range e.errs {
 		x.Errors = append(x.Errors, err.Error())
 	}
@@ -151,7 +151,7 @@ func (e *Engine) toolReport(name string) ToolReport {
 	case bare(tr.Ask):
 		parts = append(parts, "asks every time (ask: "+name+")")
 	default:
-		parts = append(parts, plainDefault(d.Decision)+" by default ("+d.Reason+")")
+		parts = append(parts, plainDefault(d.Decision)+" by default in "+e.mode+" mode")
 	}
 	if len(tr.Allow) > 0 {
 		parts = append(parts, "runs: "+strings.Join(tr.Allow, ", "))
@@ -216,4 +216,16 @@ func (x Explanation) Text() string {
 		fmt.Fprintf(&b, "- %s\n", l)
 	}
 	return b.String()
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
