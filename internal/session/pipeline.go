@@ -77,6 +77,15 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 			continue
 		}
 		if r.matches(c, matcher.AskList) {
+			// Specificity: a bare "ask: Tool" yields to an allow rule that
+			// names this very call more narrowly (an "always allow" answer
+			// to such an ask must stop the next prompt).
+			if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
+				if by, ok := e.allowed(narrow(e.allow), c); ok {
+					return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
+						Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, r.String())}
+				}
+			}
 			src := SourceAskList
 			if r.source == SourcePreset {
 				src = SourcePreset
@@ -120,6 +129,17 @@ func (e *Engine) allowed(rules []*rule, c *matcher.Call) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// narrow keeps the rules that have an argument (not a bare tool or regex).
+func narrow(rules []*rule) []*rule {
+	var out []*rule
+	for _, r := range rules {
+		if r.err == nil && r.Rule.HasArg() && !r.Rule.IsRegex() {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (e *Engine) sourceOfAllow(text string) string {
