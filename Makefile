@@ -1,0 +1,64 @@
+# vibing — build, test, benchmark and demo.
+#
+#   make          build bin/vibing-agent (what lazy.nvim's build = "make" runs)
+#   make deps     install what the tests need: the claude CLI and Neovim 0.10 (into .deps/)
+#   make test     gofmt, go vet, every Go test, a short fuzz run, the Lua suite on
+#                 Neovim 0.7 and 0.10, and the embedded-Neovim end-to-end tests on both
+#   make bench    the Go benchmarks
+#   make demo     Neovim with the plugin and a scripted demo agent (no API key needed)
+
+GO        ?= go
+BIN       := bin/vibing-agent
+NVIM_07   ?= nvim
+NVIM_010  ?= $(CURDIR)/.deps/bin/nvim-0.10
+FUZZTIME  ?= 5s
+GOFILES   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+
+export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
+export VIBING_TEST_AGENT_BIN  ?= $(CURDIR)/$(BIN)
+
+.PHONY: all build deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint
+
+all: build
+
+build: $(BIN)
+
+$(BIN): $(GOFILES)
+	@mkdir -p bin
+	$(GO) build -trimpath -o $(BIN) ./cmd/vibing-agent
+
+deps:
+	@scripts/install-claude.sh
+	@scripts/install-nvim-0.10.sh
+
+lint:
+	@out=$$(gofmt -l cmd internal tests); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+test: lint build test-go test-fuzz test-lua test-e2e-nvim
+
+test-go: build
+	VIBING_TEST_NVIM=$(NVIM_07) $(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./internal/session/ ./internal/run/ ./internal/claude/
+
+test-fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./internal/matcher/
+	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./internal/matcher/
+	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
+	@if grep -q '^func FuzzDecide' internal/session/*_test.go 2>/dev/null; then \
+	  $(GO) test -run '^$$' -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/; fi
+
+test-lua: build
+	@if [ -x scripts/test-lua.sh ]; then \
+	  VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh && \
+	  VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh; \
+	else echo "no Lua suite yet"; fi
+
+test-e2e-nvim: build
+	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/matcher/ ./internal/session/ ./internal/run/
+
+clean:
+	rm -rf bin
