@@ -93,12 +93,59 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: open %s: %w", abs, err)
 	}
-	if _, err := db.Exec(schema); err != nil {
+	err = retryBusy(context.Background(), func() error {
+		tx, err := db.Begin() // BEGIN IMMEDIATE (_txlock): wait for the write lock up front
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(schema); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("audit: cannot use %s as the audit database: %w", abs, err)
 	}
 	return &DB{db: db, path: abs}, nil
 }
+
+// retryBusy runs fn again while SQLite reports the database busy or locked
+// in a way its busy timeout does not cover (switching to WAL, a stale read
+// snapshot), for up to about 15 seconds.
+func retryBusy(ctx context.Context, fn func() error) error {
+	deadline := time.Now().Add(15 * time.Second)
+	for wait := 5 * time.Millisecond; ; {
+		err := fn()
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait + time.Duration(time.Now().UnixNano()%int64(wait))):
+		}
+		if wait < 200*time.Millisecond {
+			wait *= 2
+		}
+	}
+}
+
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		c := coded.Code() & 0xff
+		return c == sqliteBusy || c == sqliteLocked
+	}
+	return false
+}
+
+// SQLite primary result codes.
+const (
+	sqliteBusy   = 5
+	sqliteLocked = 6
+)
 
 // Path is the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
@@ -134,10 +181,13 @@ func (db *DB) Record(ctx context.Context, e Entry) error {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	_, err := db.db.ExecContext(ctx,
-		`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason)
+	err := retryBusy(ctx, func() error {
+		_, err := db.db.ExecContext(ctx,
+			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("audit: record in %s: %w", db.path, err)
 	}
