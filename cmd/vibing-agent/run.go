@@ -70,35 +70,11 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 
-	cfg, err := loadConfig(*configPath)
+	ce, err := openChat(*chat, *cwd, *configPath, session.Options{SessionAllow: allow, SessionDeny: deny})
 	if err != nil {
 		return fail("%v", err)
 	}
-	chatPath, err := filepath.Abs(*chat)
-	if err != nil {
-		return fail("chat %s: %v", *chat, err)
-	}
-	doc, err := frontmatter.ReadFile(chatPath)
-	if err != nil {
-		return fail("chat %s: %v", *chat, err)
-	}
-	settings, err := doc.Settings()
-	if err != nil {
-		return fail("chat %s: %v", *chat, err)
-	}
-	dir, err := workDir(*cwd, settings.WorkingDir)
-	if err != nil {
-		return fail("%v", err)
-	}
-	var cfgFile string
-	if *configPath != "" {
-		cfgFile, _ = filepath.Abs(*configPath)
-	}
-	eng, engErr := session.New(cfg, settings, session.Options{Cwd: dir, ChatFile: chatPath, ConfigFile: cfgFile,
-		SessionAllow: allow, SessionDeny: deny})
-	if eng == nil {
-		return fail("chat %s: %v", *chat, engErr)
-	}
+	cfg, settings, eng, engErr, chatPath, dir := ce.cfg, ce.settings, ce.engine, ce.loadErr, ce.path, ce.engine.Env().Cwd
 	be, err := run.NewBackend(*backend, run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd})
 	if err != nil {
 		return fail("%v", err)
@@ -114,7 +90,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		Engine:  run.SessionEngine{Engine: eng},
 		Audit:   rec,
 		Chat:    chatPath,
-		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: chatMode(cfg, settings),
+		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
 			Cwd: dir, DisallowedTools: disallowed(cfg, settings), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
 	}
@@ -158,17 +134,6 @@ func workDir(flagDir, chatDir string) (string, error) {
 		return "", fmt.Errorf("working directory %s is not a folder", abs)
 	}
 	return abs, nil
-}
-
-// chatMode is the chat's permission mode, else its preset's.
-func chatMode(cfg *config.Config, s frontmatter.Settings) string {
-	if s.Mode != "" {
-		return s.Mode
-	}
-	if p, ok := cfg.Preset(s.Preset); ok && s.Preset != "" {
-		return p.Mode
-	}
-	return ""
 }
 
 // disallowed lists the tools denied outright by bare deny rules (Chorus
