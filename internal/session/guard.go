@@ -60,13 +60,23 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			}
 		}
 		paths = append(paths, c.Modifies...)
-		// A "cd dir && rm x" changes what a relative path means: check the
-		// relative targets against every folder the line changes into.
-		for _, dir := range cdTargets(c) {
-			env := matcher.Env{Cwd: dir.Abs, Home: e.env.Home}
-			for _, p := range c.Modifies {
-				if p.Raw != "" && !filepath.IsAbs(p.Raw) && !strings.HasPrefix(p.Raw, "~") {
-					paths = append(paths, matcher.ResolvePath(p.Raw, env))
+		// A "cd dir && rm x" changes what a relative path means, and a cd
+		// inside a subshell does not last: check every relative target
+		// against the working directory and every folder the line changes
+		// into. When a cd goes somewhere only known at run time, a relative
+		// target that names a guarded file or folder is refused outright.
+		dirs, unknown := cdTargets(c)
+		dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
+		for _, p := range c.Modifies {
+			if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
+				continue
+			}
+			for _, dir := range dirs {
+				paths = append(paths, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
+			}
+			if unknown {
+				if g, ok := e.namesGuarded(p.Raw); ok {
+					return g, true
 				}
 			}
 		}
@@ -81,15 +91,38 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	return "", false
 }
 
-// cdTargets returns the folders a Bash line changes into.
-func cdTargets(c *matcher.Call) []matcher.Path {
-	var out []matcher.Path
+// cdTargets returns the folders a Bash line changes into, and whether some
+// change goes to a folder only known at run time.
+func cdTargets(c *matcher.Call) (dirs []matcher.Path, unknown bool) {
 	for _, cmd := range c.Commands {
-		if len(cmd.Args) >= 2 && (cmd.Args[0] == "cd" || cmd.Args[0] == "pushd") {
-			out = append(out, matcher.ResolvePath(cmd.Args[len(cmd.Args)-1], c.Env))
+		if len(cmd.Args) == 0 {
+			continue
+		}
+		switch cmd.Args[0] {
+		case "cd", "pushd", "popd":
+		default:
+			continue
+		}
+		if len(cmd.Args) < 2 || cmd.Dynamic || cmd.Args[0] == "popd" {
+			unknown = true
+			continue
+		}
+		dirs = append(dirs, matcher.ResolvePath(cmd.Args[len(cmd.Args)-1], c.Env))
+	}
+	return dirs, unknown
+}
+
+// namesGuarded reports whether a relative path has a component named like a
+// guarded file or folder (".vibing", the chat file's name).
+func (e *Engine) namesGuarded(raw string) (string, bool) {
+	for _, part := range strings.Split(filepath.Clean(raw), "/") {
+		for _, g := range e.guarded {
+			if part == filepath.Base(g) {
+				return g, true
+			}
 		}
 	}
-	return out
+	return "", false
 }
 
 // within reports whether p is dir or lies below it.

@@ -71,28 +71,32 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 		return Decision{Decision: Allow, Source: SourceSession,
 			Reason: fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)}
 	}
-	// 5. ask list (an ask rule also in the allow list is overridden by it)
+	// 5. ask list (an ask rule also in the allow list is overridden by it).
+	// Specificity: a bare "ask: Tool" yields to an allow rule that names this
+	// very call more narrowly (an "always allow" answer to such an ask must
+	// stop the next prompt) - but only when no narrower ask rule fires too.
+	var bareAsk *rule
 	for _, r := range e.ask {
 		if r.err == nil && e.allowTexts[r.Rule.Text] {
 			continue
 		}
-		if r.matches(c, matcher.AskList) {
-			// Specificity: a bare "ask: Tool" yields to an allow rule that
-			// names this very call more narrowly (an "always allow" answer
-			// to such an ask must stop the next prompt).
-			if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
-				if by, ok := e.allowed(narrow(e.allow), c); ok {
-					return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
-						Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, r.String())}
-				}
-			}
-			src := SourceAskList
-			if r.source == SourcePreset {
-				src = SourcePreset
-			}
-			return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src,
-				Reason: fmt.Sprintf("%s needs approval (ask: %s).", describe(c), r.String())})
+		if !r.matches(c, matcher.AskList) {
+			continue
 		}
+		if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
+			if bareAsk == nil {
+				bareAsk = r
+			}
+			continue
+		}
+		return e.askBy(c, r)
+	}
+	if bareAsk != nil {
+		if by, ok := e.allowed(narrow(e.allow), c); ok {
+			return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
+				Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}
+		}
+		return e.askBy(c, bareAsk)
 	}
 	// 6. allow list
 	if r, ok := e.allowed(e.allow, c); ok {
@@ -101,6 +105,16 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	}
 	// 7. mode and policies
 	return e.finishAsk(c, e.byMode(c))
+}
+
+// askBy is the ask of ask-list rule r (step 5), through step 8.
+func (e *Engine) askBy(c *matcher.Call, r *rule) Decision {
+	src := SourceAskList
+	if r.source == SourcePreset {
+		src = SourcePreset
+	}
+	return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src,
+		Reason: fmt.Sprintf("%s needs approval (ask: %s).", describe(c), r.String())})
 }
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
@@ -178,12 +192,12 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: plan mode is read-only.", describe(c))
 		return d
 	case "dontAsk":
-		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules.", describe(c))
+		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), matcher.Suggest(c))
 		return d
 	case "acceptEdits":
 		if known && info.Edit && c.Err == nil && inside {
 			d.Decision, d.Reason = Allow, fmt.Sprintf("%s edits a file inside the working directory, allowed in acceptEdits mode.", describe(c))
-			return d
+			return e.policy(c, d)
 		}
 	}
 	d.Decision, d.Reason = Ask, fmt.Sprintf("%s needs approval (%s tool, %s mode).", describe(c), level, e.mode)
