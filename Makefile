@@ -58,7 +58,7 @@ test-e2e-nvim: build
 	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/matcher/ ./internal/session/ ./internal/run/
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
 
 clean:
 	rm -rf bin
