@@ -254,10 +254,10 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	}
 	switch {
 	case e.mode == "dontAsk":
-		d.Decision = Deny
+		d.Decision, d.Once = Deny, false
 		d.Reason = fmt.Sprintf("%s needs approval (%s), but dontAsk mode never prompts. Add it to the allow list with /allow %s.", c.Tool, why, fix)
 	case e.resumed && e.cfg.ResumeAsk != config.ResumeAskPrompt:
-		d.Decision = Deny
+		d.Decision, d.Once = Deny, false
 		d.Reason = fmt.Sprintf("%s needs approval (%s), but approval prompts are off for resumed sessions. Add it to the allow list with /allow %s, or start a fresh session with /new-session.", c.Tool, why, fix)
 	}
 	return d
