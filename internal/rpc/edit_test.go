@@ -72,7 +72,7 @@ func TestApplyEdit(t *testing.T) {
 		{name: "add allow", edit: rpc.Edit{Op: rpc.OpAdd, List: "allow", Rules: []string{"Bash(git status:*)"}},
 			changed: true, has: []string{"  - Bash(git status:*)", "# a comment the edit must keep", "custom: {a: 1, b: [x, y]}"}, message: "Added Bash(git status:*) to permissions_allow"},
 		{name: "add canonicalises", edit: rpc.Edit{Op: rpc.OpAdd, List: "deny", Rules: []string{"bash(rm -rf:*)"}},
-			changed: true, has: []string{"  - Bash(rm -rf:*)"}},
+			changed: true, has: []string{"permissions_deny: [Bash(rm -rf:*)]"}},
 		{name: "add present", edit: rpc.Edit{Op: rpc.OpAdd, List: "allow", Rules: []string{"Read"}},
 			changed: false, message: "Read is already in permissions_allow"},
 		{name: "allow over ask", edit: rpc.Edit{Op: rpc.OpAdd, List: "allow", Rules: []string{"Bash"}},

@@ -152,6 +152,9 @@ func (h *Host) edit(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return failed(err.Error()), nil
 	}
+	if res.Notes == nil {
+		res.Notes = []string{}
+	}
 	return map[string]any{
 		"ok":      true,
 		"lines":   res.Lines,
