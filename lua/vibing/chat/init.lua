@@ -1,0 +1,187 @@
+---@mod vibing.chat Chat buffers: create, open, attach keymaps and completion.
+local M = {}
+
+local fm = require("vibing.chat.frontmatter")
+local log = require("vibing.log")
+
+local function options()
+  return require("vibing").options()
+end
+
+---Whether the buffer is a vibing chat (its frontmatter says `vibing.nvim: true`).
+---@param bufnr integer|nil
+---@return boolean
+function M.is_chat(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if vim.b[bufnr].vibing_chat then
+    return true
+  end
+  local first, last = fm.range(bufnr)
+  if not first then
+    return false
+  end
+  for _, l in ipairs(vim.api.nvim_buf_get_lines(bufnr, 1, last - 1, false)) do
+    if l:match("^vibing%.nvim:%s*true%s*$") then
+      return true
+    end
+  end
+  return false
+end
+
+---A file name for a new chat in dir that does not exist yet.
+---@param dir string
+---@param time integer|nil
+---@return string
+function M.new_path(dir, time)
+  local base = dir .. "/chat-" .. os.date("%Y%m%d-%H%M%S", time)
+  local path, n = base .. ".md", 1
+  while vim.loop.fs_stat(path) do
+    n = n + 1
+    path = ("%s-%d.md"):format(base, n)
+  end
+  return path
+end
+
+---Create a new chat file from the permission template; returns its path.
+---@return string|nil path, string|nil err
+function M.create()
+  local o = options()
+  local dir = vim.fn.fnamemodify(vim.fn.expand(o.chat_dir), ":p"):gsub("/$", "")
+  if vim.fn.isdirectory(dir) == 0 and vim.fn.mkdir(dir, "p") == 0 then
+    return nil, "could not create the chat folder " .. dir
+  end
+  local now = os.time()
+  local path = M.new_path(dir, now)
+  local lines = fm.template(o.permissions, os.date("%Y-%m-%dT%H:%M:%S", now))
+  if vim.fn.writefile(lines, path) ~= 0 then
+    return nil, "could not write " .. path
+  end
+  return path
+end
+
+local function open_window(path)
+  local pos = options().window
+  local cmd = ({ current = "edit", split = "split", vsplit = "vsplit", tab = "tabedit" })[pos.position]
+  if cmd then
+    vim.cmd(cmd .. " " .. vim.fn.fnameescape(path))
+    return
+  end
+  local buf = vim.fn.bufadd(path)
+  vim.fn.bufload(buf)
+  vim.bo[buf].buflisted = true
+  local function dim(v, total)
+    return math.max(1, math.floor(v <= 1 and total * v or math.min(v, total)))
+  end
+  local w, h = dim(pos.width, vim.o.columns), dim(pos.height, vim.o.lines - 2)
+  vim.api.nvim_open_win(buf, true, {
+    relative = "editor",
+    width = w,
+    height = h,
+    row = math.floor((vim.o.lines - 2 - h) / 2),
+    col = math.floor((vim.o.columns - w) / 2),
+    border = pos.border,
+    style = "minimal",
+  })
+end
+
+---Open a saved chat, or a new one when path is nil or empty.
+---@param path string|nil
+function M.open(path)
+  if not path or path == "" then
+    local err
+    path, err = M.create()
+    if not path then
+      log.error(err)
+      return
+    end
+  elseif vim.fn.filereadable(vim.fn.expand(path)) == 0 then
+    log.error("no chat at " .. path .. " (run :VibingChat without a file to start a new one)")
+    return
+  end
+  open_window(vim.fn.expand(path))
+  local buf = vim.api.nvim_get_current_buf()
+  if not M.is_chat(buf) then
+    log.warn(path .. " is not a vibing chat (its frontmatter has no 'vibing.nvim: true')")
+    return
+  end
+  M.attach(buf)
+  -- Put the cursor on the empty line of the last User section.
+  vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(buf), 0 })
+end
+
+---Make a buffer a chat: keymaps, completion, filetype.
+---@param bufnr integer
+function M.attach(bufnr)
+  if vim.b[bufnr].vibing_chat then
+    return
+  end
+  vim.b[bufnr].vibing_chat = true
+  if vim.bo[bufnr].filetype ~= "markdown" then
+    vim.bo[bufnr].filetype = "markdown"
+  end
+  vim.bo[bufnr].omnifunc = "v:lua.require'vibing.complete'.omnifunc"
+  local keys = options().keymaps
+  if keys.send then
+    vim.keymap.set("n", keys.send, function()
+      M.submit(bufnr)
+    end, { buffer = bufnr, desc = "vibing: run the slash command or send the message" })
+  end
+end
+
+---Attach when a Markdown buffer turns out to be a chat (BufRead autocmd).
+---@param bufnr integer
+function M.maybe_attach(bufnr)
+  if M.is_chat(bufnr) then
+    M.attach(bufnr)
+  end
+end
+
+---The last User section: its first and last content lines (1-based), or nil.
+---@param bufnr integer
+---@return integer|nil, integer|nil
+function M.last_user_section(bufnr)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local _, fm_last = fm.range(bufnr)
+  local head
+  for i = #lines, (fm_last or 0) + 1, -1 do
+    if lines[i]:match("^## User%s*$") then
+      head = i
+      break
+    end
+  end
+  if not head then
+    return nil
+  end
+  local last = #lines
+  for i = head + 1, #lines do
+    if lines[i]:match("^## ") then
+      last = i - 1
+      break
+    end
+  end
+  return head + 1, last
+end
+
+---`<CR>`: run a slash command locally, or send the message.
+---@param bufnr integer
+function M.submit(bufnr)
+  local first, last = M.last_user_section(bufnr)
+  if not first then
+    log.warn("this chat has no '## User' section to send")
+    return
+  end
+  local lines = vim.api.nvim_buf_get_lines(bufnr, first - 1, last, false)
+  for i, l in ipairs(lines) do
+    if l:match("%S") then
+      if l:match("^%s*/") then
+        require("vibing.slash").run(bufnr, l, first + i - 1)
+      else
+        require("vibing.chat.send").send(bufnr)
+      end
+      return
+    end
+  end
+  log.info("the User section is empty: type a message or a slash command (/help)")
+end
+
+return M

@@ -1,0 +1,78 @@
+---@mod vibing.health :checkhealth vibing
+local M = {}
+
+-- Neovim 0.10 has vim.health.start/ok/...; 0.7 has require("health").report_*.
+local function reporter()
+  local h = vim.health
+  if h and h.start then
+    return { start = h.start, ok = h.ok, warn = h.warn, error = h.error, info = h.info }
+  end
+  h = require("health")
+  return { start = h.report_start, ok = h.report_ok, warn = h.report_warn, error = h.report_error, info = h.report_info }
+end
+
+local function first_line(cmd)
+  local out = vim.fn.systemlist(cmd)
+  if vim.v.shell_error ~= 0 then
+    return nil, table.concat(out, " ")
+  end
+  return out[1] or ""
+end
+
+function M.check()
+  local r = reporter()
+  r.start("vibing")
+  local v = vim.version()
+  local nv = ("%d.%d.%d"):format(v.major, v.minor, v.patch)
+  if v.major == 0 and v.minor < 7 then
+    r.error("Neovim " .. nv .. " is too old: vibing needs 0.7.2 or later")
+  else
+    r.ok("Neovim " .. nv)
+  end
+
+  local rpc = require("vibing.rpc")
+  local want = require("vibing.version")
+  local bin = rpc.bin()
+  local missing = rpc.missing(bin)
+  if missing then
+    r.error("vibing-agent unavailable: " .. missing)
+  else
+    local line, err = first_line({ bin, "version" })
+    local got = line and line:match("^vibing%-agent%s+(%S+)")
+    if not line then
+      r.error("vibing-agent unavailable: `" .. bin .. " version` failed: " .. err)
+    elseif got ~= want then
+      r.error(("vibing-agent is version %s but the plugin is %s; run make in %s"):format(tostring(got), want, rpc.plugin_root()))
+    else
+      r.ok("vibing-agent ready (" .. line .. ") at " .. bin)
+    end
+  end
+
+  local o = require("vibing").options()
+  local claude = vim.env.VIBING_CLAUDE_BIN ~= nil and vim.env.VIBING_CLAUDE_BIN ~= "" and vim.env.VIBING_CLAUDE_BIN or o.claude_cmd
+  if vim.fn.executable(claude) == 1 then
+    local line, err = first_line({ claude, "--version" })
+    if line then
+      r.ok("claude ready (" .. line .. ")")
+    else
+      r.warn("claude unavailable: `" .. claude .. " --version` failed: " .. err)
+    end
+  else
+    r.warn("claude unavailable: " .. claude .. " is not on PATH (install @anthropic-ai/claude-code or set claude_cmd)")
+  end
+
+  local db = o.audit_path
+  if not db or db == "" then
+    local ok, dir = pcall(vim.fn.stdpath, "state")
+    db = (ok and dir or vim.fn.stdpath("data")) .. "/vibing/audit.sqlite"
+  end
+  local dir = vim.fn.fnamemodify(db, ":h")
+  vim.fn.mkdir(dir, "p")
+  if vim.fn.filewritable(db) == 1 or (vim.fn.filereadable(db) == 0 and vim.fn.filewritable(dir) == 2) then
+    r.ok("audit database writable: " .. db)
+  else
+    r.error("audit database not writable: " .. db)
+  end
+end
+
+return M

@@ -1,0 +1,40 @@
+---@mod vibing Chat with the claude CLI in Markdown buffers, under a permission layer you control.
+local M = {}
+
+local config = require("vibing.config")
+local log = require("vibing.log")
+
+---Configure vibing. Unknown keys warn; wrong types are reported and the
+---previous options stay in force.
+---@param opts vibing.Options|nil
+---@return boolean ok
+function M.setup(opts)
+  local errors, warnings = config.validate(opts)
+  for _, w in ipairs(warnings) do
+    log.warn(w)
+  end
+  if #errors > 0 then
+    for _, e in ipairs(errors) do
+      log.error(e)
+    end
+    return false
+  end
+  config.options = config.merge(opts)
+  -- A running host has the old options; the next request starts a fresh one.
+  require("vibing.rpc").stop()
+  return true
+end
+
+---The options in force.
+---@return vibing.Options
+function M.options()
+  return config.options
+end
+
+---Open a new chat, or the saved chat at path.
+---@param path string|nil
+function M.chat(path)
+  require("vibing.chat").open(path)
+end
+
+return M

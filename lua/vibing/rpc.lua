@@ -1,0 +1,192 @@
+---@mod vibing.rpc The vibing-agent msgpack-RPC host: started on first use, restarted if it dies.
+local M = {}
+
+local log = require("vibing.log")
+
+---@type integer|nil channel of the running host
+local chan = nil
+---@type table<integer, boolean> channels we stopped on purpose
+local stopping = {}
+local stderr = {}
+---@type table|nil cached `info` reply
+local info_cache = nil
+-- The editor is quitting: the host ending then is expected, not news.
+local leaving = false
+
+---Path of the plugin's root folder (the one holding lua/ and bin/).
+---@return string
+function M.plugin_root()
+  local src = debug.getinfo(1, "S").source:sub(2)
+  return vim.fn.fnamemodify(src, ":p:h:h:h")
+end
+
+---The vibing-agent binary the options name (or the plugin's own).
+---@return string
+function M.bin()
+  local o = require("vibing").options()
+  if o.bin and o.bin ~= "" then
+    return vim.fn.expand(o.bin)
+  end
+  return M.plugin_root() .. "/bin/vibing-agent"
+end
+
+local function state_dir()
+  local ok, dir = pcall(vim.fn.stdpath, "state") -- "state" is new in Neovim 0.8
+  if not ok then
+    dir = vim.fn.stdpath("data")
+  end
+  return dir .. "/vibing"
+end
+
+---Write the Go-relevant options as JSON for `--config`; returns its path.
+---@return string
+function M.write_config()
+  local config = require("vibing.config")
+  local dir = state_dir()
+  vim.fn.mkdir(dir, "p")
+  local path = dir .. "/config.json"
+  local data = vim.fn.json_encode(config.backend_options(require("vibing").options()))
+  vim.fn.writefile({ data }, path)
+  return path
+end
+
+---Why the binary cannot be used, or nil when it looks runnable.
+---@param bin string
+---@return string|nil
+function M.missing(bin)
+  if vim.fn.executable(bin) == 1 then
+    return nil
+  end
+  local dir = M.plugin_root()
+  if vim.fn.filereadable(bin) == 1 then
+    return "vibing-agent at " .. bin .. " is not executable; run make in " .. dir
+  end
+  return "vibing-agent not found at " .. bin .. "; run make in " .. dir
+end
+
+local function on_exit(id, code)
+  if chan == id then
+    chan = nil
+    info_cache = nil
+  end
+  if stopping[id] or leaving then
+    stopping[id] = nil
+    return
+  end
+  local why = table.concat(stderr, "\n"):gsub("%s+$", "")
+  log.warn(
+    ("vibing-agent rpc stopped (exit %d)%s; it restarts on the next use"):format(
+      code,
+      why ~= "" and (": " .. why:sub(-300)) or ""
+    )
+  )
+end
+
+---Start the host; returns the channel or nil and why not.
+---@return integer|nil, string|nil
+function M.start()
+  if chan then
+    return chan
+  end
+  local bin = M.bin()
+  local why = M.missing(bin)
+  if why then
+    return nil, why
+  end
+  stderr = {}
+  vim.api.nvim_create_autocmd("VimLeavePre", {
+    group = vim.api.nvim_create_augroup("vibing_rpc", { clear = true }),
+    desc = "vibing: the rpc host stops with the editor",
+    callback = function()
+      leaving = true
+    end,
+  })
+  local ok, id = pcall(vim.fn.jobstart, { bin, "rpc", "--config", M.write_config() }, {
+    rpc = true,
+    on_stderr = function(_, data)
+      for _, l in ipairs(data or {}) do
+        if l ~= "" then
+          table.insert(stderr, l)
+          if #stderr > 20 then
+            table.remove(stderr, 1)
+          end
+        end
+      end
+    end,
+    on_exit = function(id, code)
+      on_exit(id, code)
+    end,
+  })
+  if not ok or type(id) ~= "number" or id <= 0 then
+    return nil, "could not start " .. bin .. " rpc: " .. tostring(id)
+  end
+  chan = id
+  local vok, v = pcall(vim.rpcrequest, chan, "version", {})
+  local want = require("vibing.version")
+  if not vok or v ~= want then
+    M.stop()
+    if not vok then
+      return nil, "vibing-agent rpc did not answer: " .. tostring(v)
+    end
+    return nil,
+      ("vibing-agent is version %s but the plugin is %s; run make in %s"):format(tostring(v), want, M.plugin_root())
+  end
+  return chan
+end
+
+---Stop the host (it starts again on the next request).
+function M.stop()
+  if chan then
+    stopping[chan] = true
+    pcall(vim.fn.jobstop, chan)
+    chan = nil
+    info_cache = nil
+  end
+end
+
+---The running host's channel, or nil.
+---@return integer|nil
+function M.channel()
+  return chan
+end
+
+---Call a method. Returns the reply, or nil and an error message; it never
+---raises, and a host that died is started again once.
+---@param method string
+---@param params table|nil
+---@return any|nil, string|nil
+function M.request(method, params)
+  for attempt = 1, 2 do
+    local id, why = M.start()
+    if not id then
+      return nil, why
+    end
+    local ok, res = pcall(vim.rpcrequest, id, method, params or {})
+    if ok then
+      return res
+    end
+    local msg = tostring(res)
+    local alive = vim.fn.jobwait({ id }, 0)[1] == -1
+    if alive or attempt == 2 then
+      return nil, (msg:gsub("^Vim:", ""):gsub("^Error invoking '[^']*' on channel %d+:%s*", ""))
+    end
+    if chan == id then
+      chan = nil
+    end
+  end
+end
+
+---Tool names, argument kinds, examples, modes and presets (cached per host).
+---@return table|nil, string|nil
+function M.info()
+  if info_cache and chan then
+    return info_cache
+  end
+  local res, err = M.request("info")
+  if res then
+    info_cache = res
+  end
+  return res, err
+end
+
+return M

@@ -1,0 +1,2 @@
+-- The plugin's version; `vibing-agent version` must report the same.
+return "0.1.0"
