@@ -51,7 +51,8 @@ type Engine struct {
 	resumed bool
 	broken  error // settings that cannot be used: every call is denied with this
 
-	guarded []string // absolute paths (files or folders) no tool may modify
+	guarded  []string // absolute paths (files or folders) no tool may modify
+	chatBase string   // the chat file's name, looked for inside script texts
 
 	mu          sync.RWMutex
 	deny        []*rule
@@ -81,6 +82,9 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	}
 	e.resumed = opts.Resumed || s.SessionID != ""
 	e.guarded = guardedPaths(cfg, opts, e.env)
+	if opts.ChatFile != "" {
+		e.chatBase = filepath.Base(opts.ChatFile)
+	}
 
 	e.mode = s.Mode
 	e.preset = s.Preset

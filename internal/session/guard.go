@@ -81,6 +81,11 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			}
 		}
 	}
+	if c.Tool == "Bash" {
+		if g, ok := e.namedByOpaque(c); ok {
+			return g, true
+		}
+	}
 	for _, p := range paths {
 		for _, g := range e.guarded {
 			if within(p.Abs, g) || within(p.Real, g) {
@@ -131,4 +136,70 @@ func within(p, dir string) bool {
 		return false
 	}
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// readers are commands known to only read the files they name; any other
+// command that names a guarded file (python -c, find -delete, git checkout,
+// patch, curl -o, ...) is treated as changing it.
+var readers = map[string]bool{
+	"cat": true, "less": true, "more": true, "head": true, "tail": true, "grep": true, "egrep": true,
+	"fgrep": true, "rg": true, "ls": true, "wc": true, "diff": true, "cmp": true, "file": true,
+	"stat": true, "du": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "bat": true,
+	"echo": true, "printf": true, "test": true, "[": true, "realpath": true, "readlink": true,
+	"basename": true, "dirname": true, "cd": true, "pushd": true, "tree": true, "nl": true, "od": true,
+	"xxd": true, "hexdump": true, "strings": true, "jq": true, "yq": true, "true": true, ":": true,
+}
+
+// gitReaders are the git subcommands that only read.
+var gitReaders = map[string]bool{
+	"diff": true, "log": true, "status": true, "show": true, "blame": true, "ls-files": true, "grep": true,
+}
+
+// namedByOpaque reports a guarded path named by a command that is not known
+// to only read: its effect on the files it names cannot be told from its
+// words, so the guard fails closed.
+func (e *Engine) namedByOpaque(c *matcher.Call) (string, bool) {
+	for _, cmd := range c.Commands {
+		if len(cmd.Args) < 2 {
+			continue
+		}
+		name := filepath.Base(cmd.Args[0])
+		if readers[name] || (name == "git" && gitReaders[cmd.Args[1]]) {
+			continue
+		}
+		for _, a := range cmd.Args[1:] {
+			if g, ok := e.mentionsGuarded(a); ok {
+				return g, true
+			}
+		}
+	}
+	return "", false
+}
+
+// mentionsGuarded reports whether a word names a guarded path: as a path
+// (after an "x=" prefix), or inside a script text by the guarded folder's or
+// file's distinctive name.
+func (e *Engine) mentionsGuarded(w string) (string, bool) {
+	cands := []string{w}
+	if i := strings.IndexByte(w, '='); i >= 0 {
+		cands = append(cands, w[i+1:])
+	}
+	for _, cand := range cands {
+		if cand == "" || strings.HasPrefix(cand, "-") {
+			continue
+		}
+		p := matcher.ResolvePath(cand, e.env)
+		for _, g := range e.guarded {
+			if within(p.Abs, g) || within(p.Real, g) {
+				return g, true
+			}
+		}
+	}
+	for _, g := range e.guarded {
+		base := filepath.Base(g)
+		if strings.Contains(w, g) || (base == ".vibing" || base == e.chatBase) && strings.Contains(w, base) {
+			return g, true
+		}
+	}
+	return "", false
 }

@@ -11,6 +11,11 @@ import (
 
 // DecideCall runs the pipeline for a prepared call.
 func (e *Engine) DecideCall(c *matcher.Call) Decision {
+	if c.Tool == "WebFetch" && c.Err == nil && c.Host == "" {
+		// "evil.com/x" parses as a path: no host means no domain rule can
+		// speak for it, so it fails closed like any unreadable input.
+		c.Err = fmt.Errorf("WebFetch url %q has no host", c.URL)
+	}
 	d := e.decide(c)
 	d.Level = string(tools.LevelOf(c.Tool))
 	d.Action = c.Action()

@@ -62,6 +62,12 @@ func TestGuard(t *testing.T) {
 		{Name: "grep .vibing", Tool: "Grep", Input: map[string]any{"pattern": "allow", "path": ".vibing"}, Want: session.Allow},
 		{Name: "bash cat chat", Allow: []string{"Bash(cat:*)"}, Tool: "Bash", Input: bash("cat .vibing/chat/chat.md"), Want: session.Allow, Source: session.SourceAllowList},
 		{Name: "bash cp out of .vibing is a read of it", Allow: []string{"Bash(grep:*)"}, Tool: "Bash", Input: bash("grep -r allow .vibing"), Want: session.Allow},
+		{Name: "bash git diff chat", Mode: "bypassPermissions", Tool: "Bash", Input: bash("git diff .vibing/chat/chat.md"), Want: session.Allow},
+		{Name: "bash python on other files", Mode: "bypassPermissions", Tool: "Bash", Input: bash("python3 gen.py src/a.go > out.txt"), Want: session.Allow},
+		{Name: "bash git checkout chat", Mode: "bypassPermissions", Tool: "Bash", Input: bash("git checkout -- .vibing/chat/chat.md"), Want: session.Deny, Source: session.SourceGuard},
+		{Name: "bash python inline names chat", Mode: "bypassPermissions", Tool: "Bash", Input: bash(`python3 -c 'import os; os.remove(".vibing/chat/chat.md")'`), Want: session.Deny, Source: session.SourceGuard},
+		{Name: "bash find -delete", Mode: "bypassPermissions", Tool: "Bash", Input: bash("find . -path ./.vibing -delete"), Want: session.Deny, Source: session.SourceGuard},
+		{Name: "bash curl -o config", Mode: "bypassPermissions", Tool: "Bash", Input: bash("curl -o $HOME/.config/vibing/config.yaml https://x"), Want: session.Deny, Source: session.SourceGuard},
 		{Name: "write next to .vibing", Mode: "acceptEdits", Tool: "Write", Input: file(".vibingx/a"), Want: session.Allow, Source: session.SourceMode},
 	}
 	runCases(t, cases)
