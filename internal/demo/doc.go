@@ -1,0 +1,21 @@
+// Package demo is a scripted run.Backend for `vibing-agent run --backend
+// demo` (and `make demo`): an agent that needs no API key and no network, so
+// a newcomer can see approvals, refusals, slash commands and the audit log.
+//
+// It goes through exactly the same pipeline as the claude backend. For every
+// tool call it reports KindToolUse, then asks with a KindPermission event,
+// waits for the Verdict and only when allowed executes the call for real in
+// the turn's working directory (a demo project made by
+// scripts/demo-project.sh), then reports KindToolResult. A denied call gets
+// an error result carrying the verdict's message, as the model would see it.
+//
+// The script (script.go): read README.md, edit hello.py, run a harmless
+// Bash command, try `sudo rm -rf …` (refused by the default deny rules and
+// never executed by the demo whatever the verdict), fetch example.com
+// (simulated: the demo never touches the network), and sum up. A prompt that
+// contains the word "again" gets a shorter script (one edit, one Bash), so a
+// second message in the same chat shows resumed-session behaviour.
+//
+// Interrupt stops after the current step with a result that says so; Kill
+// and a cancelled context stop at once.
+package demo

@@ -1,0 +1,99 @@
+package demo
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Step is one step of the script: text to stream, then an optional tool call.
+type Step struct {
+	Text string
+	Call *Call
+}
+
+// Call is a scripted tool call. Input builds the tool input just before the
+// call, from the project as it is then (so repeated demos keep working).
+type Call struct {
+	Tool     string
+	Input    func(cwd string) map[string]any
+	NeverRun bool // refused by the demo itself even when the pipeline allows it
+}
+
+// The demo project's files and the demo's commands.
+const (
+	ReadmeFile  = "README.md"
+	HelloFile   = "hello.py"
+	BashCommand = "cat hello.py"
+	SudoCommand = "sudo rm -rf /tmp/vibing-demo-never"
+	FetchURL    = "https://example.com/"
+)
+
+var againWord = regexp.MustCompile(`(?i)\bagain\b`)
+
+// Script returns the steps for a prompt: the full tour, or the short one
+// (one edit, one Bash) when the prompt contains the word "again".
+func Script(prompt string) []Step {
+	if againWord.MatchString(prompt) {
+		return againScript
+	}
+	return fullScript
+}
+
+var fullScript = []Step{
+	{Text: "Hi! I am the vibing **demo** agent, a scripted stand-in for Claude: no API key, no network. " +
+		"The tool calls below are real, though, and every one of them goes through this chat's permission rules.\n\n" +
+		"First I'll read the README. `Read` is in this chat's allow list, so it runs without asking.\n",
+		Call: &Call{Tool: "Read", Input: fileInput(ReadmeFile)}},
+	{Text: "\nNext I'll edit `hello.py`. Edits are not in the allow list and the mode is `default`, " +
+		"so you are asked first. Try allow once, deny, or always allow.\n",
+		Call: &Call{Tool: "Edit", Input: editInput(`greet("world")`, `greet("vibing")`)}},
+	{Text: "\nNow a harmless shell command to show the file. `Bash` changes things in general, so it asks too.\n",
+		Call: &Call{Tool: "Bash", Input: bashInput(BashCommand, "Show hello.py")}},
+	{Text: "\nHere is something no agent should be allowed to do: `sudo rm -rf …`. The default deny rules " +
+		"refuse any `sudo` in every mode, without asking you (and the demo would not run it anyway).\n",
+		Call: &Call{Tool: "Bash", Input: bashInput(SudoCommand, "Remove a folder as root"), NeverRun: true}},
+	{Text: "\nLast, a web fetch. `WebFetch` is in this chat's ask list. The demo never touches the network: " +
+		"an allowed fetch returns a simulated page.\n",
+		Call: &Call{Tool: "WebFetch", Input: func(string) map[string]any {
+			return map[string]any{"url": FetchURL, "prompt": "What is this page about?"}
+		}}},
+	{Text: "\nThat's the tour (a demo: nothing was sent to a model). Things to try next: `/allow`, `/ask` and " +
+		"`/deny` to change the rules, `/permissions` for the builder, `:VibingPermissions` to see them in plain " +
+		"words, `:VibingAudit` for the log of every decision above. Send another message with the word " +
+		"\"again\" to continue this session.\n"},
+}
+
+var againScript = []Step{
+	{Text: "(demo) Again, in the same session: a shorter round with one edit and one command.\n",
+		Call: &Call{Tool: "Edit", Input: editInput(`"Hello, "`, `"Hi again, "`)}},
+	{Text: "\nAnd the file as it is now:\n",
+		Call: &Call{Tool: "Bash", Input: bashInput(BashCommand, "Show hello.py")}},
+	{Text: "\nDone (a demo: nothing was sent to a model).\n"},
+}
+
+func fileInput(name string) func(string) map[string]any {
+	return func(cwd string) map[string]any {
+		return map[string]any{"file_path": filepath.Join(cwd, name)}
+	}
+}
+
+func bashInput(command, description string) func(string) map[string]any {
+	return func(string) map[string]any {
+		return map[string]any{"command": command, "description": description}
+	}
+}
+
+// editInput edits hello.py from a to b, or back from b to a when a is gone
+// (so running the demo again still makes a real change).
+func editInput(a, b string) func(string) map[string]any {
+	return func(cwd string) map[string]any {
+		path := filepath.Join(cwd, HelloFile)
+		old, repl := a, b
+		if data, err := os.ReadFile(path); err == nil && !strings.Contains(string(data), a) && strings.Contains(string(data), b) {
+			old, repl = b, a
+		}
+		return map[string]any{"file_path": path, "old_string": old, "new_string": repl}
+	}
+}
