@@ -5,4 +5,3 @@ vim.opt.packpath = {}
 vim.opt.swapfile = false
 vim.opt.shadafile = "NONE"
 vim.g.vibing_test_root = root
-vim.cmd("runtime plugin/vibing.lua")

@@ -82,6 +82,21 @@ local function on_exit(id, code)
   )
 end
 
+---The version `bin version` reports, or nil and why not.
+---@param bin string
+---@return string|nil, string|nil
+function M.version(bin)
+  local out = vim.fn.systemlist({ bin, "version" })
+  if vim.v.shell_error ~= 0 then
+    return nil, ("`%s version` failed (exit %d): %s"):format(bin, vim.v.shell_error, table.concat(out, " "))
+  end
+  local v = (out[1] or ""):match("^vibing%-agent%s+(%S+)")
+  if not v then
+    return nil, ("`%s version` printed %q, not a vibing-agent version"):format(bin, out[1] or "")
+  end
+  return v
+end
+
 ---Start the host; returns the channel or nil and why not.
 ---@return integer|nil, string|nil
 function M.start()
@@ -92,6 +107,14 @@ function M.start()
   local why = M.missing(bin)
   if why then
     return nil, why
+  end
+  local ver, verr = M.version(bin)
+  local want = require("vibing.version")
+  if not ver then
+    return nil, verr
+  end
+  if ver ~= want then
+    return nil, ("vibing-agent is version %s but the plugin is %s; run make in %s"):format(ver, want, M.plugin_root())
   end
   stderr = {}
   vim.api.nvim_create_autocmd("VimLeavePre", {
@@ -121,16 +144,6 @@ function M.start()
     return nil, "could not start " .. bin .. " rpc: " .. tostring(id)
   end
   chan = id
-  local vok, v = pcall(vim.rpcrequest, chan, "version", {})
-  local want = require("vibing.version")
-  if not vok or v ~= want then
-    M.stop()
-    if not vok then
-      return nil, "vibing-agent rpc did not answer: " .. tostring(v)
-    end
-    return nil,
-      ("vibing-agent is version %s but the plugin is %s; run make in %s"):format(tostring(v), want, M.plugin_root())
-  end
   return chan
 end
 

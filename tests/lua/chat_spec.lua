@@ -1,0 +1,161 @@
+local h = require("harness")
+local helpers = require("helpers")
+local describe, it, assert = h.describe, h.it, h.assert
+local fm = require("vibing.chat.frontmatter")
+local chat = require("vibing.chat")
+
+describe("chat.frontmatter.scalar", function()
+  local cases = {
+    { "Read", "Read" },
+    { "Bash(npm:*)", "Bash(npm:*)" },
+    { "Bash(npm run build)", "Bash(npm run build)" },
+    { "Bash(echo a: b)", '"Bash(echo a: b)"' },
+    { "Bash(echo #x)", '"Bash(echo #x)"' },
+    { "/tool:Bash:git .*/", '"/tool:Bash:git .*/"' },
+    { "yes", '"yes"' },
+    { 'Grep("x")', '"Grep(\\"x\\")"' },
+  }
+  for _, c in ipairs(cases) do
+    it(("%q"):format(c[1]), function()
+      assert.equals(c[2], fm.scalar(c[1]))
+    end)
+  end
+end)
+
+describe("chat.frontmatter.template", function()
+  it("follows the permission template", function()
+    local lines = fm.template({ mode = "acceptEdits", allow = { "Read" }, ask = {}, deny = { "Bash(rm -rf)" }, preset = "standard" }, "2026-11-22T10:00:00")
+    assert.equals({
+      "---",
+      "vibing.nvim: true",
+      "created_at: 2026-11-22T10:00:00",
+      "permissions_mode: acceptEdits",
+      "permissions_preset: standard",
+      "permissions_allow:",
+      "  - Read",
+      "permissions_ask: []",
+      "permissions_deny:",
+      "  - Bash(rm -rf)",
+      "---",
+      "",
+      "## User",
+      "",
+      "",
+    }, lines)
+  end)
+end)
+
+describe("chat.create", function()
+  it("writes chat-YYYYMMDD-HHMMSS.md under chat_dir", function()
+    local path = chat.create()
+    assert.matches("/%.vibing/chat/chat%-%d%d%d%d%d%d%d%d%-%d%d%d%d%d%d%.md$", path)
+    local text = helpers.read(path)
+    assert.matches("^%-%-%-\nvibing%.nvim: true\ncreated_at: %d%d%d%d%-%d%d%-%d%dT%d%d:%d%d:%d%d\npermissions_mode: default\n", text)
+    assert.matches("\n## User\n", text, true)
+  end)
+  it("never reuses a name", function()
+    local dir = vim.fn.getcwd()
+    local t = os.time()
+    local first = chat.new_path(dir, t)
+    helpers.write(first, { "x" })
+    local second = chat.new_path(dir, t)
+    assert.truthy(first ~= second, "a second name")
+    assert.matches("%-2%.md$", second)
+  end)
+  it("opens the new chat with the cursor in the User section", function()
+    local buf = helpers.new_chat()
+    assert.truthy(vim.b[buf].vibing_chat)
+    assert.equals("markdown", vim.bo[buf].filetype)
+    assert.equals(vim.api.nvim_buf_line_count(buf), vim.api.nvim_win_get_cursor(0)[1])
+    assert.matches("vibing.complete", vim.bo[buf].omnifunc, true)
+  end)
+  it("opens in a float when window.position is float", function()
+    require("vibing").setup({ window = { position = "float" } })
+    helpers.new_chat()
+    assert.equals("editor", vim.api.nvim_win_get_config(0).relative)
+  end)
+  it("refuses a missing file", function()
+    vim.cmd("VibingChat nowhere.md")
+    assert.matches("no chat at nowhere.md", helpers.last().msg, true)
+    assert.equals(vim.log.levels.ERROR, helpers.last().level)
+  end)
+end)
+
+describe("chat buffers", function()
+  it("finds the frontmatter and the last User section", function()
+    local path = helpers.write(vim.fn.getcwd() .. "/c.md", {
+      "---", "vibing.nvim: true", "---", "", "## User", "", "one", "", "## Assistant", "", "hi", "", "## User", "", "/allow Bash", "",
+    })
+    vim.cmd("edit " .. path)
+    local buf = vim.api.nvim_get_current_buf()
+    assert.truthy(chat.is_chat(buf))
+    assert.truthy(vim.b[buf].vibing_chat, "attached on BufRead")
+    assert.equals({ 1, 3 }, { fm.range(buf) })
+    assert.equals({ 14, 16 }, { chat.last_user_section(buf) })
+  end)
+  it("leaves other Markdown alone", function()
+    local path = helpers.write(vim.fn.getcwd() .. "/n.md", { "---", "title: x", "---", "text" })
+    vim.cmd("edit " .. path)
+    assert.falsy(chat.is_chat(0))
+    assert.falsy(vim.b.vibing_chat)
+  end)
+  it("says so for a message that is not a slash command", function()
+    local buf = helpers.new_chat()
+    helpers.say(buf, "please refactor")
+    assert.matches("arrives in the next release", helpers.last().msg, true)
+  end)
+end)
+
+describe("complete.candidates", function()
+  local complete = require("vibing.complete")
+  it("completes slash commands", function()
+    local start, items = complete.candidates("/al")
+    assert.equals(0, start)
+    assert.truthy(vim.tbl_contains(items, "/allow") and vim.tbl_contains(items, "/new-session"))
+  end)
+  it("completes modes", function()
+    local start, items = complete.candidates("/permission acc")
+    assert.equals(12, start)
+    assert.truthy(vim.tbl_contains(items, "acceptEdits"))
+  end)
+  it("completes tool names after - too", function()
+    local start, items = complete.candidates("/deny Bash -We")
+    assert.equals(12, start)
+    assert.truthy(vim.tbl_contains(items, "WebFetch"), vim.inspect(items))
+  end)
+  it("completes presets", function()
+    local _, items = complete.candidates("/preset ")
+    assert.truthy(vim.tbl_contains(items, "standard"), vim.inspect(items))
+  end)
+  it("is quiet outside slash lines", function()
+    assert.equals(nil, (complete.candidates("hello")))
+  end)
+  it("works through <C-x><C-o> in a chat", function()
+    local buf = helpers.new_chat()
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("i/permission dontA<C-x><C-o><Esc>", true, false, true), "xt", false)
+    assert.equals("/permission dontAsk", vim.api.nvim_buf_get_lines(buf, -2, -1, false)[1])
+  end)
+end)
+
+describe("permissions.builder", function()
+  local b = require("vibing.permissions.builder")
+  local cases = {
+    { "Bash", "command", "npm test", "Bash(npm test:*)" },
+    { "Bash", "command", "npm run *", "Bash(npm run *)" },
+    { "Bash", "command", "", "Bash" },
+    { "Read", "path", " src/**/*.ts ", "Read(src/**/*.ts)" },
+    { "WebFetch", "domain", "github.com", "WebFetch(github.com)" },
+    { "Grep", "pattern", "TODO", "Grep(TODO)" },
+    { "TodoWrite", "none", "x", "TodoWrite" },
+  }
+  for _, c in ipairs(cases) do
+    it(("rule(%s, %s, %q)"):format(c[1], c[2], c[3]), function()
+      assert.equals(c[4], b.rule(c[1], c[2], c[3]))
+    end)
+  end
+  it("shows what is set for a tool", function()
+    local s = { allow = { "Bash(npm:*)", "Read" }, ask = { "bash" }, deny = vim.NIL }
+    assert.equals("allow: Bash(npm:*); ask: bash", b.current(s, "Bash"))
+    assert.equals("", b.current(s, "Write"))
+  end)
+end)
