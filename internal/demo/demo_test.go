@@ -214,7 +214,16 @@ func TestCancelMidScript(t *testing.T) {
 
 func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	p := newProject(t)
-	first := drive(t, p, "Do it again", answers(map[string]string{"Edit": run.AlwaysAllow, "Bash": run.AlwaysAllow}), runOpts{})
+	// the person keeps the suggested rule for the edit and narrows the one
+	// for Bash (the editor lets them edit it) to exactly this command
+	always := func(req run.Output) run.Input {
+		m := run.Input{Type: "approval_response", ID: req.ID, Decision: run.AlwaysAllow}
+		if req.Tool == "Bash" {
+			m.Rule = "Bash(cat hello.py)"
+		}
+		return m
+	}
+	first := drive(t, p, "Do it again", always, runOpts{})
 	if first.err != nil {
 		t.Fatalf("first Run() = %v", first.err)
 	}
@@ -231,8 +240,13 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := doc.Settings()
-	t.Logf("allow list after always_allow: %v", s.Allow)
+	s, err := doc.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Read", "Glob", "Grep", "Edit(hello.py)", "Bash(cat hello.py)"}; !reflect.DeepEqual(s.Allow, want) {
+		t.Errorf("allow list after always_allow = %q, want %q", s.Allow, want)
+	}
 
 	second := drive(t, p, "again please", answers(nil), runOpts{})
 	if second.err != nil {

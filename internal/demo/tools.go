@@ -37,10 +37,10 @@ func (d *Demo) execute(ctx context.Context, t run.Turn, tool string, input map[s
 		err = fmt.Errorf("demo: the tool %s is not part of the demo script", tool)
 	}
 	if err != nil {
-		if content != "" {
-			return content + "\n" + err.Error(), true
+		if content != "" && !strings.HasSuffix(content, "\n") {
+			content += "\n"
 		}
-		return err.Error(), true
+		return content + err.Error(), true
 	}
 	return content, false
 }
