@@ -62,6 +62,7 @@ type Engine struct {
 	sessDeny    []*rule
 	sessAllow   []*rule
 	onceGranted map[string]bool
+	index       *sync.Map // tool name -> *ruleSet, rebuilt after every change
 
 	errs []error // problems found when loading (reported, and failing closed)
 }
@@ -75,7 +76,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	if cfg == nil {
 		cfg = config.DefaultConfig()
 	}
-	e := &Engine{cfg: cfg, allowTexts: map[string]bool{}, onceGranted: map[string]bool{}}
+	e := &Engine{cfg: cfg, allowTexts: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err
@@ -201,6 +202,7 @@ func (e *Engine) GrantSession(text string, allow bool) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cr := &rule{Rule: r, text: text, source: SourceSession}
+	e.dropIndex()
 	if allow {
 		e.sessAllow = append(e.sessAllow, cr)
 	} else {
@@ -227,6 +229,7 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.dropIndex()
 	switch list {
 	case matcher.AllowList:
 		e.allow = append(e.allow, &rule{Rule: r, text: text, source: SourceAllowList})

@@ -188,6 +188,9 @@ func (e *Engine) mentionsGuarded(w string) (string, bool) {
 		if cand == "" || strings.HasPrefix(cand, "-") {
 			continue
 		}
+		if !e.mayBePath(cand) {
+			continue
+		}
 		p := matcher.ResolvePath(cand, e.env)
 		for _, g := range e.guarded {
 			if within(p.Abs, g) || within(p.Real, g) {
@@ -202,4 +205,18 @@ func (e *Engine) mentionsGuarded(w string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// mayBePath is a cheap filter before resolving a word as a path (which costs
+// a look-up per folder): a word with a "/" or "~", or the name of something
+// that exists in the working directory.
+func (e *Engine) mayBePath(w string) bool {
+	if strings.ContainsAny(w, "/~") {
+		return true
+	}
+	if strings.ContainsAny(w, " \t\n") {
+		return false // a script text: looked at by name only
+	}
+	_, err := os.Lstat(filepath.Join(e.env.Cwd, w))
+	return err == nil
 }

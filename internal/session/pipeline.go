@@ -34,9 +34,10 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	rs := e.rulesFor(c.Tool)
 
 	// 2. deny list and the default deny rules
-	for _, r := range e.deny {
+	for _, r := range rs.deny {
 		if r.matches(c, matcher.DenyList) {
 			src := SourceDenyList
 			if r.source == SourcePreset {
@@ -61,14 +62,14 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	}
 
 	// 3. session deny
-	for _, r := range e.sessDeny {
+	for _, r := range rs.sessDeny {
 		if r.matches(c, matcher.DenyList) {
 			return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
 				Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
 		}
 	}
 	// 4. session allow and "once" grants
-	if r, ok := e.allowed(e.sessAllow, c); ok {
+	if r, ok := e.allowed(rs.sessAllow, rs.sessAllowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: SourceSession,
 			Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
 	}
@@ -81,7 +82,7 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	// very call more narrowly (an "always allow" answer to such an ask must
 	// stop the next prompt) - but only when no narrower ask rule fires too.
 	var bareAsk *rule
-	for _, r := range e.ask {
+	for _, r := range rs.ask {
 		if r.err == nil && e.allowTexts[r.Rule.Text] {
 			continue
 		}
@@ -97,14 +98,14 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 		return e.askBy(c, r)
 	}
 	if bareAsk != nil {
-		if by, ok := e.allowed(narrow(e.allow), c); ok {
+		if by, ok := e.allowed(rs.narrowAllow, rs.narrowValid, c); ok {
 			return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
 				Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}
 		}
 		return e.askBy(c, bareAsk)
 	}
 	// 6. allow list
-	if r, ok := e.allowed(e.allow, c); ok {
+	if r, ok := e.allowed(rs.allow, rs.allowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
 			Reason: fmt.Sprintf("%s is allowed by the rule %s.", describe(c), r)}
 	}
@@ -123,17 +124,11 @@ func (e *Engine) askBy(c *matcher.Call, r *rule) Decision {
 }
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
-func (e *Engine) allowed(rules []*rule, c *matcher.Call) (string, bool) {
+func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) (string, bool) {
 	if len(rules) == 0 {
 		return "", false
 	}
 	if c.Tool == "Bash" {
-		valid := make([]*matcher.Rule, 0, len(rules))
-		for _, r := range rules {
-			if r.err == nil {
-				valid = append(valid, r.Rule)
-			}
-		}
 		if ok, by := matcher.Covers(valid, c); ok {
 			if by == nil {
 				return "", true
@@ -248,6 +243,9 @@ func (e *Engine) policyOf(tool string) (string, bool) {
 func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	if d.Decision != Ask {
 		return d
+	}
+	if e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt) {
+		return d // it can be asked; Suggest (which compiles a rule) is not needed
 	}
 	fix := d.Rule
 	if fix == "" {

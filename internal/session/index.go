@@ -1,0 +1,92 @@
+package session
+
+import (
+	"sync"
+
+	"vibing/internal/matcher"
+	"vibing/internal/tools"
+)
+
+// ruleSet is every list of the engine cut down to the rules that may speak
+// about one tool, in their original order. Rules for other tools are skipped
+// without a look, which keeps a decision cheap against long rule lists.
+type ruleSet struct {
+	deny, ask, allow    []*rule
+	sessDeny, sessAllow []*rule
+	narrowAllow         []*rule // allow rules with an argument (specificity)
+
+	// the valid allow rules as matcher rules, for Bash coverage
+	allowValid, sessAllowValid, narrowValid []*matcher.Rule
+}
+
+// rulesFor returns the rule set for tool; the caller holds e.mu (read).
+// Sets are built on first use and dropped whenever a list changes.
+func (e *Engine) rulesFor(tool string) *ruleSet {
+	idx := e.index
+	if v, ok := idx.Load(tool); ok {
+		return v.(*ruleSet)
+	}
+	keep := func(list []*rule) []*rule {
+		out := make([]*rule, 0, len(list))
+		for _, r := range list {
+			if mayApply(r, tool) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	s := &ruleSet{
+		deny: keep(e.deny), ask: keep(e.ask), allow: keep(e.allow),
+		sessDeny: keep(e.sessDeny), sessAllow: keep(e.sessAllow),
+	}
+	s.narrowAllow = narrow(s.allow)
+	s.allowValid = valid(s.allow)
+	s.sessAllowValid = valid(s.sessAllow)
+	s.narrowValid = valid(s.narrowAllow)
+	v, _ := idx.LoadOrStore(tool, s)
+	return v.(*ruleSet)
+}
+
+// dropIndex forgets the rule sets; the caller holds e.mu (write).
+func (e *Engine) dropIndex() { e.index = new(sync.Map) }
+
+func valid(rules []*rule) []*matcher.Rule {
+	out := make([]*matcher.Rule, 0, len(rules))
+	for _, r := range rules {
+		if r.err == nil {
+			out = append(out, r.Rule)
+		}
+	}
+	return out
+}
+
+// mayApply reports whether rule r can match a call of tool. It errs on the
+// side of keeping a rule: regexes, prefixes, MCP and unknown tool names and
+// invalid rules naming no known tool are kept for every tool; a rule for a
+// file tool is kept for every file tool and for Bash (write implies read, a
+// Read deny covers edits, file rules check Bash redirections).
+func mayApply(r *rule, tool string) bool {
+	name := r.tool
+	if r.Rule != nil {
+		if r.Rule.IsRegex() {
+			return true
+		}
+		name = r.Rule.Tool
+	}
+	info, known := tools.Lookup(name)
+	if !known {
+		return true
+	}
+	if tools.Same(name, tool) {
+		return true
+	}
+	if info.Arg == tools.ArgPath {
+		if tool == "Bash" {
+			return true
+		}
+		if t, ok := tools.Lookup(tool); ok && t.Arg == tools.ArgPath {
+			return true
+		}
+	}
+	return false
+}
