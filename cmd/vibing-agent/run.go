@@ -12,6 +12,7 @@ import (
 	"vibing/internal/audit"
 	_ "vibing/internal/claude" // registers the claude backend
 	"vibing/internal/config"
+	_ "vibing/internal/demo" // registers the demo backend
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/run"
