@@ -58,5 +58,8 @@ bench: build
 	VIBING_TEST_NO_BUILD=1 scripts/test-lua.sh bench
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
 
+demo: build
+	@scripts/demo.sh
+
 clean:
 	rm -rf bin
