@@ -18,6 +18,7 @@ const (
 	OpMode         = "mode"          // set permissions_mode to Value
 	OpPreset       = "preset"        // set permissions_preset to Value ("" or "-": remove it)
 	OpClearSession = "clear_session" // delete session_id: the next message starts a fresh session
+	OpSetSession   = "set_session"   // set session_id to Value: the next message resumes that session
 )
 
 // NoteAllowOverridesAsk is shown when a rule stands in both the allow and the ask list.
@@ -69,8 +70,10 @@ func ApplyEdit(cfg *config.Config, lines []string, e Edit) (EditResult, error) {
 		if err == nil && !res.Changed {
 			res.Message = "This chat has no session yet: the next message starts a fresh one."
 		}
+	case OpSetSession:
+		err = setSession(doc, s, e.Value, &res)
 	default:
-		return EditResult{}, badRequest("op must be one of add, remove, mode, preset, clear_session, got %q", e.Op)
+		return EditResult{}, badRequest("op must be one of add, remove, mode, preset, clear_session, set_session, got %q", e.Op)
 	}
 	if err != nil {
 		return EditResult{}, err
@@ -295,4 +298,33 @@ func hasKey(lines []string, key string) bool {
 		}
 	}
 	return false
+}
+
+// validSessionID reports whether id is a plausible session id (the CLI's are UUIDs).
+func validSessionID(id string) bool {
+	if id == "" || len(id) > 200 {
+		return false
+	}
+	for _, r := range id {
+		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func setSession(doc *frontmatter.Document, s frontmatter.Settings, id string, res *EditResult) error {
+	if !validSessionID(id) {
+		return badRequest("set_session needs a session id of letters, digits, '-', '_' or '.', got %q", id)
+	}
+	if s.SessionID == id {
+		res.Message = "The chat already resumes session " + id + "."
+		return nil
+	}
+	if err := doc.Set(frontmatter.KeySessionID, id); err != nil {
+		return err
+	}
+	res.Changed = true
+	res.Message = "The next message resumes session " + id + "."
+	return nil
 }

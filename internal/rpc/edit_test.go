@@ -99,6 +99,13 @@ func TestApplyEdit(t *testing.T) {
 		{name: "unknown preset", edit: rpc.Edit{Op: rpc.OpPreset, Value: "nope"}, err: "standard"},
 		{name: "clear session", edit: rpc.Edit{Op: rpc.OpClearSession},
 			changed: true, hasNot: []string{"session_id: abc123"}, has: []string{"created_at: 2026-11-22T10:00:00"}},
+		{name: "set session", edit: rpc.Edit{Op: rpc.OpSetSession, Value: "3f2a9c1e-0b7d-4c1e-9a2b-1234567890ab"},
+			changed: true, has: []string{"session_id: 3f2a9c1e-0b7d-4c1e-9a2b-1234567890ab", "# a comment the edit must keep"}, hasNot: []string{"session_id: abc123"},
+			message: "resumes session 3f2a9c1e"},
+		{name: "set same session", edit: rpc.Edit{Op: rpc.OpSetSession, Value: "abc123"}, changed: false, message: "already resumes"},
+		{name: "set session empty", edit: rpc.Edit{Op: rpc.OpSetSession}, err: "session id"},
+		{name: "set session with a line break", edit: rpc.Edit{Op: rpc.OpSetSession, Value: "a\nb"}, err: "session id"},
+		{name: "set session yaml", edit: rpc.Edit{Op: rpc.OpSetSession, Value: "x: [y]"}, err: "session id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
