@@ -184,7 +184,8 @@ func (e *Engine) Err() error { return e.broken }
 
 // Prepare prepares a call in this engine's environment.
 func (e *Engine) Prepare(tool string, input map[string]any) *matcher.Call {
-	return matcher.Prepare(tool, input, e.env)
+	// Tool names never carry spaces; trimming keeps " Bash" from slipping past "Bash" rules.
+	return matcher.Prepare(strings.TrimSpace(tool), input, e.env)
 }
 
 // Decide runs the pipeline for one tool call.

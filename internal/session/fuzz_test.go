@@ -68,8 +68,8 @@ func FuzzDecide(f *testing.F) {
 
 		// a bare deny of the tool always denies, whatever else is allowed
 		canon, _ := tools.Canonical(tool)
-		if _, err := matcher.ParseRule(canon); err != nil {
-			return
+		if r, err := matcher.ParseRule(canon); err != nil || r.IsRegex() {
+			return // "/x/" is a regex rule, not a tool name
 		}
 		settings.Deny = []string{canon}
 		settings.Allow = []string{canon, allow}
