@@ -15,6 +15,10 @@ cmd("VibingAudit", function(a)
   require("vibing.ui.views").audit(a.args)
 end, { nargs = "?", complete = "file", desc = "vibing: recent audit rows" })
 
+cmd("VibingCancel", function()
+  require("vibing").cancel(0)
+end, { desc = "vibing: cancel the running message of this chat" })
+
 vim.api.nvim_create_autocmd("BufReadPost", {
   group = vim.api.nvim_create_augroup("vibing", { clear = true }),
   pattern = "*.md",

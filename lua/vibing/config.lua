@@ -20,6 +20,7 @@ local M = {}
 ---@field default_deny_rules boolean
 ---@field audit_path string|nil
 ---@field keymaps table<string, string|false>
+---@field backend string claude | demo
 ---@field window table
 
 -- The defaults. doc/vibing.txt (|vibing-options|) repeats this table.
@@ -28,6 +29,8 @@ M.defaults = {
   bin = nil,
   -- The claude CLI (a name on PATH or a path).
   claude_cmd = "claude",
+  -- The agent: "claude" (the claude CLI) or "demo" (a scripted agent, no API key).
+  backend = "claude",
   -- Folder of new chats, relative to the current directory.
   chat_dir = ".vibing/chat",
   -- Permission template written into every new chat's frontmatter.
@@ -50,10 +53,17 @@ M.defaults = {
   default_deny_rules = true,
   -- Audit database; nil means stdpath("state")/vibing/audit.sqlite.
   audit_path = nil,
-  -- Buffer-local keys in chats; false disables one.
+  -- Buffer-local keys in chats; false disables one. The six answers are
+  -- mapped only while an approval prompt waits in that chat.
   keymaps = {
     send = "<CR>",
     cancel = "<C-c>",
+    allow_once = "y",
+    deny_once = "n",
+    allow_for_session = "s",
+    deny_for_session = "S",
+    always_allow = "a", -- asks for the rule first, prefilled with the suggestion
+    always_deny = "A",
   },
   -- Where :VibingChat opens a chat.
   window = {
@@ -111,6 +121,7 @@ end
 local schema = {
   bin = is("string", true),
   claude_cmd = is("string"),
+  backend = one_of({ "claude", "demo" }),
   chat_dir = is("string"),
   permissions = {
     mode = one_of(M.modes),
@@ -125,7 +136,16 @@ local schema = {
   resume_ask = one_of({ "deny", "prompt" }),
   default_deny_rules = is("boolean"),
   audit_path = is("string", true),
-  keymaps = { send = key_or_false, cancel = key_or_false },
+  keymaps = {
+    send = key_or_false,
+    cancel = key_or_false,
+    allow_once = key_or_false,
+    deny_once = key_or_false,
+    allow_for_session = key_or_false,
+    deny_for_session = key_or_false,
+    always_allow = key_or_false,
+    always_deny = key_or_false,
+  },
   window = {
     position = one_of(M.positions),
     width = size,

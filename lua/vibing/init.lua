@@ -37,4 +37,22 @@ function M.chat(path)
   require("vibing.chat").open(path)
 end
 
+---A short status of the chat for statuslines: "" when idle, else e.g.
+---"vibing: running" or "vibing: waiting for your approval".
+---@param bufnr integer|nil default: the current buffer
+---@return string
+function M.status(bufnr)
+  local send = package.loaded["vibing.chat.send"]
+  if not send then
+    return "" -- nothing was ever sent: do not load the chat code for a statusline
+  end
+  return send.status(bufnr)
+end
+
+---Cancel the running message of a chat.
+---@param bufnr integer|nil default: the current buffer
+function M.cancel(bufnr)
+  require("vibing.chat.send").cancel((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
+end
+
 return M

@@ -126,6 +126,11 @@ function M.attach(bufnr)
       M.submit(bufnr)
     end, { buffer = bufnr, desc = "vibing: run the slash command or send the message" })
   end
+  if keys.cancel then
+    vim.keymap.set("n", keys.cancel, function()
+      require("vibing.chat.send").cancel(bufnr)
+    end, { buffer = bufnr, desc = "vibing: cancel the running message" })
+  end
 end
 
 ---Attach when a Markdown buffer turns out to be a chat (BufRead autocmd).

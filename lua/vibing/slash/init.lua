@@ -199,7 +199,9 @@ function commands.preset(ctx)
 end
 
 commands["new-session"] = function(ctx)
-  M.edit_and_report(ctx, { { op = "clear_session" } })
+  if M.edit_and_report(ctx, { { op = "clear_session" } }) then
+    require("vibing.chat.send").clear_grants(ctx.bufnr)
+  end
 end
 
 function commands.permissions(ctx)

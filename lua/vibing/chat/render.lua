@@ -1,0 +1,277 @@
+---@mod vibing.chat.render Lines for run events: tool calls, decisions, outcomes, errors.
+---Pure functions (no buffer access), so they are easy to test.
+local M = {}
+
+---@class vibing.ApprovalRequest
+---@field id string tool_use id
+---@field tool string
+---@field input table
+---@field level string read_only | mutating | network
+---@field action string
+---@field rule string|nil the rule that asked
+---@field reason string|nil
+---@field suggested_rule string|nil
+---@field options string[]|nil answers offered
+---@field timeout_s integer|nil
+
+-- The six answers in the order the block lists them.
+M.decisions = { "allow_once", "deny_once", "allow_for_session", "deny_for_session", "always_allow", "always_deny" }
+
+M.labels = {
+  allow_once = "allow once",
+  deny_once = "deny",
+  allow_for_session = "allow for session",
+  deny_for_session = "deny for session",
+  always_allow = "always allow",
+  always_deny = "always deny",
+}
+
+-- What the record line says once an answer is applied.
+local outcomes = {
+  allow_once = "allowed once",
+  deny_once = "denied",
+  allow_for_session = "allowed for this session",
+  deny_for_session = "denied for this session",
+  always_allow = "always allowed",
+  always_deny = "always denied",
+}
+
+---A table field that is a real value (json_decode turns null into vim.NIL).
+local function field(t, k)
+  if type(t) ~= "table" then
+    return nil
+  end
+  local v = t[k]
+  if v == vim.NIL then
+    return nil
+  end
+  return v
+end
+M.field = field
+
+local function path_of(input)
+  local p = field(input, "file_path") or field(input, "notebook_path") or field(input, "path")
+  if type(p) ~= "string" then
+    return nil
+  end
+  local rel = vim.fn.fnamemodify(p, ":.")
+  return rel ~= "" and rel or p
+end
+
+---What a tool call acts on, and a label for it: the command, the path, the
+---URL, the pattern, or the compact JSON input.
+---@param tool string
+---@param input table|nil
+---@return string label, string detail
+function M.detail(tool, input)
+  input = type(input) == "table" and input or {}
+  local cmd = field(input, "command")
+  if tool == "Bash" and type(cmd) == "string" then
+    return "command", cmd
+  end
+  local url = field(input, "url")
+  if type(url) == "string" then
+    return "url", url
+  end
+  local query = field(input, "query")
+  if tool == "WebSearch" and type(query) == "string" then
+    return "query", query
+  end
+  local p = path_of(input)
+  if p then
+    return "path", p
+  end
+  local pattern = field(input, "pattern")
+  if type(pattern) == "string" then
+    return "pattern", pattern
+  end
+  local ok, json = pcall(vim.fn.json_encode, input)
+  return "input", ok and json or "?"
+end
+
+---One line of at most n display characters; line breaks become ⏎.
+---@param s string
+---@param n integer
+---@return string
+function M.oneline(s, n)
+  s = tostring(s):gsub("\r?\n", " ⏎ ")
+  if vim.fn.strchars(s) > n then
+    s = vim.fn.strcharpart(s, 0, n - 1) .. "…"
+  end
+  return s
+end
+
+---The compact line for a decided tool call:
+---`⏺ Bash: npm test — allowed (Bash(npm:*))`.
+---@param tool string
+---@param input table|nil
+---@param d table decision event
+---@return string line, string hl group
+function M.tool_line(tool, input, d)
+  local _, detail = M.detail(tool, input)
+  local head = ("⏺ %s: %s"):format(tool, M.oneline(detail, 80))
+  local why = field(d, "rule")
+  if not why or why == "" then
+    why = field(d, "source") or ""
+  end
+  local suffix = why ~= "" and (" (" .. why .. ")") or ""
+  if d.decision == "allow" then
+    return head .. " — allowed" .. suffix, "VibingAllowed"
+  elseif d.decision == "deny" then
+    local reason = field(d, "reason")
+    if reason and reason ~= "" then
+      return head .. " — refused: " .. M.oneline(reason, 200), "VibingDenied"
+    end
+    return head .. " — refused" .. suffix, "VibingDenied"
+  end
+  return head .. " — asks" .. suffix, "VibingAsked"
+end
+
+---The one-line record an approval block collapses to.
+---@param req vibing.ApprovalRequest
+---@param ev table approval_resolved event
+---@param rule string|nil the rule an always answer added
+---@return string line, string hl group
+function M.outcome_line(req, ev, rule)
+  local _, detail = M.detail(req.tool, req.input)
+  local head = ("⏺ %s: %s — "):format(req.tool, M.oneline(detail, 80))
+  local by = field(ev, "by") or "user"
+  local decision = field(ev, "decision") or "deny_once"
+  local allowed = decision:match("^allow") or decision == "always_allow"
+  local hl = allowed and "VibingAllowed" or "VibingDenied"
+  if by == "timeout" then
+    return head .. ("denied: no answer within %d s"):format(req.timeout_s or 60), "VibingDenied"
+  elseif by == "cancel" then
+    return head .. "denied: cancelled before an answer", "VibingDenied"
+  end
+  local text = outcomes[decision] or decision
+  if rule and rule ~= "" and decision:match("^always") then
+    text = ("%s (%s added to permissions_%s)"):format(text, rule, decision == "always_allow" and "allow" or "deny")
+  elseif rule and rule ~= "" and decision:match("_for_session$") then
+    text = ("%s (%s)"):format(text, rule)
+  end
+  return head .. text .. " by you", hl
+end
+
+---The short line under a tool call that ran: `  ⎿ first line (+N lines)`.
+---@param content string|nil
+---@param is_error boolean
+---@return string|nil line
+function M.result_line(content, is_error)
+  if type(content) ~= "string" then
+    return nil
+  end
+  local lines = vim.split(content, "\n", { plain = true })
+  while #lines > 0 and lines[#lines]:match("^%s*$") do
+    table.remove(lines)
+  end
+  if #lines == 0 then
+    return "  ⎿ (no output)"
+  end
+  local first = M.oneline(vim.trim(lines[1]), 100)
+  local more = #lines > 1 and (" (+%d lines)"):format(#lines - 1) or ""
+  return (is_error and "  ⎿ error: " or "  ⎿ ") .. first .. more
+end
+
+-- Error text → what the person should do about it.
+local hints = {
+  {
+    "claude CLI not found",
+    "install it (npm install -g @anthropic-ai/claude-code) or set claude_cmd in setup(), then send again",
+  },
+  { "vibing%-agent not found", nil }, -- already says: run make
+  { "is not executable", nil },
+  { "version", nil },
+  { "[Ll]og ?in", "run `claude` in a terminal and log in (/login), or set ANTHROPIC_API_KEY, then send again" },
+  { "[Aa][Pp][Ii] key", "run `claude` in a terminal and log in (/login), or set ANTHROPIC_API_KEY, then send again" },
+  { "[Aa]uthenticat", "run `claude` in a terminal and log in (/login), or set ANTHROPIC_API_KEY, then send again" },
+  { "[Uu]nknown backend", "set backend to claude or demo in setup()" },
+  { "run cancelled", "send the message again when you are ready" },
+  { "permissions are invalid", "fix the rules in the frontmatter (:VibingPermissions explains them)" },
+}
+
+---What to do about an error message ("" when the message says it already).
+---@param msg string
+---@return string
+function M.hint(msg)
+  for _, h in ipairs(hints) do
+    if msg:find(h[1]) then
+      return h[2] or ""
+    end
+  end
+  return "send the message again; if it keeps failing, run :checkhealth vibing"
+end
+
+---The one line an error becomes in the chat.
+---@param msg string
+---@return string
+function M.error_line(msg)
+  local hint = M.hint(msg)
+  local line = "⚠ Error: " .. M.oneline(vim.trim(msg), 400)
+  if hint ~= "" then
+    line = line .. " — " .. hint
+  end
+  return line
+end
+
+---The lines of an approval block.
+---@param req vibing.ApprovalRequest
+---@param keys table<string, string|false> decision -> key
+---@param waiting integer how many more requests wait behind this one
+---@return string[] lines
+---@return table<integer, string> hl group per line (1-based)
+function M.block(req, keys, waiting)
+  local label, detail = M.detail(req.tool, req.input)
+  local title = ("╭─ Approval needed: %s (%s)"):format(req.tool, req.level or "?")
+  if waiting > 0 then
+    title = title .. (" · %d more waiting"):format(waiting)
+  end
+  local lines, hls = { title }, { "VibingApprovalTitle" }
+  local function add(s, hl)
+    table.insert(lines, s)
+    table.insert(hls, hl or "VibingApproval")
+  end
+  local dl = vim.split(detail, "\n", { plain = true })
+  add(("│ %s: %s"):format(label, M.oneline(dl[1], 200)))
+  for i = 2, math.min(#dl, 8) do
+    add("│   " .. M.oneline(dl[i], 200))
+  end
+  if #dl > 8 then
+    add(("│   … (%d more lines)"):format(#dl - 8))
+  end
+  local rule = field(req, "rule")
+  local asked = (rule and rule ~= "") and rule or "no rule (the mode asks)"
+  local reason = field(req, "reason")
+  add("│ asked by: " .. asked .. ((reason and reason ~= "") and (" — " .. M.oneline(reason, 160)) or ""))
+  local sugg = field(req, "suggested_rule")
+  add("│ suggested rule: " .. ((sugg and sugg ~= "") and sugg or "(none: type one for an always answer)"), "VibingApprovalRule")
+  local offered = {}
+  for _, o in ipairs(field(req, "options") or M.decisions) do
+    offered[o] = true
+  end
+  local parts = {}
+  for _, d in ipairs(M.decisions) do
+    if offered[d] and keys[d] then
+      table.insert(parts, ("[%s] %s"):format(keys[d], M.labels[d]))
+    end
+  end
+  local half = math.ceil(#parts / 2)
+  add("│ " .. table.concat(vim.list_slice(parts, 1, half), "  "), "VibingApprovalKey")
+  if #parts > half then
+    add("│ " .. table.concat(vim.list_slice(parts, half + 1), "  "), "VibingApprovalKey")
+  end
+  add("╰─ always answers let you edit the rule first; no answer in time means deny")
+  return lines, hls
+end
+
+---The countdown text shown beside the block's title.
+---@param seconds integer
+---@return string
+function M.countdown(seconds)
+  if seconds <= 0 then
+    return "⏳ timing out…"
+  end
+  return ("⏳ %d s left"):format(seconds)
+end
+
+return M
