@@ -77,6 +77,10 @@ type Command struct {
 	wrappers    []string   // wrapper commands seen through (sudo, env, ...)
 	alts        [][]string // further word lists deny rules are tried against
 	dynamicName bool       // the command word itself is dynamic
+
+	expanded      []string // Words after brace expansion; nil when no word has braces
+	expandedArgs  []string // expanded with wrappers seen through
+	braceOverflow bool     // the braces expand past maxBraceWords: deny/ask treat the command as matching
 }
 
 // Call is one tool call prepared for matching: parsed and resolved once, then
@@ -113,6 +117,9 @@ type Call struct {
 	lower    string   // lower-cased tool name, for regex rules written as tool:bash:...
 	realCwd  string   // Env.Cwd with symlinks resolved
 	realHome string   // Env.Home with symlinks resolved
+
+	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
+	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

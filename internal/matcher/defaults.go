@@ -18,6 +18,7 @@ const (
 	DenyForcePush  = "force push to main or master"
 	DenyDownloadSh = "download piped into a shell"
 	DenyForkBomb   = "fork bomb"
+	DenyBraces     = "brace expansion too large to check"
 )
 
 // systemDirs are the top-level folders whose recursive removal breaks the
@@ -58,11 +59,33 @@ func DefaultDeny(c *Call) (name string, ok bool) {
 				return n, true
 			}
 		}
+		if cmd.braceOverflow && destructiveName(cmd) {
+			return DenyBraces, true
+		}
 		if isDownload(cmd) && feedsShell(c, i) {
 			return DenyDownloadSh, true
 		}
 	}
 	return "", false
+}
+
+// destructiveName reports whether a command whose braces could not be
+// expanded may be one the default rules look at: one of their command
+// names, or a command name that is itself a brace expansion.
+func destructiveName(cmd *Command) bool {
+	for _, words := range candidates(cmd) {
+		if len(words) == 0 {
+			continue
+		}
+		name := path.Base(words[0])
+		switch {
+		case strings.ContainsAny(words[0], "{}"),
+			name == "rm", name == "dd", name == "chmod", name == "chown", name == "chgrp", name == "git",
+			strings.HasPrefix(name, "mkfs"), name == "mke2fs", name == "mkswap":
+			return true
+		}
+	}
+	return false
 }
 
 func candidates(cmd *Command) [][]string {

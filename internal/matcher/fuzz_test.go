@@ -45,6 +45,7 @@ var fuzzLines = []string{
 	"rm -rf x", "ls; rm -rf x", "sudo rm -rf /", "git push -f origin main", "echo $(rm x) > .env",
 	"sh -c 'rm x'", "npm test && git status", "curl x | sh", ":(){ :|:& };:", "echo 'x", "eval rm x",
 	"r\\m -rf x", "timeout 5 rm -rf x", "npm run build",
+	"rm -fr x", "find . -exec rm -rf {} +", "cat .env", "rm -rf /{etc,usr}", "su root -c 'rm x'", "env -S 'rm x'",
 }
 
 // FuzzMatch checks the deny invariants on arbitrary lines: nothing panics; a
@@ -65,7 +66,11 @@ func FuzzMatch(f *testing.F) {
 		}
 		c := matcher.Prepare("Bash", map[string]any{"command": line}, testEnv)
 		matcher.DefaultDeny(c)
-		matcher.Suggest(c)
+		if s := matcher.Suggest(c); s == "Bash" || strings.Contains(strings.TrimSuffix(s, ":*)"), "*") {
+			t.Fatalf("Suggest(%q) = %q: a bare Bash or a wildcard pattern", line, s)
+		} else if _, err := matcher.ParseRule(s); err != nil {
+			t.Fatalf("Suggest(%q) = %q, which does not parse: %v", line, s, err)
+		}
 		if r.Match(c, matcher.DenyList) && c.Err == nil {
 			for _, v := range []string{line + "\n; true", "env " + line} {
 				vc := matcher.Prepare("Bash", map[string]any{"command": v}, testEnv)

@@ -39,7 +39,7 @@ func (r *Rule) Match(c *Call, list List) bool {
 			return ok
 		}
 		for i := range c.Commands {
-			if r.denyCommand(&c.Commands[i]) {
+			if c.Commands[i].braceOverflow || r.denyCommand(&c.Commands[i]) {
 				return true
 			}
 		}
@@ -95,18 +95,33 @@ func isEditTool(t string) bool {
 	return false
 }
 
-// matchBashFiles fires deny/ask file rules on the files a Bash line changes
-// (redirections, tee, rm, mv, sed -i, ...).
+// matchBashFiles fires deny/ask file rules on a Bash line: on the files it
+// changes (redirections, tee, rm, mv, sed -i, ...) for Edit/Write rules and
+// deny Read rules; on every argument word and input redirection (cat .env,
+// grep KEY .env, python3 < .env) for Read rules and deny Edit/Write rules.
+// Words only known at run time (cat $F) cannot be checked.
 func (r *Rule) matchBashFiles(c *Call, list List) bool {
-	if !isEditTool(r.Tool) && !(r.Tool == "Read" && list == DenyList) {
+	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == DenyList)
+	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == DenyList)
+	if !reads && !changes {
 		return false
 	}
-	if c.Err != nil {
-		return true // a line that cannot be parsed may write anywhere
+	if c.Err != nil || c.braceOverflow {
+		return true // a line that cannot be parsed or expanded may touch anything
 	}
-	for i := range c.Modifies {
-		if r.matchPath(&c.Modifies[i], c, list) {
-			return true
+	if changes {
+		for i := range c.Modifies {
+			if r.matchPath(&c.Modifies[i], c, list) {
+				return true
+			}
+		}
+	}
+	if reads {
+		paths := c.argPaths()
+		for i := range paths {
+			if r.matchPath(&paths[i], c, list) {
+				return true
+			}
 		}
 	}
 	return false
@@ -248,15 +263,13 @@ func (r *Rule) denyWords(words []string) bool {
 func (r *Rule) denyWordsAs(words []string, first string) bool {
 	switch r.mode {
 	case bashExact, bashPrefix:
-		if len(words) < len(r.words) || first != r.words[0] {
+		if first != r.words[0] {
 			return false
 		}
-		for i := 1; i < len(r.words); i++ {
-			if words[i] != r.words[i] {
-				return false
-			}
+		if len(words) >= len(r.words) && wordsEqual(words[1:len(r.words)], r.words[1:]) {
+			return true
 		}
-		return true
+		return r.flags != nil && r.flags.match(words[1:])
 	default:
 		text := first
 		if len(words) > 1 {
@@ -355,6 +368,9 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 			}
 		}
 		return true
+	}
+	if c.braceOverflow && c.Tool == "Bash" && strings.Contains(strings.ToLower(r.Text), "bash") {
+		return true // braces too large to expand: the commands cannot be checked
 	}
 	for _, a := range c.denyActions() {
 		if r.regexFires(a) {

@@ -35,7 +35,11 @@ func TestMatchSpecRows(t *testing.T) {
 		{"Bash(npm  install)", "allow", "Bash", map[string]any{"command": "npm install"}, true},
 		{"Bash(npm install)", "allow", "Bash", map[string]any{"command": "npm install lodash"}, false},
 		{"Bash(rm -rf)", "deny", "Bash", map[string]any{"command": "rm -rf build"}, true},
-		{"Bash(rm -rf)", "deny", "Bash", map[string]any{"command": "rm -rfx build"}, false},
+		// deny compares options by meaning: clusters split, any order
+		{"Bash(rm -rf)", "deny", "Bash", map[string]any{"command": "rm -rfx build"}, true},
+		{"Bash(rm -rf)", "deny", "Bash", map[string]any{"command": "rm -rx build"}, false},
+		{"Bash(rm -rf)", "deny", "Bash", map[string]any{"command": "rm -R --force build"}, true},
+		{"Bash(rm -rf)", "allow", "Bash", map[string]any{"command": "rm -fr"}, false},
 		{"Bash(rm -rf)", "ask", "Bash", map[string]any{"command": "rm -rf"}, true},
 		// Bash prefix
 		{"Bash(npm:*)", "allow", "Bash", map[string]any{"command": "npm test"}, true},

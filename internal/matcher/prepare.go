@@ -62,7 +62,7 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 	if c.Path != nil && c.Path.Real != c.Path.Abs {
 		c.actions = append(c.actions, "tool:"+c.Tool+":"+c.Path.Real)
 	}
-	if c.Path != nil || len(c.Modifies) > 0 {
+	if c.Path != nil || len(c.Modifies) > 0 || c.args != nil {
 		c.realCwd = realDir(env.Cwd)
 		c.realHome = realDir(env.Home)
 	}
@@ -107,6 +107,12 @@ func prepareBash(c *Call) {
 		cmd := &c.Commands[i]
 		if len(cmd.wrappers) > 0 {
 			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.Args, " "))
+		}
+		if cmd.expanded != nil {
+			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.expanded, " "))
+			if len(cmd.expandedArgs) != len(cmd.expanded) {
+				c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.expandedArgs, " "))
+			}
 		}
 	}
 	c.Modifies = append(c.Modifies, c.Writes...)

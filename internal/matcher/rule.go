@@ -47,8 +47,9 @@ type Rule struct {
 
 	// Bash
 	mode  bashMode
-	words []string // exact and prefix rules
-	wild  string   // wildcard rules: the pattern text
+	words []string  // exact and prefix rules
+	flags *flagSpec // exact and prefix rules with arguments: deny/ask compare options by meaning
+	wild  string    // wildcard rules: the pattern text
 	// the wildcard rule also matches the command without its trailing " *"
 	wildBare string
 
@@ -251,6 +252,7 @@ func (r *Rule) compileBash(text string) error {
 		return ruleErr(text, "Bash(npm test:*)", "a Bash rule names one simple command (no ;, &&, |, redirections or substitutions)")
 	}
 	r.words = cmd.Words
+	r.flags = compileFlags(cmd.Words)
 	return nil
 }
 

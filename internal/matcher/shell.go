@@ -235,6 +235,15 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	cmd.Text = strings.Join(cmd.Words, " ")
 	cmd.parent = s.parent
 	cmd.Args, cmd.wrappers, cmd.alts = stripWrappers(cmd.Words)
+	if cmd.expanded != nil {
+		// the words the shell really runs after brace expansion: deny
+		// and ask rules (and the default rules) see them as well
+		args, met, alts := stripWrappers(cmd.expanded)
+		cmd.alts = append(cmd.alts, cmd.expanded, args)
+		cmd.alts = append(cmd.alts, alts...)
+		cmd.wrappers = append(cmd.wrappers, met...)
+		cmd.expandedArgs = args
+	}
 	s.w.c.Commands = append(s.w.c.Commands, cmd)
 	return len(s.w.c.Commands) - 1
 }
@@ -251,6 +260,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	first := len(s.w.c.Commands)
 	s.words(ce.Args)
 	cmd := Command{Words: make([]string, 0, len(ce.Args))}
+	var dyns []bool
 	for i, wd := range ce.Args {
 		v, dyn := s.word(wd)
 		cmd.Words = append(cmd.Words, v)
@@ -259,7 +269,15 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 			if i == 0 {
 				cmd.dynamicName = true
 			}
+			if dyns == nil {
+				dyns = make([]bool, len(ce.Args))
+			}
+			dyns[i] = true
 		}
+	}
+	cmd.expanded, cmd.braceOverflow = s.braces(ce.Args, cmd.Words, dyns)
+	if cmd.braceOverflow {
+		s.w.c.braceOverflow = true
 	}
 	me := s.add(cmd, pipe, idx)
 	for i := first; i < me; i++ {
@@ -268,56 +286,43 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	c := &s.w.c.Commands[me]
+	s.argWords(c.Words, dyns)
+	s.argWords(c.expanded, nil)
 	s.modifies(c)
 	s.trackCd(c)
 	s.nested(me, redirs)
+	s.findExec(me, dyns)
 }
 
 // nested follows the scripts a command runs: sh -c SCRIPT, eval ARGS,
-// a shell fed a here-document or here-string, su -c SCRIPT.
+// a shell fed a here-document or here-string, su/runuser -c SCRIPT,
+// env -S STRING. Every level of a wrapper chain is looked at, so
+// `sudo su root -c ..` and `sudo env -S ..` are followed too.
 func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 	c := s.w.c.Commands[me]
-	args := c.Args
-	if len(args) == 0 {
-		return
-	}
-	name := path.Base(args[0])
-	script, ok, dyn := "", false, false
-	switch {
-	case name == "eval":
-		script, ok = strings.Join(args[1:], " "), len(args) > 1
-		dyn = c.Dynamic
-	case shells[name] || name == "su":
-		for i := 1; i < len(args); i++ {
-			a := args[i]
-			if a == "--command" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c')) {
-				if i+1 < len(args) {
-					script, ok = args[i+1], true
-				}
-				break
-			}
-			if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
-				i++
-				continue
-			}
-			if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
-				break // a script file or su's user name
-			}
+	script, name, ok, dyn := "", "", false, false
+	for level := c.Words; len(level) > 0 && !ok; {
+		name = path.Base(level[0])
+		switch {
+		case name == "eval":
+			script, ok = strings.Join(level[1:], " "), len(level) > 1
+			dyn = c.Dynamic
+		case shells[name]:
+			script, ok, dyn = s.shellScript(level[1:], redirs)
+		case name == "su" || name == "runuser":
+			script, ok = suScript(level[1:])
+		case name == "env":
+			script, ok = envScript(level[1:])
 		}
-		if !ok && shells[name] && !hasFileArg(args[1:]) {
-			for _, r := range redirs {
-				if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
-					if r.Hdoc != nil {
-						script, dyn = s.word(r.Hdoc)
-						ok = true
-					}
-				}
-				if r.Op == syntax.WordHdoc && r.Word != nil {
-					script, dyn = s.word(r.Word)
-					ok = true
-				}
-			}
+		wr, isWrapper := wrappers[name]
+		if ok || !isWrapper {
+			break
 		}
+		rest, good := skipWrapper(name, wr, level[1:])
+		if !good {
+			break
+		}
+		level = rest
 	}
 	if !ok {
 		return
@@ -340,6 +345,41 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 	for _, st := range f.Stmts {
 		sub.stmt(st, -1, 0)
 	}
+}
+
+// shellScript finds the script a shell runs: its -c argument, or the
+// here-document or here-string it reads when it is given no script file.
+func (s *scriptWalk) shellScript(args []string, redirs []*syntax.Redirect) (script string, ok, dyn bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--command" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c')) {
+			if i+1 < len(args) {
+				return args[i+1], true, false
+			}
+			break
+		}
+		if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
+			break // a script file
+		}
+	}
+	if hasFileArg(args) {
+		return "", false, false
+	}
+	for _, r := range redirs {
+		if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
+			script, dyn = s.word(r.Hdoc)
+			ok = true
+		}
+		if r.Op == syntax.WordHdoc && r.Word != nil {
+			script, dyn = s.word(r.Word)
+			ok = true
+		}
+	}
+	return script, ok, dyn
 }
 
 func hasFileArg(args []string) bool {
@@ -376,6 +416,12 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 	if r.Hdoc != nil {
 		s.generic(r.Hdoc)
 	}
+	if r.Op == syntax.RdrIn && r.Word != nil {
+		if v, dyn := s.word(r.Word); !dyn {
+			s.argWord(v)
+		}
+		return
+	}
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
 		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.DplOut:
@@ -400,9 +446,16 @@ func (s *scriptWalk) path(v string, dyn bool) Path {
 	return p
 }
 
-// modifies records the path arguments of file-changing commands.
+// modifies records the path arguments of file-changing commands, as
+// written and after brace expansion.
 func (s *scriptWalk) modifies(c *Command) {
-	args := c.Args
+	s.modifiesArgs(c.Args, c.Dynamic)
+	if c.expandedArgs != nil {
+		s.modifiesArgs(c.expandedArgs, false)
+	}
+}
+
+func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 	if len(args) == 0 {
 		return
 	}
@@ -452,7 +505,7 @@ func (s *scriptWalk) modifies(c *Command) {
 		}
 	}
 	for _, p := range paths {
-		pp := s.path(p, c.Dynamic && strings.ContainsAny(p, "$`"))
+		pp := s.path(p, dynamic && strings.ContainsAny(p, "$`"))
 		s.w.c.Modifies = append(s.w.c.Modifies, pp)
 		if name == "tee" {
 			s.w.c.Writes = append(s.w.c.Writes, pp)

@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"os"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -45,6 +46,12 @@ func Suggest(c *Call) string {
 	return c.Tool
 }
 
+// suggestBash proposes a rule for the line's first simple command:
+// Bash(tool sub:*) when the second word is a subcommand (npm install
+// lodash), Bash(ls) for a single word, and otherwise that exact command
+// (Bash(cat hello.py), Bash(ls -la)), so an "always" answer never allows
+// more than the command's own subcommand. It never proposes a bare Bash nor
+// a pattern with a '*' other than the trailing ":*".
 func suggestBash(c *Call) string {
 	var cmd *Command
 	for i := range c.Commands {
@@ -63,37 +70,100 @@ func suggestBash(c *Call) string {
 		return "Bash(true)"
 	}
 	first := quoteWord(words[0])
-	if len(words) > 1 && plainWord(words[1]) {
-		if r, err := ParseRule("Bash(" + first + " " + words[1] + ":*)"); err == nil {
-			return r.Text
+	if len(words) > 1 && subcommandWord(words[1]) && !c.namesFile(words[1]) {
+		if r, ok := suggestRule("Bash(" + first + " " + words[1] + ":*)"); ok {
+			return r
 		}
 	}
-	if r, err := ParseRule("Bash(" + first + ":*)"); err == nil {
-		return r.Text
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = quoteWord(w)
 	}
-	return "Bash(" + strings.Join(strings.Fields(c.Command), " ") + ")"
+	if r, ok := suggestRule("Bash(" + strings.Join(quoted, " ") + ")"); ok && exactRuleFor(r, words) {
+		return r
+	}
+	// The command cannot be written as an exact rule (a '*' in a word,
+	// whitespace the rule would fold): fall back to its name.
+	if r, ok := suggestRule("Bash(" + first + ":*)"); ok {
+		return r
+	}
+	return "Bash(true)"
 }
 
-// plainWord reports whether w looks like a subcommand (install, push,
-// run-script), not an option, a path or a file name.
-func plainWord(w string) bool {
-	if w == "" || w[0] < 'a' || w[0] > 'z' {
+// suggestRule parses a proposed rule and refuses any with a wildcard '*'.
+func suggestRule(text string) (string, bool) {
+	r, err := ParseRule(text)
+	if err != nil || r.kind != kindBash || r.mode == bashWildcard {
+		return "", false
+	}
+	if strings.Contains(strings.TrimSuffix(r.Text, ":*)"), "*") {
+		return "", false
+	}
+	return r.Text, true
+}
+
+// exactRuleFor reports whether the rule text is an exact rule naming words.
+func exactRuleFor(text string, words []string) bool {
+	r, err := ParseRule(text)
+	return err == nil && r.mode == bashExact && wordsEqual(r.words, words)
+}
+
+// subcommandWord reports whether w looks like a subcommand (install, push,
+// run-script): lower-case letters, digits and dashes, not an option, a path
+// or a file name.
+func subcommandWord(w string) bool {
+	if w == "" || w[0] == '-' {
 		return false
 	}
 	for i := 0; i < len(w); i++ {
 		ch := w[i]
-		if !(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9') && ch != '-' && ch != '_' {
+		if !(ch >= 'a' && ch <= 'z') && !(ch >= '0' && ch <= '9') && ch != '-' {
 			return false
 		}
 	}
 	return true
 }
 
+// namesFile reports whether w names an existing file or folder in the
+// working directory (then it is an operand, not a subcommand: `cat README`).
+func (c *Call) namesFile(w string) bool {
+	if c.Env.Cwd == "" {
+		return false
+	}
+	_, err := os.Lstat(joinDir(c.Env.Cwd, w))
+	return err == nil
+}
+
+// quoteWord quotes w for a shell line. A word a rule could not hold as
+// written — with '*' (a wildcard in rules), unbalanced parentheses, or whitespace other
+// than single spaces (rules fold whitespace) — is written as $'...' with
+// those bytes escaped, so the rule names exactly that word.
 func quoteWord(w string) string {
+	if strings.ContainsRune(w, '*') || !balanced(w) || strings.Join(strings.Fields(w), " ") != w {
+		return ansiQuote(w)
+	}
 	if q, err := syntax.Quote(w, syntax.LangBash); err == nil {
 		return q
 	}
-	return w
+	return ansiQuote(w)
+}
+
+func ansiQuote(w string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(w); i++ {
+		ch := w[i]
+		if (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strings.IndexByte(",._+:@%/=-", ch) >= 0 {
+			b.WriteByte(ch)
+			continue
+		}
+		b.WriteString(`\x`)
+		b.WriteByte(hex[ch>>4])
+		b.WriteByte(hex[ch&15])
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 func escapeGlob(p string) string {

@@ -19,6 +19,8 @@ type wrapper struct {
 var wrappers = map[string]wrapper{
 	"sudo":     {valueShort: "ugpCDhrtTRU", valueLong: []string{"--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot", "--other-user"}, envAssign: true},
 	"doas":     {valueShort: "uC"},
+	"pkexec":   {valueLong: []string{"--user"}},
+	"runuser":  {valueShort: "ugGcsw", valueLong: []string{"--user", "--group", "--supp-group", "--command", "--session-command", "--shell", "--whitelist-environment"}},
 	"env":      {valueShort: "uCSP", valueLong: []string{"--unset", "--chdir", "--split-string", "--block-signal", "--default-signal", "--ignore-signal"}, envAssign: true},
 	"nice":     {valueShort: "n", valueLong: []string{"--adjustment"}},
 	"nohup":    {},

@@ -1,0 +1,211 @@
+package matcher
+
+import (
+	"path"
+	"strings"
+)
+
+// Deny and ask Bash rules compare options by meaning, not by spelling:
+// Bash(rm -rf) also fires on `rm -r -f x`, `rm -fr x`, `rm x -Rf` and
+// `rm --recursive --force x`. Both sides have their short-option clusters
+// split (-rf = -r -f), long options map to their short form where the
+// command is known (longSynonyms), and the rule's options must all appear
+// in the command, in any order; the rule's other words must appear among
+// the command's other words in the same order (so `git -C . push` still
+// carries `push`). Allow rules never use this: they match the words as
+// written.
+
+// longOpt is one spelling of an option for a known command: the long name
+// (or a short letter such as "-R"), the shortest prefix GNU getopt accepts
+// for it, and the option it means.
+type longOpt struct {
+	name  string // --recursive, -R
+	min   string // --r: abbreviations at least this long are accepted ("" = exact only)
+	canon string // -r
+}
+
+// longSynonyms lists, for the usual destructive commands, the spellings that
+// mean the same option. Kept short on purpose: a command not listed here
+// compares its options as written (clusters still split).
+var longSynonyms = map[string][]longOpt{
+	"rm": {
+		{name: "-R", canon: "-r"},
+		{name: "--recursive", min: "--r", canon: "-r"},
+		{name: "--force", min: "--f", canon: "-f"},
+	},
+	"chmod": {{name: "--recursive", min: "--rec", canon: "-R"}},
+	"chown": {{name: "--recursive", min: "--rec", canon: "-R"}},
+	"chgrp": {{name: "--recursive", min: "--rec", canon: "-R"}},
+	"git push": {
+		{name: "--force", canon: "-f"},
+		{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
+	},
+	"git clean": {{name: "--force", min: "--f", canon: "-f"}},
+}
+
+// flagSpec is a deny/ask rule's words split into options and other words.
+type flagSpec struct {
+	flags []string // canonical options (-r, -f, --hard), no duplicates
+	plain []string // the other words after the command name, in order
+	syn   []longOpt
+}
+
+// isFlagWord reports whether w is an option word (not "-", not "--").
+func isFlagWord(w string) bool {
+	return len(w) > 1 && w[0] == '-' && w != "--"
+}
+
+// compileFlags builds the flag-aware form of a Bash rule's words, or nil
+// when the rule names only a command.
+func compileFlags(words []string) *flagSpec {
+	if len(words) < 2 {
+		return nil
+	}
+	fs := &flagSpec{}
+	plain := splitPlain(words[1:])
+	if path.Base(words[0]) == "git" && len(plain) > 0 {
+		fs.syn = longSynonyms["git "+plain[0]]
+	} else {
+		fs.syn = longSynonyms[path.Base(words[0])]
+	}
+	end := false
+	for _, w := range words[1:] {
+		switch {
+		case end:
+			fs.plain = append(fs.plain, w)
+		case w == "--":
+			end = true
+		case isFlagWord(w):
+			eachFlag(w, fs.syn, func(f string) {
+				for _, have := range fs.flags {
+					if have == f {
+						return
+					}
+				}
+				fs.flags = append(fs.flags, f)
+			})
+		default:
+			fs.plain = append(fs.plain, w)
+		}
+	}
+	return fs
+}
+
+func splitPlain(words []string) []string {
+	var out []string
+	end := false
+	for _, w := range words {
+		switch {
+		case end:
+			out = append(out, w)
+		case w == "--":
+			end = true
+		case !isFlagWord(w):
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// eachFlag calls fn with every canonical option an option word stands for
+// (-rf gives -r and -f).
+func eachFlag(w string, syn []longOpt, fn func(string)) {
+	if strings.HasPrefix(w, "--") {
+		fn(canonLong(w, syn))
+		return
+	}
+	for i := 1; i < len(w); i++ {
+		fn(shortCanon(w[i], syn))
+	}
+}
+
+// canonLong maps a long option (possibly abbreviated, possibly --opt=value)
+// to its canonical form.
+func canonLong(w string, syn []longOpt) string {
+	name := w
+	if eq := strings.IndexByte(w, '='); eq >= 0 {
+		name = w[:eq]
+	}
+	for _, s := range syn {
+		if !strings.HasPrefix(s.name, "--") {
+			continue
+		}
+		if name == s.name || (s.min != "" && len(name) >= len(s.min) && strings.HasPrefix(s.name, name)) {
+			return s.canon
+		}
+	}
+	return w
+}
+
+// match reports whether the command's words after its name (args) carry
+// every option of the rule and the rule's other words in order.
+func (fs *flagSpec) match(args []string) bool {
+	j := 0
+	end := false
+	for _, w := range args {
+		if j == len(fs.plain) {
+			break
+		}
+		switch {
+		case !end && w == "--":
+			end = true
+		case !end && isFlagWord(w):
+		case w == fs.plain[j]:
+			j++
+		}
+	}
+	if j < len(fs.plain) {
+		return false
+	}
+	for _, f := range fs.flags {
+		if !carriesFlag(args, f, fs.syn) {
+			return false
+		}
+	}
+	return true
+}
+
+// carriesFlag reports whether an option word before "--" in args stands
+// for f. It does not allocate: it runs for every deny rule whose command
+// name matches.
+func carriesFlag(args []string, f string, syn []longOpt) bool {
+	for _, w := range args {
+		if w == "--" {
+			return false
+		}
+		if !isFlagWord(w) {
+			continue
+		}
+		if strings.HasPrefix(w, "--") {
+			if canonLong(w, syn) == f {
+				return true
+			}
+			continue
+		}
+		for i := 1; i < len(w); i++ {
+			if shortCanon(w[i], syn) == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortCanon is the canonical form of the short option -c.
+func shortCanon(c byte, syn []longOpt) string {
+	for _, s := range syn {
+		if len(s.name) == 2 && s.name[1] == c {
+			return s.canon
+		}
+	}
+	return shortNames[c]
+}
+
+// shortNames holds "-c" for every byte, so short options compare without
+// allocating.
+var shortNames = func() (t [256]string) {
+	for i := range t {
+		t[i] = "-" + string([]byte{byte(i)})
+	}
+	return t
+}()

@@ -1,0 +1,246 @@
+package matcher
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxBraceWords bounds brace expansion: a command whose braces expand to
+// more words than this is not expanded, and every deny and ask rule (and
+// the default rules, for the commands they know) treats it as matching.
+const maxBraceWords = 64
+
+// braces returns the command's words after brace expansion (nil when no
+// word has a brace expansion) and whether the expansion went past
+// maxBraceWords. Words holding run-time expansions are kept as written.
+func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (expanded []string, overflow bool) {
+	extra := 0
+	for i, wd := range args {
+		if dyns != nil && dyns[i] {
+			if expanded != nil {
+				expanded = append(expanded, words[i])
+			}
+			continue
+		}
+		cp := *wd
+		if !syntax.SplitBraces(&cp) {
+			if expanded != nil {
+				expanded = append(expanded, words[i])
+			}
+			continue
+		}
+		if expanded == nil {
+			expanded = append(make([]string, 0, len(words)+4), words[:i]...)
+		}
+		n := 0
+		for w, err := range expand.BracesSeq(nil, &cp) {
+			n++
+			if err != nil || extra+n > maxBraceWords {
+				return nil, true
+			}
+			var b strings.Builder
+			s.lit(&b, w.Parts, false)
+			expanded = append(expanded, b.String())
+		}
+		extra += n
+	}
+	return expanded, false
+}
+
+// findRunners are find's actions that run a command of their own, up to a
+// ";" word or a "{} +" pair.
+var findRunners = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
+
+// findExec records the commands find runs (-exec CMD ... ;) as simple
+// commands of their own, below the find command: deny and ask rules fire on
+// them, and an allow must cover them as well as find itself.
+func (s *scriptWalk) findExec(me int, dyns []bool) {
+	c := &s.w.c.Commands[me]
+	lists := [][]string{c.Args}
+	if c.expandedArgs != nil {
+		lists = append(lists, c.expandedArgs)
+	}
+	off := len(c.Words) - len(c.Args)
+	pipe, idx := c.Pipeline, c.Index
+	for n, args := range lists {
+		if len(args) == 0 || path.Base(args[0]) != "find" {
+			continue
+		}
+		for i := 1; i < len(args); i++ {
+			if !findRunners[args[i]] {
+				continue
+			}
+			j := i + 1
+			for j < len(args) && args[j] != ";" && !(args[j] == "+" && args[j-1] == "{}") {
+				j++
+			}
+			if j > i+1 {
+				sub := Command{Words: append([]string(nil), args[i+1:j]...)}
+				if n == 0 && dyns != nil {
+					for k := i + 1; k < j; k++ {
+						if dyns[off+k] {
+							sub.Dynamic = true
+							sub.dynamicName = sub.dynamicName || k == i+1
+						}
+					}
+				}
+				k := s.add(sub, pipe, idx)
+				s.w.c.Commands[k].parent = me
+				s.modifies(&s.w.c.Commands[k])
+				s.nested(k, nil)
+			}
+			i = j
+		}
+	}
+}
+
+// suScript finds the script su or runuser hands to the shell: -c SCRIPT,
+// -cSCRIPT, a cluster ending in c (-lc SCRIPT), --command[=]SCRIPT,
+// --session-command[=]SCRIPT, anywhere among the arguments (su passes the
+// words after the user name to the shell, which reads -c itself).
+func suScript(args []string) (string, bool) {
+	for i, a := range args {
+		for _, long := range []string{"--command", "--session-command"} {
+			if a == long && i+1 < len(args) {
+				return args[i+1], true
+			}
+			if v, ok := strings.CutPrefix(a, long+"="); ok {
+				return v, true
+			}
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+			continue
+		}
+		if k := strings.IndexByte(a, 'c'); k > 0 {
+			if k+1 < len(a) {
+				return a[k+1:], true
+			}
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+		}
+	}
+	return "", false
+}
+
+// envScript finds the command env -S (--split-string) runs: the string,
+// split by env much as the shell splits words, followed by the remaining
+// arguments.
+func envScript(args []string) (string, bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var str string
+		switch {
+		case a == "--":
+			return "", false
+		case a == "--split-string":
+			if i+1 >= len(args) {
+				return "", false
+			}
+			str, i = args[i+1], i+1
+		case strings.HasPrefix(a, "--split-string="):
+			str = strings.TrimPrefix(a, "--split-string=")
+		case strings.HasPrefix(a, "--"):
+			for _, l := range wrappers["env"].valueLong {
+				if a == l {
+					i++ // its value is the next word
+				}
+			}
+			continue
+		case len(a) > 1 && a[0] == '-':
+			k := strings.IndexAny(a[1:], "SuCP")
+			if k < 0 {
+				continue
+			}
+			k++
+			if a[k] != 'S' {
+				if k == len(a)-1 {
+					i++ // the value of -u/-C/-P is the next word
+				}
+				continue
+			}
+			if k+1 < len(a) {
+				str = a[k+1:]
+			} else if i+1 < len(args) {
+				str, i = args[i+1], i+1
+			} else {
+				return "", false
+			}
+		default:
+			if isAssignment(a) {
+				continue
+			}
+			return "", false // the command itself: no -S
+		}
+		var b strings.Builder
+		b.WriteString(str)
+		for _, rest := range args[i+1:] {
+			b.WriteByte(' ')
+			b.WriteString(quoteWord(rest))
+		}
+		return b.String(), true
+	}
+	return "", false
+}
+
+// argWords records a command's words as paths deny and ask file rules are
+// tried on: every word after the command name (the name too when it is a
+// path), the value of --opt=VALUE and NAME=VALUE words; words only known
+// at run time cannot be checked and are left out.
+func (s *scriptWalk) argWords(words []string, dyns []bool) {
+	for i, w := range words {
+		if dyns != nil && dyns[i] {
+			continue
+		}
+		if i == 0 && !strings.Contains(w, "/") {
+			continue
+		}
+		if isFlagWord(w) {
+			if _, v, ok := strings.Cut(w, "="); ok {
+				s.argWord(v)
+			}
+			continue
+		}
+		s.argWord(w)
+		if _, v, ok := strings.Cut(w, "="); ok {
+			s.argWord(v)
+		}
+	}
+}
+
+// argWord records one word as a path, resolved later (and only when a
+// deny or ask file rule needs it) from the folder it was written in.
+func (s *scriptWalk) argWord(w string) {
+	if w == "" || w == "-" || w == "--" || strings.ContainsRune(w, 0) {
+		return
+	}
+	c := s.w.c
+	if c.args == nil {
+		c.args = &bashArgs{}
+	}
+	a := c.args
+	ref := argRef{word: w, cwd: s.w.cwd}
+	if a.seen != nil {
+		if _, dup := a.seen[ref]; dup {
+			return
+		}
+		a.seen[ref] = struct{}{}
+	} else {
+		for _, r := range a.refs {
+			if r == ref {
+				return
+			}
+		}
+		if len(a.refs) >= 16 {
+			a.seen = make(map[argRef]struct{}, 64)
+			for _, r := range a.refs {
+				a.seen[r] = struct{}{}
+			}
+			a.seen[ref] = struct{}{}
+		}
+	}
+	a.refs = append(a.refs, ref)
+}
