@@ -11,6 +11,15 @@
 // ask lists fire on any part and fail closed: a call or rule that cannot be
 // understood or evaluated matches them.
 //
+// For Bash, deny and ask lists look further than allow lists do: options
+// compare by meaning (Bash(rm -rf) fires on `rm -f -R x` and
+// `rm --recursive --force x`; flags.go), commands run by find -exec,
+// su/runuser -c, env -S and the usual wrappers count as simple commands,
+// braces are expanded (bounded by maxBraceWords; past it the line matches),
+// and file rules fire on every argument word and input redirection that
+// names a matching path (Read(.env) denies `cat .env`; runners.go, args.go).
+// Words only known at run time (`cat $F`) cannot be checked that way.
+//
 // DefaultDeny recognises the built-in destructive commands on the parsed
 // line, and Suggest proposes the narrowest useful rule for an approval.
 package matcher
