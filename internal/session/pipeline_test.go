@@ -229,7 +229,7 @@ func TestModes(t *testing.T) {
 		{Name: "plan allow list still allows", Mode: "plan", Allow: []string{"Bash(ls)"}, Tool: "Bash", Input: bash("ls"), Want: session.Allow, Source: session.SourceAllowList},
 		{Name: "plan read outside asks", Mode: "plan", Tool: "Read", Input: file("/etc/passwd"), Want: session.Ask},
 
-		{Name: "dontAsk bash", Mode: "dontAsk", Tool: "Bash", Input: bash("ls"), Want: session.Deny, Source: session.SourceMode, ReasonHas: []string{"/allow Bash(ls:*)"}},
+		{Name: "dontAsk bash", Mode: "dontAsk", Tool: "Bash", Input: bash("ls"), Want: session.Deny, Source: session.SourceMode, ReasonHas: []string{"/allow Bash(ls)"}},
 		{Name: "dontAsk edit", Mode: "dontAsk", Tool: "Edit", Input: file("a.go"), Want: session.Deny, ReasonHas: []string{"dontAsk", "/allow"}},
 		{Name: "dontAsk ask list becomes deny", Mode: "dontAsk", Ask: []string{"Bash(npm:*)"}, Tool: "Bash", Input: bash("npm i"), Want: session.Deny, Source: session.SourceAskList, Rule: "Bash(npm:*)", ReasonHas: []string{"ask: Bash(npm:*)", "/allow Bash(npm:*)"}},
 		{Name: "dontAsk read outside becomes deny", Mode: "dontAsk", Tool: "Read", Input: file("/etc/passwd"), Want: session.Deny},
