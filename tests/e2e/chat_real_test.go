@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vibing/internal/fakeapi"
+)
+
+// TestChatRealClaude is the chat loop with the real claude CLI against the
+// fake Messages API: a streamed reply, an approval answered with a key in the
+// buffer, the command run for real, the session id written back.
+func TestChatRealClaude(t *testing.T) {
+	claude := claudeBin(t)
+	api := fakeapi.New(
+		fakeapi.Turn{Text: "I will create the file.", Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch approved.txt", "description": "create a file"}}}},
+		fakeapi.Turn{Text: "Created approved.txt."},
+	)
+	t.Cleanup(api.Close)
+	c := startChat(t, "permissions_ask: [Bash]\n", "", map[string]any{"claude_cmd": claude})
+	home := filepath.Join(filepath.Dir(c.dir), "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.lua(`
+		local home, url = ...
+		vim.env.HOME = home
+		vim.env.ANTHROPIC_BASE_URL = url
+		vim.env.ANTHROPIC_API_KEY = "test"
+		for _, k in ipairs({ "DISABLE_TELEMETRY", "DISABLE_AUTOUPDATER", "DISABLE_ERROR_REPORTING", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC" }) do
+			vim.env[k] = "1"
+		end
+		vim.env.CLAUDE_CODE_ENABLE_TELEMETRY = "0"
+	`, nil, home, api.URL)
+	c.send("")
+	c.waitApproval()
+	if _, err := os.Stat(filepath.Join(c.dir, "approved.txt")); err == nil {
+		t.Fatal("approved.txt exists before the answer")
+	}
+	if block := c.lastReply(); !strings.Contains(block, "command: touch approved.txt") || !strings.Contains(block, "I will create the file.") {
+		t.Errorf("reply before the answer:\n%s", block)
+	}
+	c.keys("y")
+	waitLong(t, 60*time.Second, "the run to end", func() bool { return c.runs() >= 1 }, c.text)
+	reply := c.lastReply()
+	for _, want := range []string{"⏺ Bash: touch approved.txt — allowed once by you", "Created approved.txt."} {
+		if !strings.Contains(reply, want) {
+			t.Errorf("reply lacks %q:\n%s", want, reply)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(c.dir, "approved.txt")); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+	cf, _ := readChat(t, c.path)
+	if cf.Session == "" {
+		t.Error("no session_id written into the chat")
+	}
+}
+
+// TestDemoHeadless runs `make demo`'s script headlessly: the demo chat runs
+// to completion with scripted key answers, in isolated XDG folders.
+func TestDemoHeadless(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(filepath.Join(repoRoot, "scripts", "demo.sh"), "--headless")
+	cmd.Env = append(os.Environ(), "VIBING_DEMO_AGENT="+agentBin, "VIBING_DEMO_NVIM="+nvimBinary(t), "VIBING_DEMO_DIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("demo.sh --headless: %v\n%s", err, out)
+	}
+	s := string(out)
+	for _, want := range []string{
+		"vibing DEMO",
+		"⏺ Read: README.md — allowed (Read)",
+		"⏺ Edit: hello.py — always allowed (Edit(hello.py) added to permissions_allow) by you",
+		"⏺ Bash: cat hello.py — allowed for this session (Bash(cat",
+		"⏺ Bash: sudo rm -rf /tmp/vibing-demo-never — refused",
+		"⏺ WebFetch: https://example.com/ — denied by you",
+		// The second message: no prompt, thanks to the rule and the grant.
+		"⏺ Edit: hello.py — allowed (Edit(hello.py))",
+		"⏺ Bash: cat hello.py — allowed (Bash(cat",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, s)
+		}
+	}
+	if n := strings.Count(s, "\nmessage "); n != 3 {
+		t.Errorf("scripted answers = %d, want 3 (the second message asks nothing):\n%s", n, s)
+	}
+	hello, err := os.ReadFile(filepath.Join(dir, "project", "hello.py"))
+	if err != nil || !strings.Contains(string(hello), `greet("vibing")`) || !strings.Contains(string(hello), "Hi again, ") {
+		t.Errorf("hello.py after the demo (%v):\n%s", err, hello)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "xdg", "state", "vibing", "audit.sqlite")); err != nil {
+		t.Errorf("the demo's audit log is not in its own XDG_STATE_HOME: %v", err)
+	}
+}
