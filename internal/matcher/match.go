@@ -19,7 +19,8 @@ func (r *Rule) Match(c *Call, list List) bool {
 	case kindRegex:
 		return r.matchRegex(c, list)
 	case kindPrefix:
-		return strings.HasPrefix(c.lowerTool(), r.prefix)
+		// mcp__server also names a tool called exactly that.
+		return strings.HasPrefix(c.lowerTool(), r.prefix) || c.lowerTool()+"__" == r.prefix
 	case kindTool:
 		return r.toolApplies(c, list)
 	}

@@ -25,6 +25,7 @@ func TestMatchSpecRows(t *testing.T) {
 		{"mcp__github", "allow", "mcp__github__create_issue", nil, true},
 		{"mcp__github__*", "allow", "mcp__github__create_issue", nil, true},
 		{"mcp__github", "allow", "mcp__githubx__create_issue", nil, false},
+		{"mcp__github", "deny", "mcp__github", nil, true},
 		{"mcp__github__create_issue", "allow", "mcp__github__create_issue", nil, true},
 		{"mcp__github__create_issue", "allow", "mcp__github__delete_repo", nil, false},
 		{"Note*", "allow", "NotebookEdit", map[string]any{"notebook_path": "a.ipynb"}, true},

@@ -123,6 +123,9 @@ func ParseRule(text string) (*Rule, error) {
 		if hasArg {
 			return nil, ruleErr(text, canon, "MCP tools take no argument in rules")
 		}
+		if strings.Trim(canon[5:], "_") == "" {
+			return nil, ruleErr(text, "mcp__github", "%q names no MCP server", name)
+		}
 		if strings.Count(canon[5:], "__") == 0 {
 			// mcp__server: every tool of that server
 			return &Rule{Text: canon, Tool: canon, kind: kindPrefix, prefix: strings.ToLower(canon) + "__"}, nil

@@ -58,6 +58,8 @@ func TestParseRuleInvalid(t *testing.T) {
 		{"Bash(a(b)", "unbalanced", "Bash(npm test:*)"},
 		{"Bash)", "without", ""},
 		{"Skill(x)", "takes no argument", "Skill"},
+		{"mcp__", "names no MCP server", "mcp__github"},
+		{"MCP____", "names no MCP server", "mcp__github"},
 		{"TodoWrite(x)", "takes no argument", "TodoWrite"},
 		{"mcp__github(x)", "no argument", "mcp__github"},
 		{"Bash(ls && rm x)", "one simple command", "Bash(npm test:*)"},
