@@ -314,6 +314,11 @@ local function handle(r, line)
 end
 
 local function on_stdout(r, data)
+  if not vim.api.nvim_buf_is_valid(r.buf) then
+    -- The chat is gone: nobody can answer or read this run any more.
+    pcall(vim.fn.jobstop, r.job)
+    return
+  end
   data[1] = r.partial .. data[1]
   r.partial = table.remove(data)
   for _, line in ipairs(data) do

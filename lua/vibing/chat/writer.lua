@@ -104,6 +104,9 @@ end
 ---@return integer row
 function Writer:lines(lines, hl)
   self:flush()
+  if not vim.api.nvim_buf_is_valid(self.buf) then
+    return 0
+  end
   local wins = followers(self.buf)
   local n = vim.api.nvim_buf_line_count(self.buf)
   local row = n

@@ -1,0 +1,104 @@
+local h = require("harness")
+local describe, it, assert = h.describe, h.it, h.assert
+local render = require("vibing.chat.render")
+
+describe("render.tool_line", function()
+  local tests = {
+    { "allowed by a rule", "Bash", { command = "npm test" }, { decision = "allow", rule = "Bash(npm:*)", source = "allow_list" },
+      "⏺ Bash: npm test — allowed (Bash(npm:*))", "VibingAllowed" },
+    { "allowed by the mode", "Read", { file_path = "README.md" }, { decision = "allow", rule = vim.NIL, source = "mode" },
+      "⏺ Read: README.md — allowed (mode)", "VibingAllowed" },
+    { "refused with its reason", "Bash", { command = "sudo rm -rf /" }, { decision = "deny", reason = "sudo is refused.", rule = "default: sudo" },
+      "⏺ Bash: sudo rm -rf / — refused: sudo is refused.", "VibingDenied" },
+    { "a url", "WebFetch", { url = "https://example.com/", prompt = "x" }, { decision = "allow", rule = "WebFetch(example.com)" },
+      "⏺ WebFetch: https://example.com/ — allowed (WebFetch(example.com))", "VibingAllowed" },
+    { "a multi-line command stays one line", "Bash", { command = "echo a\necho b" }, { decision = "allow", rule = "Bash" },
+      "⏺ Bash: echo a ⏎ echo b — allowed (Bash)", "VibingAllowed" },
+  }
+  for _, tt in ipairs(tests) do
+    it(tt[1], function()
+      local line, hl = render.tool_line(tt[2], tt[3], tt[4])
+      assert.equals(tt[5], line)
+      assert.equals(tt[6], hl)
+    end)
+  end
+end)
+
+describe("render.outcome_line", function()
+  local req = { id = "t1", tool = "Bash", input = { command = "npm install" }, timeout_s = 60 }
+  local tests = {
+    { { decision = "allow_once", by = "user" }, nil, "⏺ Bash: npm install — allowed once by you" },
+    { { decision = "deny_once", by = "user" }, nil, "⏺ Bash: npm install — denied by you" },
+    { { decision = "allow_for_session", by = "user" }, "Bash(npm install:*)", "⏺ Bash: npm install — allowed for this session (Bash(npm install:*)) by you" },
+    { { decision = "always_deny", by = "user" }, "Bash(npm install:*)", "⏺ Bash: npm install — always denied (Bash(npm install:*) added to permissions_deny) by you" },
+    { { decision = "deny_once", by = "timeout" }, nil, "⏺ Bash: npm install — denied: no answer within 60 s" },
+    { { decision = "deny_once", by = "cancel" }, nil, "⏺ Bash: npm install — denied: cancelled before an answer" },
+  }
+  for _, tt in ipairs(tests) do
+    it(tt[1].decision .. " by " .. tt[1].by, function()
+      assert.equals(tt[3], (render.outcome_line(req, tt[1], tt[2])))
+    end)
+  end
+end)
+
+describe("render.error_line", function()
+  local tests = {
+    { "claude CLI not found: set $VIBING_CLAUDE_BIN or the claude_cmd option, or put claude on PATH", "npm install -g @anthropic-ai/claude-code" },
+    { "claude exited with status 1 (claude: Invalid API key · Please run /login)", "log in (/login)" },
+    { "vibing-agent not found at /x; run make in /y", "run make in /y" },
+    { "claude stopped in the middle of an output line", ":checkhealth vibing" },
+  }
+  for _, tt in ipairs(tests) do
+    it(tt[1], function()
+      local line = render.error_line(tt[1])
+      assert.matches("^⚠ Error: ", line)
+      assert.matches(tt[2], line, true)
+      assert.falsy(line:find("\n"), "one line")
+    end)
+  end
+  it("keeps stderr on one line", function()
+    assert.falsy(render.error_line("a\nb\nc"):find("\n"))
+  end)
+end)
+
+describe("render.result_line", function()
+  it("shows the first line and how many more", function()
+    assert.equals("  ⎿ added 12 packages (+2 lines)", render.result_line("added 12 packages\nx\ny\n", false))
+    assert.equals("  ⎿ error: boom", render.result_line("boom", true))
+    assert.equals("  ⎿ (no output)", render.result_line("", false))
+    assert.equals(nil, render.result_line(vim.NIL, false))
+  end)
+end)
+
+describe("render.block", function()
+  local keys = require("vibing.config").defaults.keymaps
+  local req = {
+    id = "t1", tool = "Bash", input = { command = "npm install" }, level = "mutating", rule = "Bash",
+    reason = "Bash needs approval (ask: Bash).", suggested_rule = "Bash(npm install:*)",
+    options = { "allow_once", "deny_once", "allow_for_session", "deny_for_session", "always_allow", "always_deny" },
+  }
+  it("names the tool, level, command, rule, suggestion and keys", function()
+    local lines, hls = render.block(req, keys, 2)
+    local text = table.concat(lines, "\n")
+    for _, want in ipairs({ "Approval needed: Bash (mutating) · 2 more waiting", "command: npm install", "asked by: Bash — Bash needs approval",
+      "suggested rule: Bash(npm install:*)", "[y] allow once", "[n] deny", "[s] allow for session", "[S] deny for session",
+      "[a] always allow", "[A] always deny" }) do
+      assert.matches(want, text, true)
+    end
+    assert.equals(#lines, #hls)
+  end)
+  it("lists only the offered answers and the configured keys", function()
+    local r = vim.deepcopy(req)
+    r.options = { "allow_once", "deny_once" }
+    local text = table.concat((render.block(r, vim.tbl_extend("force", keys, { deny_once = "x" }), 0)), "\n")
+    assert.matches("[x] deny", text, true)
+    assert.falsy(text:find("always", 1, true) and text:find("%[a%]"), "no always key")
+    assert.falsy(text:find("more waiting", 1, true))
+  end)
+  it("shows a long command on a few lines", function()
+    local r = vim.deepcopy(req)
+    r.input = { command = table.concat({ "1", "2", "3", "4", "5", "6", "7", "8", "9", "10" }, "\n") }
+    local text = table.concat((render.block(r, keys, 0)), "\n")
+    assert.matches("… (2 more lines)", text, true)
+  end)
+end)
