@@ -21,6 +21,8 @@ local spinner = { "⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇",
 ---@field header integer extmark on the `## Assistant` line (spinner)
 ---@field tools table<string, table> tool_use id -> { tool, input, ran }
 ---@field partial string incomplete stdout line
+---@field lines string[] stdout lines not handled yet (from index head on)
+---@field head integer
 ---@field stderr string[] last stderr lines
 ---@field ended string|nil "result" | "error" once the run said how it ended
 ---@field cancelled boolean
@@ -298,8 +300,12 @@ function handlers.error(r, ev)
   log.error(msg)
 end
 
+-- vim.json (lua-cjson) is many times faster than the Vimscript decoder; both
+-- turn null into vim.NIL.
+local decode = (vim.json and vim.json.decode) or vim.fn.json_decode
+
 local function handle(r, line)
-  local ok, ev = pcall(vim.fn.json_decode, line)
+  local ok, ev = pcall(decode, line)
   if not ok or type(ev) ~= "table" then
     r.writer:lines({ render.error_line("vibing-agent wrote a line that is not JSON: " .. render.oneline(line, 80)) }, "VibingError")
     return
@@ -313,6 +319,43 @@ local function handle(r, line)
   end
 end
 
+-- Lines are handled in slices of at most SLICE_NS, with the editor's other
+-- work (keys, timers, redraws) in between, so a burst of output never
+-- freezes it.
+local SLICE_NS = 8e6
+local finish
+
+local function drain(r)
+  r.draining = false
+  if not vim.api.nvim_buf_is_valid(r.buf) then
+    r.lines, r.head = {}, 1
+    return
+  end
+  local t0 = vim.loop.hrtime()
+  local lines = r.lines
+  while r.head <= #lines do
+    local line = lines[r.head]
+    r.head = r.head + 1
+    if line ~= "" then
+      handle(r, line)
+    end
+    if vim.loop.hrtime() - t0 > SLICE_NS then
+      break
+    end
+  end
+  if r.head <= #lines then
+    r.draining = true
+    vim.schedule(function()
+      drain(r)
+    end)
+    return
+  end
+  r.lines, r.head = {}, 1
+  if r.exit_code then
+    finish(r, r.exit_code)
+  end
+end
+
 local function on_stdout(r, data)
   if not vim.api.nvim_buf_is_valid(r.buf) then
     -- The chat is gone: nobody can answer or read this run any more.
@@ -321,10 +364,12 @@ local function on_stdout(r, data)
   end
   data[1] = r.partial .. data[1]
   r.partial = table.remove(data)
+  local lines = r.lines
   for _, line in ipairs(data) do
-    if line ~= "" then
-      handle(r, line)
-    end
+    lines[#lines + 1] = line
+  end
+  if not r.draining then
+    drain(r)
   end
 end
 
@@ -343,13 +388,20 @@ local function stop_timer(r)
   end
 end
 
-local function finish(r, code)
+function finish(r, code)
   if runs[r.buf] ~= r then
     return
   end
   if r.partial ~= "" then
-    handle(r, r.partial)
+    table.insert(r.lines, r.partial)
     r.partial = ""
+  end
+  if r.head <= #r.lines then
+    r.exit_code = code -- the drain finishes the run once every line is handled
+    if not r.draining then
+      drain(r)
+    end
+    return
   end
   stop_timer(r)
   local buf = r.buf
@@ -423,6 +475,8 @@ function M.send(bufnr)
     tools = {},
     rules = {},
     partial = "",
+    lines = {},
+    head = 1,
     stderr = {},
     cancelled = false,
     frame = 0,
