@@ -358,11 +358,19 @@ func normHost(h string) (string, error) {
 	if h == "" {
 		return "", fmt.Errorf("empty host")
 	}
+	if strings.HasPrefix(h, ".") || strings.Contains(h, "..") {
+		return "", fmt.Errorf("empty label in %q", h)
+	}
 	a, err := idnaProfile.ToASCII(h)
 	if err != nil {
 		return "", err
 	}
-	return strings.ToLower(a), nil
+	// Mapping can produce dots of its own (full-width dots, ...): check again.
+	a = strings.TrimSuffix(strings.ToLower(a), ".")
+	if a == "" || strings.HasPrefix(a, ".") || strings.Contains(a, "..") {
+		return "", fmt.Errorf("empty label in %q", h)
+	}
+	return a, nil
 }
 
 // closest returns the known tool name nearest to name (edit distance at
