@@ -131,8 +131,17 @@ func (e *Engine) toolReport(name string) ToolReport {
 
 	// What a plain call of the tool inside the working directory meets.
 	probe := &matcher.Call{Tool: name, Env: e.env}
-	d := e.finishAsk(probe, e.byMode(probe))
+	modeD := e.byMode(probe)
+	d := e.finishAsk(probe, modeD)
 	tr.Default = d.Decision
+	// Asks that cannot be shown (resumed session, dontAsk) are refusals.
+	noPrompt := ""
+	if probe2 := e.finishAsk(probe, Decision{Decision: Ask}); probe2.Decision == Deny {
+		noPrompt = "approval prompts are off in resumed sessions"
+		if e.mode == "dontAsk" {
+			noPrompt = "dontAsk mode never prompts"
+		}
+	}
 
 	var parts []string
 	bare := func(list []string) bool {
@@ -143,24 +152,41 @@ func (e *Engine) toolReport(name string) ToolReport {
 		}
 		return false
 	}
+	others := func(list []string) []string {
+		var out []string
+		for _, r := range list {
+			if !strings.EqualFold(r, name) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
 	switch {
 	case bare(tr.Deny):
 		parts = append(parts, "refused (deny: "+name+")")
 	case bare(tr.Allow): // an allow overrides the same ask rule
 		parts = append(parts, "runs without asking (allow: "+name+")")
+	case bare(tr.Ask) && noPrompt != "":
+		parts = append(parts, "refused: it asks (ask: "+name+"), but "+noPrompt)
 	case bare(tr.Ask):
 		parts = append(parts, "asks every time (ask: "+name+")")
+	case modeD.Decision == Ask && d.Decision == Deny:
+		parts = append(parts, "refused by default: it would ask in "+e.mode+" mode, but "+noPrompt)
 	default:
 		parts = append(parts, plainDefault(d.Decision)+" by default in "+e.mode+" mode")
 	}
-	if len(tr.Allow) > 0 {
-		parts = append(parts, "runs: "+strings.Join(tr.Allow, ", "))
+	if l := others(tr.Allow); len(l) > 0 {
+		parts = append(parts, "runs: "+strings.Join(l, ", "))
 	}
-	if len(tr.Ask) > 0 {
-		parts = append(parts, "asks: "+strings.Join(tr.Ask, ", "))
+	if l := others(tr.Ask); len(l) > 0 {
+		verb := "asks: "
+		if noPrompt != "" {
+			verb = "refused (would ask, " + noPrompt + "): "
+		}
+		parts = append(parts, verb+strings.Join(l, ", "))
 	}
-	if len(tr.Deny) > 0 {
-		parts = append(parts, "refused: "+strings.Join(tr.Deny, ", "))
+	if l := others(tr.Deny); len(l) > 0 {
+		parts = append(parts, "refused: "+strings.Join(l, ", "))
 	}
 	tr.Summary = fmt.Sprintf("%s (%s): %s.", name, tr.Level, strings.Join(parts, "; "))
 	return tr
