@@ -52,7 +52,7 @@ func TestExplain(t *testing.T) {
 		{name: "resumed bare ask", tc: tcase{SessionID: "s1", Ask: []string{"Bash"}}, tool: "Bash", wantDef: session.Deny, resumed: true,
 			has: []string{"refused: it asks (ask: Bash), but approval prompts are off in resumed sessions"}},
 		{name: "resumed", tc: tcase{SessionID: "s1", Ask: []string{"Bash"}}, tool: "Edit", wantDef: session.Deny, resumed: true,
-			has: []string{"refused by default: it would ask in default mode, but approval prompts are off in resumed sessions"},
+			has:     []string{"refused by default: it would ask in default mode, but approval prompts are off in resumed sessions"},
 			textHas: []string{"Resumed session (resume_ask = deny)", "anything that would ask is denied with guidance"}},
 		{name: "resumed prompt", tc: tcase{SessionID: "s1", Config: "resume_ask: prompt\n"}, tool: "Edit", wantDef: session.Ask, resumed: true,
 			textHas: []string{"Resumed session (resume_ask = prompt)"}, textNot: []string{"denied with guidance"}},
