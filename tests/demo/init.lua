@@ -41,7 +41,7 @@ vim.api.nvim_create_autocmd("VimEnter", {
     end
     local buf = vim.api.nvim_create_buf(false, true)
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, banner)
-    vim.api.nvim_open_win(buf, false, {
+    local win = vim.api.nvim_open_win(buf, false, {
       relative = "editor",
       anchor = "NE",
       row = 0,
@@ -57,6 +57,19 @@ vim.api.nvim_create_autocmd("VimEnter", {
     for i = 0, #banner - 1 do
       vim.api.nvim_buf_add_highlight(buf, -1, "VibingDemoBanner", i, 0, -1)
     end
+    -- The banner would cover the reply: it goes when the first message is sent
+    -- (the chat itself still says it is a demo).
+    vim.api.nvim_create_autocmd("User", {
+      group = "vibing_demo",
+      pattern = "VibingRunStart",
+      once = true,
+      desc = "vibing demo: close the banner",
+      callback = function()
+        if vim.api.nvim_win_is_valid(win) then
+          vim.api.nvim_win_close(win, true)
+        end
+      end,
+    })
     vim.cmd("normal! G")
     vim.notify("vibing: this is a DEMO (scripted agent, no API key). Press <CR> to send the message.", vim.log.levels.INFO)
   end,
