@@ -44,7 +44,7 @@ end)
 
 -- Streaming: 1 MB of assistant text in ~20-byte chunks (as token deltas
 -- arrive), written by a stand-in for `vibing-agent run` that prints prepared
--- JSON Lines, through the real path: jobstart, on_stdout, json_decode, the
+-- JSON Lines, through the real path: a libuv pipe, line splitting, json_decode, the
 -- batching writer. A 5 ms repeating timer measures the editor's longest stall.
 local tmp = vim.fn.tempname()
 vim.fn.mkdir(tmp .. "/.vibing/chat", "p")

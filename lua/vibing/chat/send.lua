@@ -8,6 +8,7 @@ local M = {}
 local approval = require("vibing.ui.approval")
 local fm = require("vibing.chat.frontmatter")
 local log = require("vibing.log")
+local process = require("vibing.process")
 local render = require("vibing.chat.render")
 local writer_mod = require("vibing.chat.writer")
 
@@ -16,13 +17,14 @@ local spinner = { "⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇",
 
 ---@class vibing.Run
 ---@field buf integer
----@field job integer|nil
+---@field proc vibing.Process|nil the `vibing-agent run` process
 ---@field writer vibing.Writer
 ---@field header integer extmark on the `## Assistant` line (spinner)
 ---@field tools table<string, table> tool_use id -> { tool, input, ran }
----@field partial string incomplete stdout line
----@field lines string[] stdout lines not handled yet (from index head on)
----@field head integer
+---@field out vibing.process.Lines stdout not handled yet
+---@field draining boolean a drain is scheduled or running
+---@field drain_timer any libuv timer that starts the next drain slice
+---@field exit_code integer|nil set once the process is gone
 ---@field stderr string[] last stderr lines
 ---@field ended string|nil "result" | "error" once the run said how it ended
 ---@field cancelled boolean
@@ -154,11 +156,10 @@ local function edit(bufnr, params)
 end
 
 local function send_json(r, msg)
-  if not r.job then
+  if not r.proc then
     return false
   end
-  local ok = pcall(vim.fn.chansend, r.job, vim.fn.json_encode(msg) .. "\n")
-  return ok
+  return r.proc:write(vim.fn.json_encode(msg) .. "\n")
 end
 
 local function set_status(r, text)
@@ -319,58 +320,78 @@ local function handle(r, line)
   end
 end
 
--- Lines are handled in slices of at most SLICE_NS, with the editor's other
+-- Output is handled in slices of at most SLICE_NS, with the editor's other
 -- work (keys, timers, redraws) in between, so a burst of output never
--- freezes it.
-local SLICE_NS = 8e6
+-- freezes it. The next slice starts from a 0 ms libuv timer, so libuv runs
+-- (timers, input, pipe reads) between slices.
+local SLICE_NS = 4e6
 local finish
 
 local function drain(r)
-  r.draining = false
   if not vim.api.nvim_buf_is_valid(r.buf) then
-    r.lines, r.head = {}, 1
+    -- The chat is gone: nobody can answer or read this run any more.
+    r.out:clear()
+    r.draining = false
+    if r.proc then
+      r.proc:stop()
+    end
+    if r.exit_code then
+      finish(r, r.exit_code)
+    end
     return
   end
   local t0 = vim.loop.hrtime()
-  local lines = r.lines
-  while r.head <= #lines do
-    local line = lines[r.head]
-    r.head = r.head + 1
+  local out = r.out
+  while true do
+    local line = out:next()
+    if not line then
+      break
+    end
     if line ~= "" then
       handle(r, line)
     end
     if vim.loop.hrtime() - t0 > SLICE_NS then
+      if out:ready() then
+        r.drain_timer:start(0, 0, r.drain_cb)
+        return
+      end
       break
     end
   end
-  if r.head <= #lines then
-    r.draining = true
-    vim.schedule(function()
-      drain(r)
-    end)
-    return
-  end
-  r.lines, r.head = {}, 1
+  r.draining = false
   if r.exit_code then
     finish(r, r.exit_code)
   end
 end
 
-local function on_stdout(r, data)
-  if not vim.api.nvim_buf_is_valid(r.buf) then
-    -- The chat is gone: nobody can answer or read this run any more.
-    pcall(vim.fn.jobstop, r.job)
-    return
-  end
-  data[1] = r.partial .. data[1]
-  r.partial = table.remove(data)
-  local lines = r.lines
-  for _, line in ipairs(data) do
-    lines[#lines + 1] = line
-  end
+-- Runs in a fast libuv callback: no editor API here, only queueing.
+local function on_stdout(r, chunk)
+  r.out:push(chunk)
   if not r.draining then
-    drain(r)
+    r.draining = true
+    r.drain_timer:start(0, 0, r.drain_cb)
   end
+end
+
+-- Also a fast callback: keep the last few stderr lines for error messages.
+local function on_stderr(r, chunk)
+  local text = r.stderr_partial .. chunk
+  local from = 1
+  while true do
+    local nl = text:find("\n", from, true)
+    if not nl then
+      break
+    end
+    local l = text:sub(from, nl - 1)
+    from = nl + 1
+    if l ~= "" then
+      table.insert(r.stderr, l)
+      if #r.stderr > 5 then
+        table.remove(r.stderr, 1)
+      end
+    end
+  end
+  r.stderr_partial = text:sub(from, from + 4095)
 end
 
 -- Run lifecycle ----------------------------------------------------------------
@@ -386,19 +407,28 @@ local function stop_timer(r)
     r.kill_timer:close()
     r.kill_timer = nil
   end
+  if r.drain_timer and not r.drain_timer:is_closing() then
+    r.drain_timer:close()
+  end
 end
 
 function finish(r, code)
   if runs[r.buf] ~= r then
     return
   end
-  if r.partial ~= "" then
-    table.insert(r.lines, r.partial)
-    r.partial = ""
+  r.exit_code = code
+  if r.stderr_partial ~= "" then
+    table.insert(r.stderr, r.stderr_partial)
+    if #r.stderr > 5 then
+      table.remove(r.stderr, 1)
+    end
+    r.stderr_partial = ""
   end
-  if r.head <= #r.lines then
-    r.exit_code = code -- the drain finishes the run once every line is handled
+  r.out:finish()
+  if r.out:ready() or r.draining then
+    -- The drain finishes the run once every line is handled.
     if not r.draining then
+      r.draining = true
       drain(r)
     end
     return
@@ -474,13 +504,17 @@ function M.send(bufnr)
     header = header,
     tools = {},
     rules = {},
-    partial = "",
-    lines = {},
-    head = 1,
+    out = process.lines(),
+    draining = false,
+    drain_timer = vim.loop.new_timer(),
     stderr = {},
+    stderr_partial = "",
     cancelled = false,
     frame = 0,
   }
+  r.drain_cb = vim.schedule_wrap(function()
+    drain(r)
+  end)
   runs[bufnr] = r
   if not save(bufnr) then
     r.ended = "error"
@@ -496,32 +530,25 @@ function M.send(bufnr)
     finish(r, -1)
     return
   end
-  local ok, job = pcall(vim.fn.jobstart, M.command(bufnr, path, rpc.write_config()), {
+  local proc, err = process.spawn(M.command(bufnr, path, rpc.write_config()), {
     cwd = vim.fn.getcwd(),
-    on_stdout = function(_, data)
-      on_stdout(r, data)
+    on_stdout = function(chunk)
+      on_stdout(r, chunk)
     end,
-    on_stderr = function(_, data)
-      for _, l in ipairs(data or {}) do
-        if l ~= "" then
-          table.insert(r.stderr, l)
-          if #r.stderr > 5 then
-            table.remove(r.stderr, 1)
-          end
-        end
-      end
+    on_stderr = function(chunk)
+      on_stderr(r, chunk)
     end,
-    on_exit = function(_, code)
+    on_exit = function(code)
       finish(r, code)
     end,
   })
-  if not ok or type(job) ~= "number" or job <= 0 then
-    r.writer:lines({ render.error_line("could not start vibing-agent run: " .. tostring(job)) }, "VibingError")
+  if not proc then
+    r.writer:lines({ render.error_line("could not start vibing-agent run: " .. tostring(err)) }, "VibingError")
     r.ended = "error"
     finish(r, -1)
     return
   end
-  r.job = job
+  r.proc = proc
   send_json(r, { type = "prompt", text = prompt })
   r.timer = vim.loop.new_timer()
   r.timer:start(
@@ -550,7 +577,9 @@ function M.cancel(bufnr)
   end
   r.cancelled = true
   if not send_json(r, { type = "cancel" }) then
-    pcall(vim.fn.jobstop, r.job)
+    if r.proc then
+      r.proc:stop()
+    end
     return
   end
   r.kill_timer = vim.loop.new_timer()
@@ -558,8 +587,8 @@ function M.cancel(bufnr)
     5000,
     0,
     vim.schedule_wrap(function()
-      if runs[bufnr] == r and r.job then
-        pcall(vim.fn.jobstop, r.job)
+      if runs[bufnr] == r and r.proc then
+        r.proc:stop()
       end
     end)
   )
