@@ -116,7 +116,9 @@ function M.run()
       out("FAIL " .. t.name .. "\n     " .. tostring(err):gsub("\n", "\n     "))
     end
   end
-  out(("%d passed, %d failed"):format(passed, failed))
+  -- Other output (":checkhealth" prints "Running healthchecks...") may have
+  -- left the line open: the summary stands alone on its own line.
+  out("\n" .. ("%d passed, %d failed"):format(passed, failed))
   return failed
 end
 
