@@ -693,7 +693,7 @@ func isForkBomb(fd *syntax.FuncDecl) bool {
 			bomb = true
 			return
 		}
-		syntax.Walk(st.Cmd, func(n syntax.Node) bool {
+		walk := func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.BinaryCmd:
 				pipe := n.Op == syntax.Pipe || n.Op == syntax.PipeAll
@@ -705,7 +705,15 @@ func isForkBomb(fd *syntax.FuncDecl) bool {
 				return false
 			}
 			return true
-		})
+		}
+		// a statement may be redirections alone (`{ >x& }`); their words
+		// may hold substitutions
+		if st.Cmd != nil {
+			syntax.Walk(st.Cmd, walk)
+		}
+		for _, r := range st.Redirs {
+			syntax.Walk(r, walk)
+		}
 	}
 	visit(fd.Body, false)
 	return bomb
