@@ -6,6 +6,7 @@ package matcher
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 )
 
 // List is the list a rule stands in; matching differs between them (allow
@@ -120,6 +121,8 @@ type Call struct {
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords
+
+	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

@@ -1,8 +1,10 @@
 package matcher
 
 import (
+	"errors"
 	"path"
 	"strings"
+	"time"
 
 	"vibing/internal/tools"
 )
@@ -363,8 +365,7 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 			return false
 		}
 		for _, a := range acts {
-			ok, err := r.re.MatchString(a)
-			if err != nil || !ok {
+			if ok, err := r.regexMatch(c, a); err != nil || !ok {
 				return false
 			}
 		}
@@ -374,11 +375,11 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 		return true // braces too large to expand: the commands cannot be checked
 	}
 	for _, a := range c.denyActions() {
-		if r.regexFires(a) {
+		if r.regexFires(c, a) {
 			return true
 		}
 		if lt := c.lowerTool(); lt != c.Tool && strings.HasPrefix(a, "tool:"+c.Tool) {
-			if r.regexFires("tool:" + lt + a[len("tool:")+len(c.Tool):]) {
+			if r.regexFires(c, "tool:"+lt+a[len("tool:")+len(c.Tool):]) {
 				return true
 			}
 		}
@@ -390,9 +391,25 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 	return false
 }
 
-func (r *Rule) regexFires(a string) bool {
-	ok, err := r.re.MatchString(a)
+func (r *Rule) regexFires(c *Call, a string) bool {
+	ok, err := r.regexMatch(c, a)
 	return ok || err != nil
+}
+
+// errRegexBudget says the call's regex budget is spent.
+var errRegexBudget = errors.New("the regex rules took too long on this call")
+
+// regexMatch evaluates the rule's regex on a, charging the time to the
+// call's budget; once the budget is spent it returns errRegexBudget without
+// evaluating, and callers treat the error as they treat a timeout.
+func (r *Rule) regexMatch(c *Call, a string) (bool, error) {
+	if time.Duration(c.regexSpent.Load()) >= regexBudget {
+		return false, errRegexBudget
+	}
+	start := time.Now()
+	ok, err := r.re.MatchString(a)
+	c.regexSpent.Add(int64(time.Since(start)))
+	return ok, err
 }
 
 // Covers reports whether every simple command of a Bash call is matched by
@@ -439,7 +456,7 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 				break
 			}
 			if r.kind == kindRegex && !cmd.dynamicName && i < len(c.actions) {
-				if ok, err := r.re.MatchString(c.actions[i]); ok && err == nil {
+				if ok, err := r.regexMatch(c, c.actions[i]); ok && err == nil {
 					found = r
 					break
 				}

@@ -12,9 +12,16 @@ import (
 	"vibing/internal/tools"
 )
 
-// regexTimeout bounds one regex evaluation; a pattern that runs longer counts
-// as matching in deny/ask and as not matching in allow.
-const regexTimeout = 50 * time.Millisecond
+// regexTimeout bounds one regex evaluation, and regexBudget all regex
+// evaluations on one call (a line of 10,000 simple commands is tried
+// against every regex rule once per command). A pattern that runs longer, or
+// is reached once the budget is spent, counts as matching in deny/ask and as
+// not matching in allow. A decision thus spends at most about
+// regexBudget + regexTimeout in regex rules.
+const (
+	regexTimeout = 50 * time.Millisecond
+	regexBudget  = 250 * time.Millisecond
+)
 
 type ruleKind int
 
