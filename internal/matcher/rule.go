@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
-	"github.com/gobwas/glob"
 	"golang.org/x/net/idna"
 
 	"vibing/internal/tools"
@@ -62,10 +61,10 @@ type Rule struct {
 
 	// paths
 	anchor  pathAnchor
-	globs   []*glob.Pattern // the pattern and its **/-less variants
-	below   []*glob.Pattern // the same with "/**" appended: what lies below a match (deny/ask)
-	lit     string          // the pattern's literal start: a subject without it cannot match
-	anyBase bool            // no "/" in the pattern: deny/ask match the base name at any depth
+	globs   []*pathGlob // the pattern
+	below   []*pathGlob // the same with "/**" appended: what lies below a match (deny/ask)
+	lit     string      // the pattern's literal start: a subject without it cannot match
+	anyBase bool        // no "/" in the pattern: deny/ask match the base name at any depth
 
 	// domains
 	host     string
@@ -318,14 +317,12 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	return nil
 }
 
-// compileGlobs compiles p with '/' as separator in globstar mode, so that
-// "**/" may also match no folder at all (src/**/*.ts matches src/a.ts).
-func compileGlobs(p string) ([]*glob.Pattern, error) {
-	g, err := (&glob.Compiler{Separators: []rune{'/'}, Globstar: true}).Compile(p)
+func compileGlobs(p string) ([]*pathGlob, error) {
+	g, err := compileGlob(p)
 	if err != nil {
 		return nil, err
 	}
-	return []*glob.Pattern{g}, nil
+	return []*pathGlob{g}, nil
 }
 
 // compileDomain reads WebFetch(host), WebFetch(*.domain) and Claude Code's
