@@ -90,6 +90,16 @@ func pathInput(input map[string]any, key string, required bool) (string, error) 
 	return s, nil
 }
 
+// maxCommandBytes and maxCommands bound the work one Bash call costs. A
+// longer line, or one of more simple commands (sh -c scripts, substitutions
+// and find -exec included), is not parsed further: it gets Err, so no
+// pattern allows it and every deny and ask rule for Bash (and every deny
+// or ask file rule) fires on it. A bare Bash allow rule still covers it.
+const (
+	maxCommandBytes = 256 << 10
+	maxCommands     = 10000
+)
+
 func prepareBash(c *Call) {
 	cmd, ok := c.Input["command"].(string)
 	if !ok || strings.TrimSpace(cmd) == "" {
@@ -98,6 +108,10 @@ func prepareBash(c *Call) {
 		return
 	}
 	c.Command, c.Detail = cmd, cmd
+	if len(cmd) > maxCommandBytes {
+		c.Err = fmt.Errorf("the command line is %d bytes long, more than the %d that are checked", len(cmd), maxCommandBytes)
+		return
+	}
 	parseBash(c, cmd)
 	for i := range c.Commands {
 		c.actions = append(c.actions, "tool:Bash:"+c.Commands[i].Text)
@@ -204,24 +218,38 @@ func ResolvePath(p string, env Env) Path {
 	return out
 }
 
-// realPath resolves the symlinks of the longest existing prefix of abs and
-// appends the rest, so a file not yet created below a symlinked folder
-// resolves too. On a loop or another error it returns abs.
+// maxPathLen is the longest path the system resolves in one call
+// (PATH_MAX): a longer prefix cannot be looked up, so none is tried.
+const maxPathLen = 4096
+
+// realPath resolves the symlinks of the longest existing prefix of abs (a
+// clean absolute path) and appends the rest, so a file not yet created
+// below a symlinked folder resolves too. On a loop or another error it
+// returns abs. It looks at no more than the first maxPathLen bytes, once
+// per folder, so a path of a million folders costs what one of 4 KiB does.
 func realPath(abs string) string {
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
+	if len(abs) <= maxPathLen {
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
 	}
-	dir, rest := abs, ""
-	for dir != "/" && dir != "." {
+	dir := abs
+	if len(dir) > maxPathLen {
+		dir = dir[:strings.LastIndexByte(dir[:maxPathLen+1], '/')]
+	}
+	for dir != "" && dir != "/" {
 		if _, err := os.Lstat(dir); err == nil {
 			r, err := filepath.EvalSymlinks(dir)
 			if err != nil {
 				return abs
 			}
-			return filepath.Join(r, rest)
+			return filepath.Join(r, abs[len(dir):])
 		}
-		rest = filepath.Join(filepath.Base(dir), rest)
-		dir = filepath.Dir(dir)
+		i := strings.LastIndexByte(dir, '/')
+		if i < 0 {
+			break
+		}
+		dir = dir[:i]
 	}
 	return abs
 }

@@ -225,8 +225,13 @@ func (s *scriptWalk) assignText(a *syntax.Assign) (string, bool) {
 	return b.String(), dyn
 }
 
+var errTooMany = fmt.Errorf("the command line holds more than %d simple commands, more than are checked", maxCommands)
+
 // add records a simple command.
 func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
+	if len(s.w.c.Commands) >= maxCommands {
+		s.w.fail(errTooMany)
+	}
 	if pipe < 0 {
 		pipe = s.newPipe()
 		idx = 0
