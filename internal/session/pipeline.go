@@ -47,6 +47,10 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 				return Decision{Decision: Deny, Rule: r.String(), Source: src,
 					Reason: fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)}
 			}
+			if c.Err != nil {
+				return Decision{Decision: Deny, Rule: r.String(), Source: src,
+					Reason: fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), c.Err)}
+			}
 			return Decision{Decision: Deny, Rule: r.String(), Source: src,
 				Reason: fmt.Sprintf("%s is denied by the rule %s.", describe(c), r.String())}
 		}
