@@ -20,6 +20,14 @@
 // names a matching path (Read(.env) denies `cat .env`; runners.go, args.go).
 // Words only known at run time (`cat $F`) cannot be checked that way.
 //
+// A decision's cost is bounded whatever the call or the rules: a Bash line
+// over 256 KiB or of more than 10,000 simple commands is not parsed further
+// (Err: deny/ask fire, no pattern allows; prepare.go); sh -c/eval nesting
+// stops at maxScriptDepth and braces at maxBraceWords; regex rules get
+// 50 ms per evaluation and 250 ms per call in all (rule.go); path patterns
+// match through a linear-time regexp translation of the glob (glob.go); and
+// symlinks are resolved over at most the first 4 KiB of a path.
+//
 // DefaultDeny recognises the built-in destructive commands on the parsed
 // line, and Suggest proposes the narrowest useful rule for an approval.
 package matcher

@@ -3,7 +3,9 @@ package matcher
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/gobwas/glob"
@@ -17,8 +19,18 @@ import (
 // the tests check the two agree.
 type pathGlob struct {
 	text string
-	g    *glob.Pattern  // the glob library's compilation: validates the syntax
-	re   *regexp.Regexp // the linear-time translation
+	g    *glob.Pattern // the glob library's compilation: validates the syntax
+	expr string        // the linear-time translation, compiled on first use
+
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// regexp compiles the translation once: settings are loaded more often than
+// most of their path rules meet a call.
+func (p *pathGlob) regexp() *regexp.Regexp {
+	p.once.Do(func() { p.re = regexp.MustCompile(p.expr) })
+	return p.re
 }
 
 // Match reports whether the subject matches the pattern.
@@ -32,7 +44,7 @@ func (p *pathGlob) Match(s string) bool {
 		}
 		return p.g.Match(s)
 	}
-	return p.re.MatchString(s)
+	return p.regexp().MatchString(s)
 }
 
 // maxGlobFallback bounds the subjects the backtracking glob library sees.
@@ -52,11 +64,11 @@ func compileGlob(p string) (*pathGlob, error) {
 	if err != nil {
 		return nil, err
 	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
+	// checked here so the lazy compilation cannot fail
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
 		return nil, fmt.Errorf("the pattern cannot be matched: %v", err)
 	}
-	return &pathGlob{text: p, g: g, re: re}, nil
+	return &pathGlob{text: p, g: g, expr: expr}, nil
 }
 
 // maxGlobAlternatives bounds the alternatives a pattern's braces expand to.

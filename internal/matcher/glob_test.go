@@ -48,7 +48,7 @@ func checkGlob(t *testing.T, pat, s string) {
 	if err != nil {
 		return
 	}
-	if got, want := g.re.MatchString(s), g.g.Match(s); got != want {
-		t.Errorf("pattern %q (regexp %s) on %q: regexp %v, glob %v", pat, g.re, s, got, want)
+	if got, want := g.regexp().MatchString(s), g.g.Match(s); got != want {
+		t.Errorf("pattern %q (regexp %s) on %q: regexp %v, glob %v", pat, g.expr, s, got, want)
 	}
 }
