@@ -2,7 +2,9 @@ package matcher
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -214,8 +216,45 @@ func ResolvePath(p string, env Env) Path {
 		abs = "/" + abs
 	}
 	out.Abs = filepath.Clean(abs)
-	out.Real = realPath(out.Abs)
+	out.Real = realPathUnder(out.Abs, env.Cwd)
 	return out
+}
+
+// realPathUnder is realPath for the common case of a path below the working
+// directory: the folder's own resolution is cached (realDir), so only the
+// components below it are looked at, one Lstat each, until one does not
+// exist. Any symlink among them, or any other case, takes the full walk.
+func realPathUnder(abs, cwd string) string {
+	if cwd == "" || cwd == "/" || len(abs) > maxPathLen || !strings.HasPrefix(abs, cwd+"/") {
+		return realPath(abs)
+	}
+	cur := realDir(cwd)
+	rest := abs[len(cwd)+1:]
+	for rest != "" {
+		comp := rest
+		i := strings.IndexByte(rest, '/')
+		if i >= 0 {
+			comp, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		next := cur + "/" + comp
+		fi, err := os.Lstat(next)
+		switch {
+		case err == nil && fi.Mode()&os.ModeSymlink != 0:
+			return realPath(abs)
+		case err == nil:
+			cur = next
+		case errors.Is(err, fs.ErrNotExist):
+			if rest == "" {
+				return next
+			}
+			return next + "/" + rest
+		default:
+			return realPath(abs)
+		}
+	}
+	return cur
 }
 
 // maxPathLen is the longest path the system resolves in one call
