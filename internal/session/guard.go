@@ -135,7 +135,11 @@ func within(p, dir string) bool {
 	if p == "" || dir == "" {
 		return false
 	}
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+	if dir == "/" {
+		return true
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 // readers are commands known to only read the files they name; any other

@@ -78,6 +78,14 @@ var known = []Info{
 	{Name: "Skill", Level: Mutating, Example: "Skill"},
 }
 
+var byName = func() map[string]*Info {
+	m := make(map[string]*Info, len(known))
+	for i := range known {
+		m[known[i].Name] = &known[i]
+	}
+	return m
+}()
+
 var byLower = func() map[string]*Info {
 	m := make(map[string]*Info, len(known))
 	for i := range known {
@@ -94,6 +102,9 @@ func IsMCP(name string) bool {
 // Lookup returns the tool named name, case-insensitively. MCP names and
 // unknown names report ok=false.
 func Lookup(name string) (Info, bool) {
+	if in, ok := byName[name]; ok { // the common case: already canonical, no allocation
+		return *in, true
+	}
 	if in, ok := byLower[strings.ToLower(name)]; ok {
 		return *in, true
 	}
