@@ -51,7 +51,7 @@ M.defaults = {
   resume_ask = "deny",
   -- Refuse well-known destructive shell commands (rm -rf /, sudo, ...).
   default_deny_rules = true,
-  -- Audit database; nil means stdpath("state")/vibing/audit.sqlite.
+  -- Audit database; nil means $XDG_STATE_HOME/vibing/audit.sqlite (~/.local/state/...).
   audit_path = nil,
   -- Buffer-local keys in chats; false disables one. The six answers are
   -- mapped only while an approval prompt waits in that chat.

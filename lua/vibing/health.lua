@@ -63,8 +63,12 @@ function M.check()
 
   local db = o.audit_path
   if not db or db == "" then
-    local ok, dir = pcall(vim.fn.stdpath, "state")
-    db = (ok and dir or vim.fn.stdpath("data")) .. "/vibing/audit.sqlite"
+    -- The same default as vibing-agent's: $XDG_STATE_HOME/vibing/audit.sqlite.
+    local state = vim.env.XDG_STATE_HOME
+    if not state or state == "" then
+      state = (vim.loop.os_homedir() or "~") .. "/.local/state"
+    end
+    db = state .. "/vibing/audit.sqlite"
   end
   local dir = vim.fn.fnamemodify(db, ":h")
   vim.fn.mkdir(dir, "p")
