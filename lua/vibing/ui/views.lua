@@ -64,22 +64,44 @@ function M.permissions()
   return view
 end
 
-local columns = { "time", "decision", "tool", "action", "rule", "source", "chat" }
+-- Audit columns and their widths (0 = as wide as the value).
+local columns = {
+  { "time", 19 },
+  { "decision", 12 },
+  { "tool", 12 },
+  { "source", 10 },
+  { "rule", 24 },
+  { "action", 0 },
+}
 
----One audit row as a line.
+local function cell(v, width)
+  v = (v == nil or v == vim.NIL or v == "") and "-" or tostring(v):gsub("\n", " ")
+  if width == 0 then
+    return v
+  end
+  if vim.fn.strdisplaywidth(v) > width then
+    v = vim.fn.strcharpart(v, 0, width - 1) .. "…"
+  end
+  return v .. string.rep(" ", width - vim.fn.strdisplaywidth(v))
+end
+
+---One audit row as an aligned line.
 ---@param row table
 ---@return string
 function M.format_row(row)
   local parts = {}
   for _, c in ipairs(columns) do
-    local v = row[c]
-    if v ~= nil and v ~= vim.NIL and v ~= "" then
-      table.insert(parts, tostring(v))
-    else
-      table.insert(parts, "-")
-    end
+    table.insert(parts, cell(row[c[1]], c[2]))
   end
-  return table.concat(parts, "  ")
+  return table.concat(parts, " ")
+end
+
+local function header()
+  local row = {}
+  for _, c in ipairs(columns) do
+    row[c[1]] = c[1]
+  end
+  return M.format_row(row)
 end
 
 ---List recent audit rows (of one chat when given, else of the current chat,
@@ -101,7 +123,7 @@ function M.audit(chat)
     log.warn(res.error)
     return
   end
-  local lines = { "vibing audit" .. (chat and (" — " .. chat) or "") .. "  (q closes)", table.concat(columns, "  ") }
+  local lines = { "vibing audit" .. (chat and (" — " .. chat) or "") .. "  (q closes)", header() }
   local rows = type(res.rows) == "table" and res.rows or {}
   for _, row in ipairs(rows) do
     table.insert(lines, M.format_row(row))
