@@ -148,11 +148,20 @@ func prepareURL(c *Call) {
 		return
 	}
 	c.Scheme = strings.ToLower(u.Scheme)
+	// Only scheme://host/... names a place a domain rule can speak for:
+	// "evil.com/x" parses as a path, "http:/x" and "mailto:x" have no
+	// authority, "file:///etc/passwd" and "https:///x" an empty one.
+	if c.Scheme == "" {
+		c.Err = fmt.Errorf("the URL %q has no scheme: it must be absolute, like https://host/path", raw)
+		return
+	}
+	if u.Opaque != "" || u.Host == "" {
+		c.Err = fmt.Errorf("the URL %q has no host: it must be absolute, like https://host/path", raw)
+		return
+	}
 	h := u.Hostname()
 	if h == "" {
-		if c.Scheme == "http" || c.Scheme == "https" {
-			c.Err = fmt.Errorf("the URL has no host")
-		}
+		c.Err = fmt.Errorf("the URL %q has no host name (only a port)", raw)
 		return
 	}
 	if strings.ContainsAny(h, "\\%") {

@@ -150,6 +150,14 @@ func TestPrepareErrors(t *testing.T) {
 		{"WebFetch", map[string]any{"url": "http://[::1"}},
 		{"WebFetch", map[string]any{"url": "https:///path"}},
 		{"WebFetch", map[string]any{"url": "https://exa mple.com/"}},
+		{"WebFetch", map[string]any{"url": "evil.com/x"}},
+		{"WebFetch", map[string]any{"url": "//evil.com/x"}},
+		{"WebFetch", map[string]any{"url": "https:///x"}},
+		{"WebFetch", map[string]any{"url": "http:/x"}},
+		{"WebFetch", map[string]any{"url": "http:evil.com/x"}},
+		{"WebFetch", map[string]any{"url": "mailto:x"}},
+		{"WebFetch", map[string]any{"url": "file:///etc/passwd"}},
+		{"WebFetch", map[string]any{"url": "https://:443/"}},
 		{"Grep", map[string]any{"pattern": 1}},
 	}
 	for _, tt := range tests {
@@ -166,7 +174,7 @@ func TestPrepareURL(t *testing.T) {
 		{"HTTPS://user:pw@github.com:8443/x", "https", "github.com"},
 		{"https://bücher.de/", "https", "xn--bcher-kva.de"},
 		{"http://[::1]:80/", "http", "::1"},
-		{"file:///etc/passwd", "file", ""},
+		{"ftp://Example.com/x", "ftp", "example.com"},
 	}
 	for _, tt := range tests {
 		c := matcher.Prepare("WebFetch", map[string]any{"url": tt.url}, testEnv)
