@@ -192,6 +192,34 @@ type conn struct {
 	interrupt int
 
 	initOnce sync.Once
+
+	// inflight holds the ids of permission requests the CLI still waits on.
+	// An id leaves it exactly once: by its answer, or by the CLI's
+	// control_cancel_request, so a withdrawn request is never answered.
+	pmu      sync.Mutex
+	inflight map[string]bool
+}
+
+// track marks permission request id as waiting for an answer.
+func (k *conn) track(id string) {
+	k.pmu.Lock()
+	defer k.pmu.Unlock()
+	if k.inflight == nil {
+		k.inflight = map[string]bool{}
+	}
+	k.inflight[id] = true
+}
+
+// settle takes id out of the waiting requests and reports whether it was
+// still waiting (neither answered nor withdrawn).
+func (k *conn) settle(id string) bool {
+	k.pmu.Lock()
+	defer k.pmu.Unlock()
+	if !k.inflight[id] {
+		return false
+	}
+	delete(k.inflight, id)
+	return true
 }
 
 func (k *conn) Events() <-chan run.Event { return k.events }

@@ -169,6 +169,14 @@ func (k *conn) dispatch(m *message) bool {
 		}
 	case "control_request":
 		k.controlRequest(m)
+	case "control_cancel_request":
+		// The CLI no longer needs the answer (an interrupt, an aborted
+		// turn). Only a request still waiting is withdrawn; a cancel that
+		// crosses our answer, or names an id we never saw, changes nothing.
+		// There is no reply to a cancel.
+		if k.settle(m.RequestID) {
+			k.events <- run.Event{Kind: run.KindWithdraw, RequestID: m.RequestID}
+		}
 	case "system":
 		if m.Subtype == "init" {
 			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID}
@@ -243,9 +251,13 @@ func (k *conn) controlRequest(m *message) {
 	switch req.Subtype {
 	case "can_use_tool":
 		input := req.Input
+		k.track(id)
 		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
 			ID: id, ToolUseID: req.ToolUseID, Tool: req.ToolName, Input: input,
 			Reply: func(v run.Verdict) {
+				if !k.settle(id) {
+					return // withdrawn by the CLI, or already answered
+				}
 				if v.Allow {
 					if input == nil {
 						input = map[string]any{}
@@ -269,9 +281,14 @@ func (k *conn) controlRequest(m *message) {
 		if toolUseID == "" {
 			toolUseID = req.ToolUseID
 		}
+		k.track(id)
 		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
 			ID: id, ToolUseID: toolUseID, Tool: in.ToolName, Input: in.ToolInput,
-			Reply: func(v run.Verdict) { k.respond(id, hookAnswer(v.Allow, v.Message)) }}}
+			Reply: func(v run.Verdict) {
+				if k.settle(id) { // not withdrawn by the CLI, not answered yet
+					k.respond(id, hookAnswer(v.Allow, v.Message))
+				}
+			}}}
 	default:
 		k.respondError(id, "vibing does not support control request "+req.Subtype)
 	}

@@ -35,6 +35,11 @@ const (
 	KindPermission                 // the backend asks whether a tool call may run
 	KindResult                     // the turn is over
 	KindError                      // the backend failed; the turn is over
+	// KindWithdraw: the backend no longer needs the answer to the permission
+	// request RequestID (a Permission.ID). The runner closes the approval if
+	// it is being asked, drops it if it is queued, and never calls its Reply;
+	// an id it does not know (already answered, or never seen) is ignored.
+	KindWithdraw
 )
 
 // Event is one thing the backend reports. The events channel ends after a
@@ -52,6 +57,7 @@ type Event struct {
 	CostUSD    float64
 	DurationMS int64
 	Message    string      // KindError
+	RequestID  string      // KindWithdraw
 	Permission *Permission // KindPermission
 }
 
@@ -62,7 +68,8 @@ type Verdict struct {
 }
 
 // Permission is a backend's question "may this tool call run?". Reply must be
-// called exactly once.
+// called exactly once, unless the backend withdrew the request (KindWithdraw)
+// first: then it is never called.
 type Permission struct {
 	ID        string // the backend's request id
 	ToolUseID string // the model's tool_use id, when known

@@ -34,7 +34,13 @@ const (
 	ByUser    = "user"
 	ByTimeout = "timeout"
 	ByCancel  = "cancel"
+	ByAgent   = "agent" // the agent withdrew its request
 )
+
+// Withdrawn is the approval_resolved decision when the agent withdrew the
+// request before the person answered: the call does not run and no answer is
+// sent to the agent.
+const Withdrawn = "withdrawn"
 
 // Input is one line the editor sends on stdin.
 type Input struct {

@@ -222,6 +222,8 @@ func (s *state) handle(ev Event) {
 			return
 		}
 		s.queue = append(s.queue, p)
+	case KindWithdraw:
+		s.withdraw(ev.RequestID)
 	case KindResult:
 		if s.resultSent || s.errorSent {
 			return
@@ -299,6 +301,31 @@ func (s *state) closeEditor() {
 	}
 }
 
+// withdraw handles the backend withdrawing permission request id: the
+// approval being asked is closed (decision "withdrawn", by "agent") with an
+// ask_denied audit row, a queued request is dropped before it is decided, and
+// an id that is neither (already answered, or unknown) is ignored. The
+// request's Reply is never called: the backend no longer wants an answer.
+func (s *state) withdraw(id string) {
+	if id == "" {
+		return
+	}
+	if ap := s.pending; ap != nil && ap.perm.ID == id {
+		s.pending = nil
+		ap.timer.Stop()
+		_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: Withdrawn, By: ByAgent,
+			Message: "The agent withdrew the request before the person answered"})
+		s.record(ap.perm, ap.decision, AuditAskDenied, "withdrawn by the agent")
+		return
+	}
+	for i, p := range s.queue {
+		if p.ID == id {
+			s.queue = append(s.queue[:i:i], s.queue[i+1:]...)
+			return
+		}
+	}
+}
+
 // pump decides queued permission requests while none waits for the person.
 func (s *state) pump() {
 	for s.pending == nil && len(s.queue) > 0 {
@@ -360,6 +387,11 @@ func (s *state) settle(p *Permission, v Verdict, d session.Decision, outcome, re
 		s.verdicts[p.ToolUseID] = v
 	}
 	p.Reply(v)
+	s.record(p, d, outcome, reason)
+}
+
+// record writes the audit row of a tool call.
+func (s *state) record(p *Permission, d session.Decision, outcome, reason string) {
 	if s.r.Audit == nil {
 		return
 	}

@@ -14,6 +14,10 @@
 //	hook ID NAME JSON        send a PreToolUse hook_callback and wait for its answer
 //	hooks ID NAME JSON ; ... send several hook_callbacks at once, then wait for all answers
 //	canuse ID NAME JSON      send can_use_tool and wait for its answer
+//	send_hook ID NAME JSON   send a PreToolUse hook_callback without waiting for its answer
+//	send_canuse ID NAME JSON send can_use_tool without waiting for its answer
+//	cancel ID                withdraw request req-ID with a control_cancel_request
+//	await ID...              wait for the answers to req-ID... (sent by send_hook/send_canuse)
 //	result                   emit a success result
 //	wait_eof                 wait until stdin closes
 //	wait_interrupt           wait for an interrupt request, acknowledge it, emit an error result
@@ -172,12 +176,12 @@ func step(line string) {
 	case "tool":
 		id, name, input := toolArgs(arg)
 		emit(assistant(map[string]any{"type": "tool_use", "id": id, "name": name, "input": input}))
-	case "hook", "hooks", "canuse":
+	case "hook", "hooks", "canuse", "send_hook", "send_canuse":
 		var ids []string
 		for _, part := range strings.Split(arg, " ; ") {
 			id, name, input := toolArgs(part)
 			var req map[string]any
-			if cmd == "canuse" {
+			if strings.HasSuffix(cmd, "canuse") {
 				req = map[string]any{"subtype": "can_use_tool", "tool_name": name, "input": input, "tool_use_id": id,
 					"permission_suggestions": []any{map[string]any{"type": "addRules"}}}
 			} else {
@@ -185,6 +189,16 @@ func step(line string) {
 					"input": map[string]any{"hook_event_name": "PreToolUse", "tool_name": name, "tool_input": input, "tool_use_id": id}}
 			}
 			emit(map[string]any{"type": "control_request", "request_id": "req-" + id, "request": req})
+			ids = append(ids, "req-"+id)
+		}
+		if !strings.HasPrefix(cmd, "send_") {
+			waitAnswers(ids)
+		}
+	case "cancel":
+		emit(map[string]any{"type": "control_cancel_request", "request_id": "req-" + arg})
+	case "await":
+		var ids []string
+		for _, id := range strings.Fields(arg) {
 			ids = append(ids, "req-"+id)
 		}
 		waitAnswers(ids)
