@@ -121,6 +121,7 @@ type Call struct {
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords
+	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
 }

@@ -109,7 +109,7 @@ func (r *Rule) matchBashFiles(c *Call, list List) bool {
 	if !reads && !changes {
 		return false
 	}
-	if c.Err != nil || c.braceOverflow {
+	if c.Err != nil || c.braceOverflow || c.dirOverflow {
 		return true // a line that cannot be parsed or expanded may touch anything
 	}
 	if changes {

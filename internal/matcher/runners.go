@@ -217,12 +217,24 @@ func (s *scriptWalk) argWord(w string) {
 	if w == "" || w == "-" || w == "--" || strings.ContainsRune(w, 0) {
 		return
 	}
+	if dir, ok := s.w.dir.sure(); ok || !isRelative(w) {
+		if !ok {
+			dir = s.w.c.Env.Cwd
+		}
+		s.argRef(argRef{word: w, cwd: dir})
+		return
+	}
+	for _, dir := range s.w.bases(s.w.dir) {
+		s.argRef(argRef{word: w, cwd: dir})
+	}
+}
+
+func (s *scriptWalk) argRef(ref argRef) {
 	c := s.w.c
 	if c.args == nil {
 		c.args = &bashArgs{}
 	}
 	a := c.args
-	ref := argRef{word: w, cwd: s.w.cwd}
 	if a.seen != nil {
 		if _, dup := a.seen[ref]; dup {
 			return

@@ -22,15 +22,19 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 // shellWalker turns one command line into simple commands.
 type shellWalker struct {
 	c        *Call
-	cwd      string // where relative paths resolve; changes after a literal cd
-	cwdKnown bool
+	dir      dirState // where relative paths resolve (see cwd.go)
+	succ     dirState // where the shell is when the statement just walked succeeded
+	seen     []string // every folder the line may be in, for an unknown folder
+	seenFull bool     // more folders than maxSeen were seen
+	cdpath   bool     // the line speaks of CDPATH: relative cd targets may go anywhere
 	pipes    int
 	err      error
 }
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
 func parseBash(c *Call, line string) {
-	w := &shellWalker{c: c, cwd: c.Env.Cwd, cwdKnown: true}
+	w := &shellWalker{c: c, dir: dirState{dirs: []string{c.Env.Cwd}}, seen: []string{c.Env.Cwd}, cdpath: strings.Contains(line, "CDPATH")}
+	w.succ = w.dir
 	w.script(line, 0, -1)
 	if w.err != nil && c.Err == nil {
 		c.Err = w.err
@@ -91,6 +95,19 @@ func (s *scriptWalk) stmt(st *syntax.Stmt, pipe, idx int) {
 	if st == nil {
 		return
 	}
+	if st.Background {
+		// a background job is a subshell
+		s.w.scoped(func() { s.stmtCmd(st, pipe, idx) })
+		return
+	}
+	s.stmtCmd(st, pipe, idx)
+	if st.Negated {
+		s.w.succ = s.w.dir
+	}
+}
+
+func (s *scriptWalk) stmtCmd(st *syntax.Stmt, pipe, idx int) {
+	w := s.w
 	for _, r := range st.Redirs {
 		s.redirect(r)
 	}
@@ -98,51 +115,74 @@ func (s *scriptWalk) stmt(st *syntax.Stmt, pipe, idx int) {
 	case nil:
 	case *syntax.CallExpr:
 		s.call(c, st.Redirs, pipe, idx)
+		return // call sets w.succ
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			var leaves []*syntax.Stmt
-			leaves = pipeLeaves(c, leaves)
-			p := pipe
-			if p < 0 {
-				p = s.newPipe()
-			}
-			for i, l := range leaves {
-				s.stmt(l, p, idx+i)
-			}
-			return
+			s.pipeline(c, pipe, idx)
+			break
 		}
 		s.stmt(c.X, pipe, idx)
+		afterX := w.dir
+		if c.Op == syntax.AndStmt {
+			w.dir = w.succ // the right side runs only when the left succeeded
+		}
+		succX := w.succ
 		s.stmt(c.Y, pipe, idx)
+		w.dir = union(afterX, w.dir)
+		if c.Op == syntax.OrStmt {
+			w.succ = union(succX, w.succ)
+		}
+		return // && keeps the right side's success state
 	case *syntax.Subshell:
-		s.stmts(c.Stmts, pipe, idx)
+		w.scoped(func() { s.stmts(c.Stmts, pipe, idx) })
 	case *syntax.Block:
+		w.succ = w.dir
 		s.stmts(c.Stmts, pipe, idx)
+		return // the last statement's success state
 	case *syntax.IfClause:
+		acc := w.dir
 		for ic := c; ic != nil; ic = ic.Else {
 			s.stmts(ic.Cond, pipe, idx)
+			afterCond := w.dir
 			s.stmts(ic.Then, pipe, idx)
+			acc = union(acc, w.dir)
+			w.dir = afterCond
 		}
+		w.dir = union(acc, w.dir)
 	case *syntax.WhileClause:
-		s.stmts(c.Cond, pipe, idx)
-		s.stmts(c.Do, pipe, idx)
+		s.loop(c, func() {
+			s.stmts(c.Cond, pipe, idx)
+			s.stmts(c.Do, pipe, idx)
+		})
 	case *syntax.ForClause:
 		s.generic(c.Loop)
-		s.stmts(c.Do, pipe, idx)
+		s.loop(c, func() { s.stmts(c.Do, pipe, idx) })
 	case *syntax.CaseClause:
 		s.words([]*syntax.Word{c.Word})
+		before, acc := w.dir, w.dir
 		for _, it := range c.Items {
 			s.words(it.Patterns)
 			s.stmts(it.Stmts, pipe, idx)
+			acc = union(acc, w.dir)
+			if it.Op == syntax.Break {
+				w.dir = before
+			}
 		}
+		w.dir = union(acc, w.dir)
 	case *syntax.FuncDecl:
 		if isForkBomb(c) {
 			s.w.c.ForkBomb = true
 		}
+		before := w.dir
 		s.stmt(c.Body, pipe, idx)
+		if !sameState(before, w.dir) {
+			// the function may be called anywhere after this point
+			w.dir = w.lost(union(before, w.dir))
+		}
 	case *syntax.TimeClause:
 		s.stmt(c.Stmt, pipe, idx)
 	case *syntax.CoprocClause:
-		s.stmt(c.Stmt, pipe, idx)
+		w.scoped(func() { s.stmt(c.Stmt, pipe, idx) })
 	case *syntax.DeclClause:
 		// export/declare/local/readonly change the environment later
 		// commands run in (PATH=...), so they are commands to cover.
@@ -160,6 +200,79 @@ func (s *scriptWalk) stmt(st *syntax.Stmt, pipe, idx int) {
 		// inside them run.
 		s.generic(c)
 	}
+	w.succ = w.dir
+}
+
+// pipeline walks the elements of a pipeline. Each runs in a subshell,
+// except that zsh (and bash with lastpipe) runs the last one in the shell
+// itself: after the pipeline the shell may be where it was or where the
+// last element went.
+func (s *scriptWalk) pipeline(c *syntax.BinaryCmd, pipe, idx int) {
+	w := s.w
+	leaves := pipeLeaves(c, nil)
+	p := pipe
+	if p < 0 {
+		p = s.newPipe()
+	}
+	before := w.dir
+	for i, l := range leaves {
+		if i < len(leaves)-1 {
+			w.scoped(func() { s.stmt(l, p, idx+i) })
+			continue
+		}
+		s.stmt(l, p, idx+i)
+	}
+	w.dir = union(before, w.dir)
+}
+
+// loop walks a loop body once. A body that may change the folder runs
+// from an unknown one, as its second round starts where the first ended,
+// and the folders its cd commands name are tried from the start.
+func (s *scriptWalk) loop(n syntax.Node, body func()) {
+	w := s.w
+	before := w.dir
+	if changes, targets := mayChangeDir(n); changes {
+		for _, t := range targets {
+			w.resolveDirs(t, before, false)
+		}
+		w.dir = w.lost(before)
+	}
+	body()
+	w.dir = union(before, w.dir)
+}
+
+// mayChangeDir reports whether n holds a command that may be cd, pushd,
+// popd, source or eval, or whose name is only known at run time, and the
+// literal words that follow cd and pushd.
+func mayChangeDir(n syntax.Node) (found bool, targets []string) {
+	syntax.Walk(n, func(x syntax.Node) bool {
+		ce, ok := x.(*syntax.CallExpr)
+		if !ok || len(ce.Args) == 0 {
+			return true
+		}
+		if first := ce.Args[0].Lit(); first == "" || strings.ContainsRune(first, '\\') {
+			found = true
+		}
+		for i, a := range ce.Args {
+			switch a.Lit() {
+			case "cd", "pushd":
+				found = true
+				for _, t := range ce.Args[i+1:] {
+					if lit := t.Lit(); lit != "" && !strings.HasPrefix(lit, "-") && len(targets) < maxSeen {
+						targets = append(targets, lit)
+					}
+				}
+			case "popd", "source", ".", "eval":
+				found = true
+			}
+		}
+		return true
+	})
+	return found, targets
+}
+
+func sameState(a, b dirState) bool {
+	return sameDirs(a.dirs, b.dirs) && a.unknown == b.unknown && a.stack == b.stack
 }
 
 func pipeLeaves(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
@@ -185,12 +298,15 @@ func (s *scriptWalk) generic(n syntax.Node) {
 	if n == nil {
 		return
 	}
-	syntax.Walk(n, func(x syntax.Node) bool {
-		if st, ok := x.(*syntax.Stmt); ok {
-			s.stmt(st, -1, 0)
-			return false
-		}
-		return true
+	// substitutions run in subshells: a cd inside them moves nothing after
+	s.w.scoped(func() {
+		syntax.Walk(n, func(x syntax.Node) bool {
+			if st, ok := x.(*syntax.Stmt); ok {
+				s.stmt(st, -1, 0)
+				return false
+			}
+			return true
+		})
 	})
 }
 
@@ -347,9 +463,16 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		s.w.fail(fmt.Errorf("the script given to %s does not parse as shell: %v", name, err))
 		return
 	}
-	for _, st := range f.Stmts {
-		sub.stmt(st, -1, 0)
+	walk := func() {
+		for _, st := range f.Stmts {
+			sub.stmt(st, -1, 0)
+		}
 	}
+	if name == "eval" {
+		walk() // eval runs in the shell itself
+		return
+	}
+	s.w.scoped(walk) // sh -c, su -c, env -S: another process
 }
 
 // shellScript finds the script a shell runs: its -c argument, or the
@@ -396,22 +519,6 @@ func hasFileArg(args []string) bool {
 	return false
 }
 
-func (s *scriptWalk) trackCd(c *Command) {
-	if len(c.Args) == 0 {
-		return
-	}
-	switch c.Args[0] {
-	case "cd", "pushd", "popd":
-	default:
-		return
-	}
-	if len(c.Args) == 2 && !c.Dynamic && c.Args[1] != "-" && c.Args[0] == "cd" {
-		s.w.cwd = ResolvePath(c.Args[1], Env{Cwd: s.w.cwd, Home: s.w.c.Env.Home}).Abs
-		return
-	}
-	s.w.cwdKnown = false
-}
-
 // redirect records output redirections and walks substitutions in targets
 // and here-documents.
 func (s *scriptWalk) redirect(r *syntax.Redirect) {
@@ -442,13 +549,7 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 			return // 2>&1, >&-
 		}
 	}
-	s.w.c.Writes = append(s.w.c.Writes, s.path(v, dyn))
-}
-
-func (s *scriptWalk) path(v string, dyn bool) Path {
-	p := ResolvePath(v, Env{Cwd: s.w.cwd, Home: s.w.c.Env.Home})
-	p.unsure = dyn || (!s.w.cwdKnown && !strings.HasPrefix(p.Raw, "/") && !strings.HasPrefix(p.Raw, "~"))
-	return p
+	s.w.c.Writes = s.appendPaths(s.w.c.Writes, v, dyn)
 }
 
 // modifies records the path arguments of file-changing commands, as
@@ -510,10 +611,10 @@ func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 		}
 	}
 	for _, p := range paths {
-		pp := s.path(p, dynamic && strings.ContainsAny(p, "$`"))
-		s.w.c.Modifies = append(s.w.c.Modifies, pp)
+		dyn := dynamic && strings.ContainsAny(p, "$`")
+		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
 		if name == "tee" {
-			s.w.c.Writes = append(s.w.c.Writes, pp)
+			s.w.c.Writes = s.appendPaths(s.w.c.Writes, p, dyn)
 		}
 	}
 }
@@ -584,8 +685,8 @@ func (s *scriptWalk) param(p *syntax.ParamExp) (string, bool) {
 			return s.w.c.Env.Home, true
 		}
 	case "PWD":
-		if s.w.cwdKnown {
-			return s.w.cwd, true
+		if dir, ok := s.w.dir.sure(); ok {
+			return dir, true
 		}
 	}
 	return "", false

@@ -1,0 +1,294 @@
+package matcher
+
+import "strings"
+
+// The working directory of a Bash line is scoped as the shell scopes it:
+// subshells ( .. ), substitutions $( .. ) <( .. ), background jobs, pipeline
+// elements and the scripts of sh -c / su -c get a copy, so a cd inside them
+// does not move the commands after them; { ..; } groups, eval and && || ;
+// lists share it. A cd may fail and leave the folder as it was, so after
+// `cd DIR;` the shell is in either folder and relative paths are checked
+// from both; only the right side of `cd DIR &&` is sure to run in DIR. A cd
+// whose target is only known at run time (cd "$D", cd -, bare cd, popd with
+// no known stack, source, a dynamic command name) makes the folder unknown:
+// relative paths are then checked from every folder the line may be in or
+// has named (the working directory included) and no allow path rule covers
+// them.
+
+const (
+	maxDirs = 8  // folders one point of the line may be in before it counts as unknown
+	maxSeen = 16 // folders tried for a relative path once the folder is unknown
+)
+
+// dirState is where relative paths resolve at one point of the walk.
+type dirState struct {
+	dirs    []string  // the folders the shell may be in; never changed in place
+	unknown bool      // a cd went somewhere only known at run time
+	stack   *dirStack // the pushd stack, nil when empty or not known
+}
+
+type dirStack struct {
+	top  dirState
+	next *dirStack
+}
+
+// sure reports the one folder relative paths resolve from, when it is known.
+func (d dirState) sure() (string, bool) {
+	if d.unknown || len(d.dirs) != 1 {
+		return "", false
+	}
+	return d.dirs[0], true
+}
+
+func sameDirs(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// union is the state after a point reached along either of two ways.
+func union(a, b dirState) dirState {
+	if sameDirs(a.dirs, b.dirs) && a.unknown == b.unknown && a.stack == b.stack {
+		return a
+	}
+	out := dirState{unknown: a.unknown || b.unknown}
+	if a.stack == b.stack {
+		out.stack = a.stack
+	}
+	out.dirs = addDirs(append([]string(nil), a.dirs...), b.dirs)
+	if len(out.dirs) > maxDirs {
+		out.dirs, out.unknown = out.dirs[:maxDirs:maxDirs], true
+	}
+	return out
+}
+
+func addDirs(dst, src []string) []string {
+next:
+	for _, d := range src {
+		for _, e := range dst {
+			if e == d {
+				continue next
+			}
+		}
+		dst = append(dst, d)
+	}
+	return dst
+}
+
+// scoped runs f with a copy of the working directory: what f does to it
+// is forgotten afterwards.
+func (w *shellWalker) scoped(f func()) {
+	before := w.dir
+	f()
+	w.dir, w.succ = before, before
+}
+
+// lost is the state after a cd to a place only known at run time.
+func (w *shellWalker) lost(d dirState, also ...string) dirState {
+	out := dirState{dirs: addDirs(append([]string(nil), d.dirs...), also), unknown: true}
+	if len(out.dirs) > maxDirs {
+		out.dirs = out.dirs[:maxDirs:maxDirs]
+	}
+	w.see(also)
+	return out
+}
+
+// see remembers folders the line may be in, to try relative paths from
+// once the folder is unknown.
+func (w *shellWalker) see(dirs []string) {
+	for _, d := range dirs {
+		if len(w.seen) >= maxSeen {
+			w.seenFull = true
+			return
+		}
+		w.seen = addDirs(w.seen, []string{d})
+	}
+}
+
+// bases returns the folders relative paths are tried from in state d.
+func (w *shellWalker) bases(d dirState) []string {
+	if !d.unknown {
+		return d.dirs
+	}
+	if w.seenFull {
+		// more folders than are tried: deny and ask file rules fire
+		w.c.dirOverflow = true
+	}
+	return addDirs(append([]string(nil), d.dirs...), w.seen)
+}
+
+func isRelative(p string) bool {
+	return !strings.HasPrefix(p, "/") && p != "~" && !strings.HasPrefix(p, "~/")
+}
+
+// resolveDirs resolves a cd target from every folder of d.
+func (w *shellWalker) resolveDirs(target string, d dirState, physical bool) dirState {
+	home := w.c.Env.Home
+	if !isRelative(target) {
+		p := ResolvePath(target, Env{Cwd: w.c.Env.Cwd, Home: home})
+		out := dirState{dirs: []string{p.Abs}}
+		if physical && p.Real != p.Abs {
+			out.dirs = append(out.dirs, p.Real)
+		}
+		w.see(out.dirs)
+		return out
+	}
+	out := dirState{unknown: d.unknown}
+	for _, base := range w.bases(d) {
+		p := ResolvePath(target, Env{Cwd: base, Home: home})
+		out.dirs = addDirs(out.dirs, []string{p.Abs})
+		if physical && p.Real != p.Abs {
+			out.dirs = addDirs(out.dirs, []string{p.Real})
+		}
+	}
+	if len(out.dirs) > maxDirs {
+		out.dirs, out.unknown = out.dirs[:maxDirs:maxDirs], true
+	}
+	w.see(out.dirs)
+	return out
+}
+
+// trackCd updates the working directory after a simple command: w.succ is
+// where the shell is when the command succeeded, w.dir where it may be
+// whatever happened.
+func (s *scriptWalk) trackCd(c *Command) {
+	w := s.w
+	before := w.dir
+	w.succ = before
+	if c.dynamicName {
+		// the command may be cd (or source) itself
+		w.dir = w.lost(before)
+		w.succ = w.dir
+		return
+	}
+	if len(c.Args) == 0 {
+		return
+	}
+	var target dirState
+	switch c.Args[0] {
+	case "cd":
+		target = s.cdTarget(c, before)
+	case "pushd":
+		target = s.pushdTarget(c, before)
+	case "popd":
+		target = w.lost(before)
+		if len(c.Args) == 1 && before.stack != nil {
+			target = before.stack.top
+			target.stack = before.stack.next
+		}
+	case "source", ".":
+		w.dir = w.lost(before)
+		w.succ = w.dir
+		return
+	case "eval":
+		if c.Dynamic {
+			w.dir = w.lost(before)
+			w.succ = w.dir
+		}
+		return
+	default:
+		return
+	}
+	w.dir = union(before, target) // a cd that fails leaves the folder as it was
+	w.succ = target
+	for _, wr := range c.wrappers {
+		if wr != "builtin" && wr != "command" {
+			// sudo cd, env cd ... run a cd program that moves nothing;
+			// the shell may be in either folder
+			w.succ = w.dir
+			break
+		}
+	}
+}
+
+// cdTarget is where `cd ARGS` goes when it succeeds.
+func (s *scriptWalk) cdTarget(c *Command, before dirState) dirState {
+	w := s.w
+	physical := false
+	args := c.Args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		a := args[0]
+		args = args[1:]
+		if a == "--" {
+			break
+		}
+		if strings.Trim(a[1:], "LPe@") != "" {
+			return w.lost(before) // an option cd does not have
+		}
+		physical = physical || strings.ContainsRune(a, 'P')
+	}
+	switch {
+	case len(args) == 0:
+		if w.c.Env.Home == "" {
+			return w.lost(before)
+		}
+		return w.lost(before, w.c.Env.Home) // $HOME, which the line may have set
+	case len(args) > 1, c.Dynamic, args[0] == "-", args[0] == "":
+		return w.lost(before)
+	}
+	t := args[0]
+	if strings.HasPrefix(t, "~") && t != "~" && !strings.HasPrefix(t, "~/") {
+		return w.lost(before) // ~user
+	}
+	out := w.resolveDirs(t, before, physical)
+	if w.cdpath && isRelative(t) && !strings.HasPrefix(t, "./") && !strings.HasPrefix(t, "../") && t != "." && t != ".." {
+		// CDPATH may send it to any folder of that name
+		out = w.lost(out)
+	}
+	return out
+}
+
+// pushdTarget is where `pushd ARGS` goes when it succeeds.
+func (s *scriptWalk) pushdTarget(c *Command, before dirState) dirState {
+	w := s.w
+	here := dirState{dirs: before.dirs, unknown: before.unknown}
+	switch {
+	case len(c.Args) == 1 && before.stack != nil:
+		// swap the top two folders
+		out := before.stack.top
+		out.stack = &dirStack{top: here, next: before.stack.next}
+		return out
+	case len(c.Args) != 2 || c.Dynamic || strings.HasPrefix(c.Args[1], "-") || strings.HasPrefix(c.Args[1], "+"):
+		return w.lost(before)
+	}
+	t := c.Args[1]
+	if strings.HasPrefix(t, "~") && t != "~" && !strings.HasPrefix(t, "~/") {
+		return w.lost(before)
+	}
+	out := w.resolveDirs(t, before, false)
+	if w.cdpath && isRelative(t) && !strings.HasPrefix(t, "./") && !strings.HasPrefix(t, "../") {
+		out = w.lost(out)
+	}
+	out.stack = &dirStack{top: here, next: before.stack}
+	return out
+}
+
+// appendPaths resolves a path word from every folder the shell may be in.
+func (s *scriptWalk) appendPaths(dst []Path, v string, dyn bool) []Path {
+	w := s.w
+	env := Env{Cwd: w.c.Env.Cwd, Home: w.c.Env.Home}
+	if dir, ok := w.dir.sure(); ok || !isRelative(v) {
+		if ok {
+			env.Cwd = dir
+		}
+		p := ResolvePath(v, env)
+		p.unsure = dyn
+		return append(dst, p)
+	}
+	for _, dir := range w.bases(w.dir) {
+		env.Cwd = dir
+		p := ResolvePath(v, env)
+		p.unsure = true // the folder is one of several: no allow rule covers it
+		dst = append(dst, p)
+	}
+	return dst
+}
