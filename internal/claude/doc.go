@@ -14,7 +14,9 @@
 // allow-listed commands without asking. hook_callback and can_use_tool
 // requests become run.Permission events; their answers go back as
 // control_response lines. The CLI's permission_suggestions are never echoed
-// (that would write rules into the user's Claude settings).
+// (that would write rules into the user's Claude settings). A
+// control_cancel_request for a request still waiting becomes a
+// run.KindWithdraw event, and that request is never answered afterwards.
 //
 // The CLI's stdin stays open for the whole turn and is closed after the
 // result, which makes the CLI exit. Interrupt sends an interrupt control

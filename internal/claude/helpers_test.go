@@ -202,13 +202,20 @@ func (tu *turn) run() *turn {
 	<-done
 	inW.Close()
 	data, _ := os.ReadFile(logPath)
+	tu.log = parseLog(data)
+	return tu
+}
+
+// parseLog reads fakeclaude's JSON Lines log.
+func parseLog(data []byte) []map[string]any {
+	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var m map[string]any
 		if json.Unmarshal([]byte(line), &m) == nil {
-			tu.log = append(tu.log, m)
+			out = append(out, m)
 		}
 	}
-	return tu
+	return out
 }
 
 // types lists the event types in order.
