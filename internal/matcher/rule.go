@@ -374,6 +374,18 @@ func normHost(h string) (string, error) {
 	if a == "" || strings.HasPrefix(a, ".") || strings.Contains(a, "..") {
 		return "", fmt.Errorf("empty label in %q", h)
 	}
+	if i := strings.IndexFunc(a, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_' || r == ':')
+	}); i >= 0 {
+		return "", fmt.Errorf("%q maps to %q, which holds a character no host name has", h, a)
+	}
+	// Some labels the mapping accepts turn into xn-- labels it rejects:
+	// such a name would not read back as the same host, so it is refused.
+	if a != h {
+		if b, err := idnaProfile.ToASCII(a); err != nil || strings.TrimSuffix(strings.ToLower(b), ".") != a {
+			return "", fmt.Errorf("%q does not read back as the same ASCII name", h)
+		}
+	}
 	return a, nil
 }
 
