@@ -33,6 +33,7 @@ describe("render.outcome_line", function()
     { { decision = "always_deny", by = "user" }, "Bash(npm install:*)", "⏺ Bash: npm install — always denied (Bash(npm install:*) added to permissions_deny) by you" },
     { { decision = "deny_once", by = "timeout" }, nil, "⏺ Bash: npm install — denied: no answer within 60 s" },
     { { decision = "deny_once", by = "cancel" }, nil, "⏺ Bash: npm install — denied: cancelled before an answer" },
+    { { decision = "withdrawn", by = "agent" }, nil, "⏺ Bash: npm install — withdrawn by the agent (it no longer needs the answer)" },
   }
   for _, tt in ipairs(tests) do
     it(tt[1].decision .. " by " .. tt[1].by, function()

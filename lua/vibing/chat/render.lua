@@ -143,6 +143,8 @@ function M.outcome_line(req, ev, rule)
     return head .. ("denied: no answer within %d s"):format(req.timeout_s or 60), "VibingDenied"
   elseif by == "cancel" then
     return head .. "denied: cancelled before an answer", "VibingDenied"
+  elseif by == "agent" then
+    return head .. "withdrawn by the agent (it no longer needs the answer)", "VibingDenied"
   end
   local text = outcomes[decision] or decision
   if rule and rule ~= "" and decision:match("^always") then
