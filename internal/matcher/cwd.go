@@ -17,7 +17,7 @@ import "strings"
 
 const (
 	maxDirs = 8  // folders one point of the line may be in before it counts as unknown
-	maxSeen = 16 // folders tried for a relative path once the folder is unknown
+	maxSeen = 32 // folders tried for a relative path once the folder is unknown
 )
 
 // dirState is where relative paths resolve at one point of the walk.
@@ -120,8 +120,10 @@ func (w *shellWalker) bases(d dirState) []string {
 		return d.dirs
 	}
 	if w.seenFull {
-		// more folders than are tried: deny and ask file rules fire
+		// more folders than are tried: deny and ask file rules fire on
+		// the line, so trying more of them changes nothing
 		w.c.dirOverflow = true
+		return d.dirs
 	}
 	return addDirs(append([]string(nil), d.dirs...), w.seen)
 }
@@ -150,10 +152,10 @@ func (w *shellWalker) resolveDirs(target string, d dirState, physical bool) dirS
 			out.dirs = addDirs(out.dirs, []string{p.Real})
 		}
 	}
+	w.see(out.dirs) // before any is dropped: an unknown folder tries them all
 	if len(out.dirs) > maxDirs {
 		out.dirs, out.unknown = out.dirs[:maxDirs:maxDirs], true
 	}
-	w.see(out.dirs)
 	return out
 }
 
