@@ -214,9 +214,9 @@ func ResolvePath(p string, env Env) Path {
 	case p == "~":
 		abs = env.Home
 	case strings.HasPrefix(p, "~/"):
-		abs = filepath.Join(env.Home, p[2:])
+		abs = env.Home + "/" + p[2:] // not Join: it would clean "link/.." away
 	case !filepath.IsAbs(p):
-		abs = filepath.Join(env.Cwd, p)
+		abs = env.Cwd + "/" + p
 	}
 	if abs == "" {
 		abs = "/"
@@ -226,7 +226,34 @@ func ResolvePath(p string, env Env) Path {
 	}
 	out.Abs = filepath.Clean(abs)
 	out.Real = realPathUnder(out.Abs, env.Cwd)
+	if hasDotDot(abs) && len(abs) <= maxPathLen {
+		// The system resolves "link/.." through the link (to the link
+		// target's parent), while Clean drops both. When the folder part
+		// resolves as written, that is where the call really lands; when
+		// it does not, the system would fail the call, and the clean
+		// reading stands.
+		i := strings.LastIndexByte(abs, '/')
+		if d, err := filepath.EvalSymlinks(abs[:i]); err == nil {
+			out.Real = realPath(filepath.Join(d, abs[i+1:]))
+		}
+	}
 	return out
+}
+
+// hasDotDot reports whether p has a ".." component.
+func hasDotDot(p string) bool {
+	for i := strings.Index(p, ".."); i >= 0; {
+		end := i + 2
+		if (i == 0 || p[i-1] == '/') && (end == len(p) || p[end] == '/') {
+			return true
+		}
+		j := strings.Index(p[end:], "..")
+		if j < 0 {
+			return false
+		}
+		i = end + j
+	}
+	return false
 }
 
 // realPathUnder is realPath for the common case of a path below the working

@@ -234,3 +234,30 @@ func TestResolvePathSymlinks(t *testing.T) {
 		t.Errorf("deny Write(link/**) did not fire on a redirect into it")
 	}
 }
+
+func TestResolvePathDotDotThroughSymlink(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	proj, outside := filepath.Join(root, "proj"), filepath.Join(root, "outside", "in")
+	for _, d := range []string{proj, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(proj, "link")); err != nil {
+		t.Fatal(err)
+	}
+	env := matcher.Env{Cwd: proj, Home: root}
+	tests := []struct{ in, abs, real string }{
+		{"link/../x", proj + "/x", root + "/outside/x"},         // the system goes through the link
+		{"link/../../proj/y", root + "/proj/y", root + "/proj/y"}, // and back in
+		{"nope/../x", proj + "/x", proj + "/x"},                  // an unresolvable folder: the clean reading
+		{"a..b/c", proj + "/a..b/c", proj + "/a..b/c"},           // not a ".." component
+	}
+	for _, tt := range tests {
+		got := matcher.ResolvePath(tt.in, env)
+		if got.Abs != tt.abs || got.Real != tt.real {
+			t.Errorf("ResolvePath(%q) = {%s %s}, want {%s %s}", tt.in, got.Abs, got.Real, tt.abs, tt.real)
+		}
+	}
+}
