@@ -249,10 +249,10 @@ func TestResolvePathDotDotThroughSymlink(t *testing.T) {
 	}
 	env := matcher.Env{Cwd: proj, Home: root}
 	tests := []struct{ in, abs, real string }{
-		{"link/../x", proj + "/x", root + "/outside/x"},         // the system goes through the link
+		{"link/../x", proj + "/x", root + "/outside/x"},           // the system goes through the link
 		{"link/../../proj/y", root + "/proj/y", root + "/proj/y"}, // and back in
-		{"nope/../x", proj + "/x", proj + "/x"},                  // an unresolvable folder: the clean reading
-		{"a..b/c", proj + "/a..b/c", proj + "/a..b/c"},           // not a ".." component
+		{"nope/../x", proj + "/x", proj + "/x"},                   // an unresolvable folder: the clean reading
+		{"a..b/c", proj + "/a..b/c", proj + "/a..b/c"},            // not a ".." component
 	}
 	for _, tt := range tests {
 		got := matcher.ResolvePath(tt.in, env)
