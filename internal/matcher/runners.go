@@ -191,7 +191,15 @@ func envScript(args []string) (string, bool) {
 // path), the value of --opt=VALUE and NAME=VALUE words; words only known
 // at run time cannot be checked and are left out.
 func (s *scriptWalk) argWords(words []string, dyns []bool) {
+	chdirs := s.chdirTargets(words, dyns)
 	for i, w := range words {
+		if len(chdirs) > 0 && !(dyns != nil && dyns[i]) && isRelative(w) && !isFlagWord(w) {
+			// `env -C /etc cat passwd`, `git -C /etc ...`, `sudo -D /etc ...`:
+			// the words may be relative to that folder instead.
+			for _, d := range chdirs {
+				s.argRef(argRef{word: w, cwd: d})
+			}
+		}
 		if dyns != nil && dyns[i] {
 			continue
 		}
@@ -209,6 +217,36 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 			s.argWord(v)
 		}
 	}
+}
+
+// chdirOptions are the options that run a command in another folder
+// (env -C/--chdir, git/make/tar -C, --directory, sudo -D/--chdir, --cwd).
+var chdirOptions = map[string]bool{"-C": true, "--chdir": true, "--directory": true, "-D": true, "--cwd": true, "--work-tree": true}
+
+// chdirTargets returns the folders a command's options say it runs in,
+// resolved from where the command is written.
+func (s *scriptWalk) chdirTargets(words []string, dyns []bool) []string {
+	var out []string
+	base := s.w.c.Env.Cwd
+	if d, ok := s.w.dir.sure(); ok {
+		base = d
+	}
+	for i, w := range words {
+		v := ""
+		if name, val, ok := strings.Cut(w, "="); ok && chdirOptions[name] && strings.HasPrefix(name, "--") {
+			v = val
+		} else if chdirOptions[w] && i+1 < len(words) && !(dyns != nil && dyns[i+1]) {
+			v = words[i+1]
+		}
+		if v == "" {
+			continue
+		}
+		out = append(out, ResolvePath(v, Env{Cwd: base, Home: s.w.c.Env.Home}).Abs)
+		if len(out) >= 8 {
+			break
+		}
+	}
+	return out
 }
 
 // argWord records one word as a path, resolved later (and only when a
