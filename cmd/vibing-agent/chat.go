@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"vibing/internal/config"
@@ -49,4 +50,25 @@ func openChat(chat, cwd, configPath string, opts session.Options) (*chatEngine, 
 	}
 	eng, engErr := session.New(cfg, s, opts)
 	return &chatEngine{cfg: cfg, path: abs, settings: s, engine: eng, loadErr: engErr}, nil
+}
+
+// workDir picks the working directory: --cwd, else the chat's working_dir
+// (relative to the current directory, where the editor starts us: the
+// project root), else the current directory.
+func workDir(flagDir, chatDir string) (string, error) {
+	d := flagDir
+	if d == "" {
+		d = chatDir
+	}
+	if d == "" {
+		d = "."
+	}
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("working directory %s is not a folder", abs)
+	}
+	return abs, nil
 }

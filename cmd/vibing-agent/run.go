@@ -4,8 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,7 +15,6 @@ import (
 	"vibing/internal/matcher"
 	"vibing/internal/run"
 	"vibing/internal/session"
-	"vibing/internal/tools"
 )
 
 func init() {
@@ -92,7 +89,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		Audit:   rec,
 		Chat:    chatPath,
 		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
-			Cwd: dir, DisallowedTools: disallowed(cfg, settings), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
+			Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
 	}
 	if engErr != nil {
@@ -114,47 +111,6 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	return exitOK
-}
-
-// workDir picks the working directory: --cwd, else the chat's working_dir
-// (relative to the current directory, where the editor starts us: the
-// project root), else the current directory.
-func workDir(flagDir, chatDir string) (string, error) {
-	d := flagDir
-	if d == "" {
-		d = chatDir
-	}
-	if d == "" {
-		d = "."
-	}
-	abs, err := filepath.Abs(d)
-	if err != nil {
-		return "", err
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("working directory %s is not a folder", abs)
-	}
-	return abs, nil
-}
-
-// disallowed lists the tools denied outright by bare deny rules (Chorus
-// pre-filtering: the model never sees them).
-func disallowed(cfg *config.Config, s frontmatter.Settings) []string {
-	rules := append([]string(nil), s.Deny...)
-	if p, ok := cfg.Preset(s.Preset); ok && s.Preset != "" {
-		rules = append(rules, p.Deny...)
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range rules {
-		name, ok := tools.Canonical(strings.TrimSpace(r))
-		if !ok || strings.ContainsAny(name, "(*/") || seen[name] {
-			continue
-		}
-		seen[name] = true
-		out = append(out, name)
-	}
-	return out
 }
 
 // openAudit opens the audit database at the configured path.

@@ -176,6 +176,23 @@ func (e *Engine) Resumed() bool { return e.resumed }
 // Mode returns the effective permission mode.
 func (e *Engine) Mode() string { return e.mode }
 
+// DeniedTools lists the tools the chat denies outright (bare deny rules of
+// the chat and its preset), for a backend that can hide them from the model.
+func (e *Engine) DeniedTools() []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range e.deny {
+		if r.Rule == nil || r.Rule.HasArg() || r.Rule.IsRegex() || strings.Contains(r.Rule.Tool, "*") || seen[r.Rule.Tool] {
+			continue
+		}
+		seen[r.Rule.Tool] = true
+		out = append(out, r.Rule.Tool)
+	}
+	return out
+}
+
 // Env returns where the engine resolves paths.
 func (e *Engine) Env() matcher.Env { return e.env }
 
