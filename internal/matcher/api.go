@@ -78,6 +78,11 @@ type Command struct {
 	wrappers    []string   // wrapper commands seen through (sudo, env, ...)
 	alts        [][]string // further word lists deny rules are tried against
 	dynamicName bool       // the command word itself is dynamic
+	unseen      string     // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
+	denyOnly    bool       // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
+	assigns     []string   // the names of the variables assigned before the command
+	dyn         []bool     // per word of Words: only known at run time (nil when none is)
+	computed    []string   // the words computed at run time that may name files (for file rules)
 
 	expanded      []string // Words after brace expansion; nil when no word has braces
 	expandedArgs  []string // expanded with wrappers seen through

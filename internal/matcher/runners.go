@@ -41,9 +41,13 @@ func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (e
 			if err != nil || extra+n > maxBraceWords {
 				return nil, true
 			}
-			var b strings.Builder
-			s.lit(&b, w.Parts, false)
-			expanded = append(expanded, b.String())
+			e := expansion{cands: []string{""}}
+			s.lit(&e, w.Parts, false)
+			if e.cands == nil {
+				expanded = append(expanded, words[i])
+				continue
+			}
+			expanded = append(expanded, e.cands[0])
 		}
 		extra += n
 	}

@@ -64,7 +64,8 @@ func (w *shellWalker) script(src string, depth, parent int) {
 		w.fail(fmt.Errorf("the command line does not parse as shell: %v", err))
 		return
 	}
-	sw := &scriptWalk{w: w, src: src, depth: depth, parent: parent}
+	sw := &scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: varTable{}}
+	sw.collectVars(f, sw.vars)
 	for _, s := range f.Stmts {
 		sw.stmt(s, -1, 0)
 	}
@@ -82,6 +83,8 @@ type scriptWalk struct {
 	src    string
 	depth  int
 	parent int
+	outer  *scriptWalk // the script that runs this one; its variables may reach in
+	vars   varTable    // the variables this script sets (vars.go)
 }
 
 func (s *scriptWalk) newPipe() int {
@@ -457,12 +460,13 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		s.w.fail(errTooDeep)
 		return
 	}
-	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me}
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}}
 	f, err := parse(script)
 	if err != nil {
 		s.w.fail(fmt.Errorf("the script given to %s does not parse as shell: %v", name, err))
 		return
 	}
+	sub.collectVars(f, sub.vars)
 	walk := func() {
 		for _, st := range f.Stmts {
 			sub.stmt(st, -1, 0)

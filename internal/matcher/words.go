@@ -7,63 +7,242 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// wordInfo is what static analysis knows of one shell word.
+type wordInfo struct {
+	text     string   // the literal text the shell passes; the source text when dyn
+	dyn      bool     // some part is only known at run time
+	computed bool     // some part is computed on the line (a substitution, $1, a variable set by read ...), not only read from the environment
+	glob     bool     // an unquoted glob character: the shell expands it to file names
+	values   []string // when dyn only through variables of known values: every text the word can be
+	why      string   // the source text of the part that is computed, for reasons
+}
+
+// maxWordValues bounds the texts one word may expand to through variables.
+const maxWordValues = 16
+
 // word returns the literal text the shell would pass for w, and whether it
 // holds an expansion that cannot be resolved statically (then the text is the
-// source text). $HOME and $PWD resolve from the call's environment.
+// source text). $HOME and $PWD resolve from the call's environment, and
+// variables the line sets to one literal value resolve to it (vars.go).
 func (s *scriptWalk) word(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	if s.lit(&b, w.Parts, false) {
-		return b.String(), false
+	wi := s.wordInfo(w)
+	return wi.text, wi.dyn
+}
+
+// wordInfo analyses one word.
+func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
+	e := expansion{cands: []string{""}}
+	s.lit(&e, w.Parts, false)
+	wi := wordInfo{dyn: e.dyn, computed: e.computed, glob: e.glob, why: e.why}
+	if !e.dyn {
+		wi.text = e.cands[0]
+		return wi
+	}
+	if e.cands != nil {
+		if len(e.cands) == 1 {
+			wi.text, wi.dyn = e.cands[0], false
+			return wi
+		}
+		wi.values = e.cands
 	}
 	start, end := int(w.Pos().Offset()), int(w.End().Offset())
 	if start >= 0 && end <= len(s.src) && start <= end {
-		return s.src[start:end], true
+		wi.text = s.src[start:end]
 	}
-	return b.String(), true
+	if wi.why == "" {
+		wi.why = wi.text
+	}
+	return wi
 }
 
-func (s *scriptWalk) lit(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool {
-	ok := true
+// expansion accumulates the texts a word can be while its parts are read.
+type expansion struct {
+	cands    []string // every text so far; nil once unknown
+	dyn      bool     // some part is not a plain literal
+	computed bool
+	glob     bool
+	why      string
+}
+
+func (e *expansion) add(v string) {
+	for i := range e.cands {
+		e.cands[i] += v
+	}
+}
+
+// addValues crosses the texts so far with the values of one part.
+func (e *expansion) addValues(vals []string) {
+	e.dyn = true
+	if e.cands == nil {
+		return
+	}
+	if len(vals) == 0 || len(e.cands)*len(vals) > maxWordValues {
+		e.cands = nil
+		return
+	}
+	out := make([]string, 0, len(e.cands)*len(vals))
+	for _, c := range e.cands {
+		for _, v := range vals {
+			out = append(out, c+v)
+		}
+	}
+	e.cands = out
+}
+
+// unknown marks a part whose value cannot be known.
+func (e *expansion) unknown(computed bool, why string) {
+	e.dyn = true
+	e.cands = nil
+	if computed && !e.computed {
+		e.computed = true
+		e.why = why
+	}
+}
+
+// lit reads parts into e. It reports whether every part was a literal
+// (kept for callers that only need that).
+func (s *scriptWalk) lit(e *expansion, parts []syntax.WordPart, quoted bool) {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(p.Value, quoted))
+			if !quoted && strings.ContainsAny(p.Value, "*?[") {
+				e.glob = true
+			}
+			e.add(unescape(p.Value, quoted))
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				v, good := ansiC(p.Value)
-				b.WriteString(v)
-				ok = ok && good
+				if !good {
+					e.unknown(true, "$'"+p.Value+"'")
+					continue
+				}
+				e.add(v)
 			} else {
-				b.WriteString(p.Value)
+				e.add(p.Value)
 			}
 		case *syntax.DblQuoted:
-			ok = s.lit(b, p.Parts, true) && ok
+			s.lit(e, p.Parts, true)
 		case *syntax.ParamExp:
-			if v, good := s.param(p); good {
-				b.WriteString(v)
-			} else {
-				ok = false
+			s.param(e, p)
+		case *syntax.CmdSubst:
+			if v, ok := s.foldSubst(p); ok {
+				e.addValues([]string{v})
+				continue
 			}
+			e.unknown(true, s.srcOf(p))
+		case *syntax.ExtGlob:
+			e.glob = true
+			e.unknown(false, "")
+		case *syntax.ArithmExp, *syntax.ProcSubst:
+			// a number, or a /dev/fd path to a pipe whose commands are walked
+			e.unknown(false, "")
 		default:
-			ok = false
+			e.unknown(true, s.srcOf(p))
 		}
 	}
-	return ok
 }
 
-func (s *scriptWalk) param(p *syntax.ParamExp) (string, bool) {
+func (s *scriptWalk) srcOf(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start >= 0 && end <= len(s.src) && start <= end {
+		return s.src[start:end]
+	}
+	return ""
+}
+
+// param reads one parameter expansion into e.
+func (s *scriptWalk) param(e *expansion, p *syntax.ParamExp) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil ||
-		p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 || p.Flags != nil || p.NestedParam != nil {
+		p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Flags != nil || p.NestedParam != nil {
+		e.unknown(true, s.srcOf(p))
+		return
+	}
+	name := p.Param.Value
+	vals, computed, env := s.lookupVar(name)
+	if env {
+		switch name {
+		case "HOME":
+			if s.w.c.Env.Home != "" {
+				vals, env = []string{s.w.c.Env.Home}, false
+			}
+		case "PWD":
+			if dir, ok := s.w.dir.sure(); ok {
+				vals, env = []string{dir}, false
+			}
+		case "_", "OLDPWD", "REPLY", "BASH_COMMAND", "BASH_REMATCH", "PIPESTATUS", "FUNCNAME", "RANDOM", "SRANDOM", "LINENO", "SECONDS":
+			computed, env = true, false
+		}
+	}
+	if p.Exp != nil {
+		switch p.Exp.Op {
+		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+			// ${X:?msg}: X's value or nothing runs
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			var def string
+			if p.Exp.Word != nil {
+				d, dyn := s.plainLit(p.Exp.Word)
+				if dyn {
+					e.unknown(true, s.srcOf(p))
+					return
+				}
+				def = d
+			}
+			if env || computed {
+				e.unknown(computed, s.srcOf(p))
+				return
+			}
+			vals = append(append([]string(nil), vals...), def)
+		default:
+			e.unknown(true, s.srcOf(p))
+			return
+		}
+	}
+	switch {
+	case computed:
+		e.unknown(true, s.srcOf(p))
+	case env:
+		e.unknown(false, "")
+	default:
+		e.addValues(vals)
+	}
+}
+
+// foldSubst returns the output of a command substitution whose output is a
+// literal: echo or printf '%s' of literal words, or cat of a here-document
+// with no expansions (git commit -m "$(cat <<'EOF' ... EOF)"). Trailing
+// newlines are dropped, as the shell drops them.
+func (s *scriptWalk) foldSubst(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
 		return "", false
 	}
-	switch p.Param.Value {
-	case "HOME":
-		if s.w.c.Env.Home != "" {
-			return s.w.c.Env.Home, true
+	st := cs.Stmts[0]
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) == 0 || st.Background || st.Negated {
+		return "", false
+	}
+	var words []string
+	for _, a := range ce.Args {
+		v, dyn := s.plainLit(a)
+		if dyn {
+			return "", false
 		}
-	case "PWD":
-		if dir, ok := s.w.dir.sure(); ok {
-			return dir, true
+		words = append(words, v)
+	}
+	switch {
+	case words[0] == "echo" && len(st.Redirs) == 0:
+		args := words[1:]
+		for len(args) > 0 && (args[0] == "-n" || args[0] == "-E") {
+			args = args[1:]
+		}
+		return strings.TrimRight(strings.Join(args, " "), "\n"), true
+	case words[0] == "printf" && len(st.Redirs) == 0 && len(words) >= 2 && (words[1] == "%s" || words[1] == "%s\\n") :
+		return strings.TrimRight(strings.Join(words[2:], ""), "\n"), true
+	case words[0] == "cat" && len(words) == 1 && len(st.Redirs) == 1:
+		r := st.Redirs[0]
+		if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
+			if v, dyn := s.plainLit(r.Hdoc); !dyn {
+				return strings.TrimRight(v, "\n"), true
+			}
 		}
 	}
 	return "", false
