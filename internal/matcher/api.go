@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // List is the list a rule stands in; matching differs between them (allow
@@ -63,6 +65,7 @@ type Path struct {
 	Real string // Abs with symlinks resolved (longest existing prefix); == Abs when none
 
 	unsure bool // from a Bash word whose value is only known at run time (or after an unknown cd)
+	inside bool // stands for some file below Abs whose name is not known (cp x dir/, unzip -d dir, a ** pattern)
 }
 
 // Command is one simple command of a parsed Bash line.
@@ -74,15 +77,17 @@ type Command struct {
 	Pipeline int      // id of the pipeline this command stands in (commands joined by | share it)
 	Index    int      // position inside that pipeline (0 = first)
 
-	parent      int        // index of the command running this one (sh -c, eval, $(..) in its words); -1 for none
-	wrappers    []string   // wrapper commands seen through (sudo, env, ...)
-	alts        [][]string // further word lists deny rules are tried against
-	dynamicName bool       // the command word itself is dynamic
-	unseen      string     // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
-	denyOnly    bool       // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
-	assigns     []string   // the names of the variables assigned before the command
-	dyn         []bool     // per word of Words: only known at run time (nil when none is)
-	computed    []string   // the words computed at run time that may name files (for file rules)
+	parent      int              // index of the command running this one (sh -c, eval, $(..) in its words); -1 for none
+	wrappers    []string         // wrapper commands seen through (sudo, env, ...)
+	alts        [][]string       // further word lists deny rules are tried against
+	dynamicName bool             // the command word itself is dynamic
+	unseen      string           // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
+	denyOnly    bool             // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
+	assigns     []string         // the names of the variables assigned before the command
+	dyn         []bool           // per word of Words: only known at run time (nil when none is)
+	computed    []string         // the words computed at run time that may name files (for file rules)
+	node        *syntax.CallExpr // where the command stands in the parsed line
+	codeVars    []namedScript    // variables before the command that hold a command (GIT_EXTERNAL_DIFF=...)
 
 	expanded      []string // Words after brace expansion; nil when no word has braces
 	expandedArgs  []string // expanded with wrappers seen through

@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"errors"
+	"fmt"
 	"path"
 	"strings"
 	"time"
@@ -14,12 +15,60 @@ import (
 // target); deny and ask rules fire on any part and match when the call or the
 // rule cannot be evaluated.
 func (r *Rule) Match(c *Call, list List) bool {
+	return r.match(c, list, false)
+}
+
+// Unseen reports, for a rule that matches c in list, the reason when it
+// matches only because part of the call cannot be seen through (a command
+// name computed at run time, a script piped into a shell ...), and "" when
+// it matches what the call spells out.
+func (r *Rule) Unseen(c *Call, list List) string {
+	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" || r.match(c, list, true) {
+		return ""
+	}
+	return c.unseenReason(r.kind == kindPath)
+}
+
+// unseenReason is the first reason a Bash call cannot be seen through, for
+// command rules, or (files) for file rules.
+func (c *Call) unseenReason(files bool) string {
+	for i := range c.Commands {
+		if u := c.Commands[i].unseen; u != "" {
+			return u
+		}
+	}
+	if files {
+		for i := range c.Commands {
+			if cw := c.Commands[i].computed; len(cw) > 0 {
+				return fmt.Sprintf("an argument of %s is only known at run time (%s)", c.Commands[i].Words[0], cw[0])
+			}
+		}
+		if c.args != nil && c.args.globOverflow {
+			return "a file pattern on the line names more files than are checked"
+		}
+	}
+	return ""
+}
+
+// Unseen returns the reasons the engine cannot see what a Bash call runs
+// (empty when it can see all of it).
+func (c *Call) Unseen() []string {
+	var out []string
+	for i := range c.Commands {
+		if u := c.Commands[i].unseen; u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 	if r == nil || c == nil {
 		return list != AllowList
 	}
 	switch r.kind {
 	case kindRegex:
-		return r.matchRegex(c, list)
+		return r.matchRegex(c, list, seenOnly)
 	case kindPrefix:
 		// mcp__server also names a tool called exactly that.
 		return strings.HasPrefix(c.lowerTool(), r.prefix) || c.lowerTool()+"__" == r.prefix
@@ -27,7 +76,7 @@ func (r *Rule) Match(c *Call, list List) bool {
 		return r.toolApplies(c, list)
 	}
 	if r.kind == kindPath && c.Tool == "Bash" && list != AllowList {
-		return r.matchBashFiles(c, list)
+		return r.matchBashFiles(c, list, seenOnly)
 	}
 	if !r.toolApplies(c, list) {
 		return false
@@ -42,7 +91,8 @@ func (r *Rule) Match(c *Call, list List) bool {
 			return ok
 		}
 		for i := range c.Commands {
-			if c.Commands[i].braceOverflow || r.denyCommand(&c.Commands[i]) {
+			cmd := &c.Commands[i]
+			if cmd.braceOverflow || r.denyCommand(cmd) || (!seenOnly && cmd.unseen != "") {
 				return true
 			}
 		}
@@ -103,7 +153,7 @@ func isEditTool(t string) bool {
 // deny Read rules; on every argument word and input redirection (cat .env,
 // grep KEY .env, python3 < .env) for Read rules and deny Edit/Write rules.
 // Words only known at run time (cat $F) cannot be checked.
-func (r *Rule) matchBashFiles(c *Call, list List) bool {
+func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
 	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == DenyList)
 	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == DenyList)
 	if !reads && !changes {
@@ -111,6 +161,9 @@ func (r *Rule) matchBashFiles(c *Call, list List) bool {
 	}
 	if c.Err != nil || c.braceOverflow || c.dirOverflow {
 		return true // a line that cannot be parsed or expanded may touch anything
+	}
+	if !seenOnly && c.unseenReason(true) != "" {
+		return true // a command that cannot be seen through may touch any file
 	}
 	if changes {
 		for i := range c.Modifies {
@@ -137,6 +190,12 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
+	if p.inside {
+		if list == AllowList {
+			return false
+		}
+		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
+	}
 	if list == AllowList {
 		if p.unsure {
 			return false
@@ -150,6 +209,52 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 		return false
 	}
 	return r.matchAbs(p.Real, realCwd, realHome, list) || (p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))
+}
+
+// matchBelow reports whether the rule may match some file below the folder
+// abs (a copy into abs/, an archive unpacked there): the folder or a file
+// in it matches, or the pattern's literal start lies below the folder, or
+// the folder holds the whole tree the pattern is anchored in.
+func (r *Rule) matchBelow(abs, cwd, home string) bool {
+	if r.anyBase {
+		return true // any name at any depth may appear below
+	}
+	if r.matchAbs(abs, cwd, home, DenyList) || r.matchAbs(joinDir(abs, "\x00x"), cwd, home, DenyList) {
+		return true
+	}
+	sub := strings.TrimSuffix(abs, "/")
+	if r.anchor != anchorRoot {
+		dir := cwd
+		if r.anchor == anchorHome {
+			dir = home
+		}
+		if dir == "" {
+			return false
+		}
+		if within(dir, abs) {
+			return true // the folder holds the anchor: every pattern below it
+		}
+		var ok bool
+		if sub, ok = rel(abs, dir); !ok {
+			return false
+		}
+	}
+	if sub == "" {
+		return true
+	}
+	return r.lit == "" || r.lit == sub || strings.HasPrefix(r.lit, sub+"/") || strings.HasPrefix(sub+"/", r.lit)
+}
+
+// within reports whether p is dir or lies below it.
+func within(p, dir string) bool {
+	if p == "" || dir == "" {
+		return false
+	}
+	if dir == "/" {
+		return true
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
@@ -236,40 +341,42 @@ func (r *Rule) allowCommand(cmd *Command) bool {
 // command: on its words, on the command behind wrappers, on every suffix
 // after a wrapper, each also with the command word's base name.
 func (r *Rule) denyCommand(cmd *Command) bool {
-	if r.denyWords(cmd.Words) || r.denyWords(cmd.Args) {
+	if r.denyWords(cmd.Words, cmd) || r.denyWords(cmd.Args, cmd) {
 		return true
 	}
 	for _, a := range cmd.alts {
-		if r.denyWords(a) {
+		if r.denyWords(a, cmd) {
 			return true
 		}
 	}
 	return false
 }
 
-func (r *Rule) denyWords(words []string) bool {
+func (r *Rule) denyWords(words []string, cmd *Command) bool {
 	if len(words) == 0 {
 		return false
 	}
-	if r.denyWordsAs(words, words[0]) {
+	if r.denyWordsAs(words, words[0], cmd) {
 		return true
 	}
 	if strings.Contains(words[0], "/") {
 		if base := path.Base(words[0]); base != words[0] {
-			return r.denyWordsAs(words, base)
+			return r.denyWordsAs(words, base, cmd)
 		}
 	}
 	return false
 }
 
-// denyWordsAs matches words with its first word replaced by first.
-func (r *Rule) denyWordsAs(words []string, first string) bool {
+// denyWordsAs matches words with its first word replaced by first. A word
+// only known at run time matches any word of the rule: `git push origin
+// $B` may push main.
+func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
 	switch r.mode {
 	case bashExact, bashPrefix:
 		if first != r.words[0] {
 			return false
 		}
-		if len(words) >= len(r.words) && wordsEqual(words[1:len(r.words)], r.words[1:]) {
+		if len(words) >= len(r.words) && wordsEqualDyn(words[1:len(r.words)], r.words[1:], cmd) {
 			return true
 		}
 		return r.flags != nil && r.flags.match(words[1:])
@@ -278,8 +385,30 @@ func (r *Rule) denyWordsAs(words []string, first string) bool {
 		if len(words) > 1 {
 			text = first + " " + strings.Join(words[1:], " ")
 		}
-		return wildMatch(r.wild, text) || (r.wildBare != "" && hasWordPrefixText(text, r.wildBare))
+		if wildMatch(r.wild, text) || (r.wildBare != "" && hasWordPrefixText(text, r.wildBare)) {
+			return true
+		}
+		// a word only known at run time may be what the pattern needs
+		if cmd != nil && cmd.dyn != nil && len(words) > 1 {
+			lead, _, _ := strings.Cut(r.wild, " ")
+			return lead == first && !strings.ContainsRune(lead, '*')
+		}
+		return false
 	}
+}
+
+// wordsEqualDyn compares a command's words with a rule's, a word of the
+// command only known at run time matching any.
+func wordsEqualDyn(a, b []string, cmd *Command) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !(cmd != nil && cmd.dyn != nil && cmd.isDyn(a[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasWordPrefixText(text, prefix string) bool {
@@ -338,7 +467,7 @@ func wildMatch(pattern, s string) bool {
 }
 
 // matchRegex evaluates a /regex/ rule on the call's action strings.
-func (r *Rule) matchRegex(c *Call, list List) bool {
+func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 	if list == AllowList {
 		if c.Err != nil {
 			return false
@@ -373,6 +502,9 @@ func (r *Rule) matchRegex(c *Call, list List) bool {
 	}
 	if c.braceOverflow && c.Tool == "Bash" && strings.Contains(strings.ToLower(r.Text), "bash") {
 		return true // braces too large to expand: the commands cannot be checked
+	}
+	if !seenOnly && c.Tool == "Bash" && strings.Contains(strings.ToLower(r.Text), "bash") && len(c.Unseen()) > 0 {
+		return true // a command the engine cannot see through may be the one the rule names
 	}
 	for _, a := range c.denyActions() {
 		if r.regexFires(c, a) {
@@ -446,6 +578,12 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 	var deciding *Rule
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
+		if cmd.denyOnly {
+			continue // only supposed to run: deny and ask rules look at it
+		}
+		if !safeAssigns(cmd) {
+			return false, nil
+		}
 		var found *Rule
 		for _, r := range rules {
 			if r == nil {
@@ -475,6 +613,18 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 		}
 	}
 	return true, deciding
+}
+
+// safeAssigns reports whether every variable set before a command is on
+// the safe list: GIT_EXTERNAL_DIFF, LD_PRELOAD, PATH and the like change
+// what an allowed command runs.
+func safeAssigns(cmd *Command) bool {
+	for _, a := range cmd.assigns {
+		if !safeEnv[a] {
+			return false
+		}
+	}
+	return true
 }
 
 // nonTrivialWrites returns the redirection targets that are files, not

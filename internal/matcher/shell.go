@@ -29,6 +29,7 @@ type shellWalker struct {
 	cdpath   bool     // the line speaks of CDPATH: relative cd targets may go anywhere
 	pipes    int
 	err      error
+	folded   []*syntax.CallExpr // commands whose output was folded into a word (foldSubst)
 }
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
@@ -385,10 +386,12 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	s.words(ce.Args)
 	cmd := Command{Words: make([]string, 0, len(ce.Args))}
 	var dyns []bool
+	infos := make([]wordInfo, len(ce.Args))
 	for i, wd := range ce.Args {
-		v, dyn := s.word(wd)
-		cmd.Words = append(cmd.Words, v)
-		if dyn {
+		wi := s.wordInfo(wd)
+		infos[i] = wi
+		cmd.Words = append(cmd.Words, wi.text)
+		if wi.dyn {
 			cmd.Dynamic = true
 			if i == 0 {
 				cmd.dynamicName = true
@@ -399,6 +402,16 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 			dyns[i] = true
 		}
 	}
+	cmd.dyn = dyns
+	cmd.node = ce
+	for _, f := range s.w.folded {
+		for i := first; i < len(s.w.c.Commands); i++ {
+			if s.w.c.Commands[i].node == f {
+				s.w.c.Commands[i].denyOnly = true
+			}
+		}
+	}
+	s.assignments(&cmd, ce.Assigns)
 	cmd.expanded, cmd.braceOverflow = s.braces(ce.Args, cmd.Words, dyns)
 	if cmd.braceOverflow {
 		s.w.c.braceOverflow = true
@@ -410,12 +423,14 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	c := &s.w.c.Commands[me]
+	s.wordEffects(c, infos)
 	s.argWords(c.Words, dyns)
 	s.argWords(c.expanded, nil)
 	s.modifies(c)
 	s.trackCd(c)
 	s.nested(me, redirs)
 	s.findExec(me, dyns)
+	s.opaque(me, redirs)
 }
 
 // nested follows the scripts a command runs: sh -c SCRIPT, eval ARGS,
@@ -431,7 +446,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		case name == "eval":
 			script, ok = strings.Join(level[1:], " "), len(level) > 1
 			dyn = c.Dynamic
-		case shells[name]:
+		case isShell(name):
 			script, ok, dyn = s.shellScript(level[1:], redirs)
 		case name == "su" || name == "runuser":
 			script, ok = suScript(level[1:])
@@ -479,27 +494,42 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 	s.w.scoped(walk) // sh -c, su -c, env -S: another process
 }
 
-// shellScript finds the script a shell runs: its -c argument, or the
-// here-document or here-string it reads when it is given no script file.
+// shellScript finds the script a shell runs: with -c (alone or in a
+// cluster such as -ec, or --command) the first operand after all options
+// (`bash -c -- "rm x"`, `sh -c -e "rm x"`); else the here-document or
+// here-string it reads when it is given no script file (or /dev/stdin).
 func (s *scriptWalk) shellScript(args []string, redirs []*syntax.Redirect) (script string, ok, dyn bool) {
-	for i := 0; i < len(args); i++ {
+	cmdMode := false
+	i := 0
+	for ; i < len(args); i++ {
 		a := args[i]
-		if a == "--command" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c')) {
-			if i+1 < len(args) {
-				return args[i+1], true, false
-			}
+		if a == "--" || a == "-" {
+			i++
 			break
 		}
-		if a == "-o" || a == "+o" || a == "-O" || a == "+O" {
+		if a == "--command" {
+			cmdMode = true
+			continue
+		}
+		if a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" || a == "--init-file" {
 			i++
 			continue
 		}
-		if !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+") {
-			break // a script file
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			break
+		}
+		if a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], 'c') {
+			cmdMode = true
 		}
 	}
-	if hasFileArg(args) {
+	if cmdMode {
+		if i < len(args) {
+			return args[i], true, false
+		}
 		return "", false, false
+	}
+	if i < len(args) && !isStdinPath(args[i]) {
+		return "", false, false // a script file
 	}
 	for _, r := range redirs {
 		if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
@@ -514,11 +544,11 @@ func (s *scriptWalk) shellScript(args []string, redirs []*syntax.Redirect) (scri
 	return script, ok, dyn
 }
 
-func hasFileArg(args []string) bool {
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			return true
-		}
+// isStdinPath reports whether a script file argument is the shell's input.
+func isStdinPath(a string) bool {
+	switch a {
+	case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-":
+		return true
 	}
 	return false
 }

@@ -228,17 +228,26 @@ func (s *scriptWalk) foldSubst(cs *syntax.CmdSubst) (string, bool) {
 		}
 		words = append(words, v)
 	}
+	out, ok := foldOutput(words, st.Redirs, s)
+	if ok {
+		s.w.folded = append(s.w.folded, ce) // its output is data: allow rules need not cover it
+	}
+	return out, ok
+}
+
+// foldOutput is the literal output of echo, printf '%s' or cat <<EOF.
+func foldOutput(words []string, redirs []*syntax.Redirect, s *scriptWalk) (string, bool) {
 	switch {
-	case words[0] == "echo" && len(st.Redirs) == 0:
+	case words[0] == "echo" && len(redirs) == 0:
 		args := words[1:]
 		for len(args) > 0 && (args[0] == "-n" || args[0] == "-E") {
 			args = args[1:]
 		}
 		return strings.TrimRight(strings.Join(args, " "), "\n"), true
-	case words[0] == "printf" && len(st.Redirs) == 0 && len(words) >= 2 && (words[1] == "%s" || words[1] == "%s\\n") :
+	case words[0] == "printf" && len(redirs) == 0 && len(words) >= 2 && (words[1] == "%s" || words[1] == "%s\\n"):
 		return strings.TrimRight(strings.Join(words[2:], ""), "\n"), true
-	case words[0] == "cat" && len(words) == 1 && len(st.Redirs) == 1:
-		r := st.Redirs[0]
+	case words[0] == "cat" && len(words) == 1 && len(redirs) == 1:
+		r := redirs[0]
 		if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
 			if v, dyn := s.plainLit(r.Hdoc); !dyn {
 				return strings.TrimRight(v, "\n"), true

@@ -1,0 +1,653 @@
+package matcher
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// What the engine cannot see through, a deny or ask rule catches. This file
+// finds, for one simple command, what it runs that the line does not spell
+// out: a command name, script or argument computed at run time, a script a
+// shell reads from its input, code given inline to an interpreter, a
+// variable that changes what runs. Such a command gets an unseen reason:
+// every deny and ask rule that could apply to it fires, and the decision
+// names the reason. Commands a runner may run are added as commands of
+// their own (denyOnly when the engine only supposes they run).
+
+// runEnv are variables that change which program runs or what it loads
+// before its own code: a command behind them cannot be seen through.
+var runEnv = map[string]bool{
+	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
+	"DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "PATH": true, "NODE_OPTIONS": true,
+	"NODE_PATH": true, "PYTHONSTARTUP": true, "PYTHONPATH": true, "PYTHONHOME": true, "PERL5OPT": true,
+	"PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true, "GIT_EXEC_PATH": true,
+	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_DIR": true,
+	"GIT_WORK_TREE": true, "GIT_TEMPLATE_DIR": true, "SHELLOPTS": true, "BASHOPTS": true, "IFS": true,
+	"CDPATH": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "GCONV_PATH": true, "MALLOC_CONF": false,
+	"ZDOTDIR": true, "HOME": true, "XDG_CONFIG_HOME": true, "npm_config_script_shell": true,
+	"NPM_CONFIG_SCRIPT_SHELL": true, "GOFLAGS": false, "RUSTC_WRAPPER": true, "CC": true, "CXX": true,
+}
+
+func isRunEnv(name string) bool {
+	return runEnv[name] || strings.HasPrefix(name, "GIT_CONFIG_") || strings.HasPrefix(name, "BASH_FUNC_")
+}
+
+// assignments records the variables set before a command: their names
+// (an allow pattern covers the command only when every one is on the safe
+// list), the commands held by variables some program runs
+// (GIT_EXTERNAL_DIFF='rm -rf x;' git diff) and the variables that change
+// what runs (LD_PRELOAD, PATH, BASH_ENV ...).
+func (s *scriptWalk) assignments(cmd *Command, assigns []*syntax.Assign) {
+	for _, a := range assigns {
+		if a == nil || a.Name == nil {
+			continue
+		}
+		name := a.Name.Value
+		cmd.assigns = append(cmd.assigns, name)
+		switch {
+		case codeEnv[name]:
+			// checked as a script once the command is added (opaque)
+			v := namedScript{name: name}
+			if a.Value != nil {
+				wi := s.wordInfo(a.Value)
+				v.text, v.dyn = wi.text, wi.dyn
+			}
+			cmd.codeVars = append(cmd.codeVars, v)
+		case isRunEnv(name):
+			cmd.see(fmt.Sprintf("%s=… changes what %s runs", name, cmdName(cmd)))
+		}
+	}
+}
+
+func cmdName(cmd *Command) string {
+	if len(cmd.Words) == 0 {
+		return "the command"
+	}
+	return cmd.Words[0]
+}
+
+// namedScript is a command held by a variable set before a command.
+type namedScript struct {
+	name, text string
+	dyn        bool
+}
+
+// see records the first reason a command cannot be seen through.
+func (cmd *Command) see(why string) {
+	if cmd.unseen == "" {
+		cmd.unseen = why
+	}
+}
+
+// wordEffects records what the command's words hide: a name only known at
+// run time or given as a pattern, words computed on the line (file rules
+// fire on them), and the names a word takes through variables with known
+// values (tried as alternatives).
+func (s *scriptWalk) wordEffects(c *Command, infos []wordInfo) {
+	for i, wi := range infos {
+		if i == 0 {
+			switch {
+			case wi.values != nil:
+				// every name it may be is tried by deny and ask rules
+			case wi.dyn:
+				c.see(fmt.Sprintf("the command name is only known at run time (%s)", short(wi.text)))
+			case wi.glob:
+				c.see(fmt.Sprintf("the command name is a file pattern (%s)", short(wi.text)))
+			}
+		}
+		if wi.values != nil {
+			for _, v := range wi.values {
+				alt := append([]string(nil), c.Words...)
+				alt[i] = v
+				c.alts = append(c.alts, alt)
+				if args, met, more := stripWrappers(alt); len(met) > 0 {
+					c.alts = append(c.alts, args)
+					c.alts = append(c.alts, more...)
+				}
+				if i > 0 {
+					s.argWord(v)
+				}
+			}
+			continue
+		}
+		if wi.computed && i > 0 && !dataOnly(c, i) {
+			c.computed = append(c.computed, short(wi.why))
+		}
+		if wi.glob && !wi.dyn && i > 0 {
+			s.globWord(wi.text)
+		}
+	}
+}
+
+// dataOnly reports whether word i of a command is text the command does not
+// open as a file: arguments of echo, printf, cd (whose folder the walk
+// tracks), test, and git's commit or tag message.
+func dataOnly(c *Command, i int) bool {
+	args := c.Words
+	switch programName(args[0]) {
+	case "echo", "printf", "cd", "pushd", "test", "[", "[[", "true", ":", "sleep", "expr", "exit", "return",
+		"kill", "date", "export", "local", "declare", "readonly", "set", "shift", "let", "wait":
+		return true
+	case "git":
+		prev := args[i-1]
+		return prev == "-m" || prev == "--message" || strings.HasPrefix(args[i], "--message=")
+	}
+	return false
+}
+
+func short(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+// opaque looks for what command me runs that its words do not spell out.
+func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
+	c := &s.w.c.Commands[me]
+	for _, v := range c.codeVars {
+		if v.dyn {
+			s.w.c.Commands[me].see(fmt.Sprintf("%s holds a command only known at run time", v.name))
+			continue
+		}
+		s.subScript(me, v.name, v.text, false)
+	}
+	c = &s.w.c.Commands[me]
+	if c.dynamicName || c.unseen != "" {
+		return
+	}
+	// NAME=VALUE words given to env (or sudo) before the command
+	var before []string
+	if n := len(c.Words) - len(c.Args); n > 1 {
+		before = c.Words[1:n]
+	}
+	for _, w := range before {
+		name, val, ok := strings.Cut(w, "=")
+		if !ok || !isAssignment(w) {
+			continue
+		}
+		switch {
+		case codeEnv[name]:
+			s.runScript(me, name, val, false)
+		case isRunEnv(name):
+			s.w.c.Commands[me].see(fmt.Sprintf("%s=… changes what %s runs", name, cmdName(c)))
+		}
+		c = &s.w.c.Commands[me]
+	}
+	for i, w := range c.Words {
+		if programName(w) != "xargs" {
+			continue
+		}
+		if repl := xargsReplace(c.Words[i+1:]); repl != "" {
+			rest, _ := skipWrapper("xargs", wrappers["xargs"], c.Words[i+1:])
+			for k, w := range rest {
+				if strings.Contains(w, repl) && (k == 0 || isShell(programName(rest[0])) || programName(rest[0]) == "eval") {
+					c.see(fmt.Sprintf("xargs puts its input into the command it runs (%s)", short(strings.Join(rest, " "))))
+					return
+				}
+			}
+		}
+	}
+	if len(c.Args) > 0 && c.isDyn(c.Args[0]) {
+		c.see(fmt.Sprintf("the command name is only known at run time (%s)", short(c.Args[0])))
+		return
+	}
+	if len(c.Args) > 0 && len(c.Words) > len(c.Args) && strings.ContainsAny(c.Args[0], "*?[") {
+		c.see(fmt.Sprintf("the command name is a file pattern (%s)", short(c.Args[0])))
+		return
+	}
+	for _, words := range [][]string{c.Args, c.expandedArgs} {
+		if len(words) == 0 {
+			continue
+		}
+		s.opaqueWords(me, words, redirs)
+	}
+}
+
+// opaqueWords examines one spelling of the command behind its wrappers.
+func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirect) {
+	c := &s.w.c.Commands[me]
+	name := programName(args[0])
+	dynAt := func(word string) bool { return c.isDyn(word) }
+	switch {
+	case isShell(name):
+		script, ok, _ := s.shellScript(args[1:], redirs)
+		switch {
+		case ok && dynAt(script):
+			c.see(fmt.Sprintf("the script %s runs is only known at run time (%s)", name, short(script)))
+		case ok:
+		case s.readsInput(c, args[1:], redirs):
+			c.see(fmt.Sprintf("%s reads its script from its input, which the engine cannot see", name))
+		}
+	case name == "eval":
+		for _, a := range args[1:] {
+			if dynAt(a) {
+				c.see(fmt.Sprintf("eval runs text only known at run time (%s)", short(a)))
+			}
+		}
+	case name == "source" || name == ".":
+		if len(args) < 2 || dynAt(args[1]) || isStdinPath(args[1]) || strings.HasPrefix(args[1], "/dev/fd/") || strings.HasPrefix(args[1], "/proc/") {
+			c.see(fmt.Sprintf("%s reads a script the engine cannot see", name))
+		}
+	case name == "trap":
+		if len(args) > 1 {
+			s.runScript(me, name, args[1], false)
+		}
+	case name == "alias":
+		for _, a := range args[1:] {
+			if _, v, ok := strings.Cut(a, "="); ok {
+				s.runScript(me, name, v, true)
+			}
+		}
+	case name == "watch":
+		s.watch(me, args[1:])
+	case name == "script" || name == "flock" || name == "sg" || name == "expect" || name == "nix-shell":
+		for i, a := range args[1:] {
+			if (a == "-c" || a == "--command" || a == "--run") && i+2 < len(args) {
+				s.runScript(me, name, args[i+2], false)
+			}
+			if v, ok := strings.CutPrefix(a, "--command="); ok {
+				s.runScript(me, name, v, false)
+			}
+		}
+		s.suppose(me, args)
+	case name == "git":
+		s.git(me, args[1:])
+	case name == "sed":
+		if sedRuns(args[1:]) {
+			c.see("sed's e command runs its text as a command")
+		}
+	case inlineOperand[name]:
+		if code := firstOperand(args[1:], "fv"); code != "" {
+			s.inline(me, name, code)
+		}
+	default:
+		if flags, ok := inlineCode[name]; ok {
+			for i := 1; i < len(args); i++ {
+				for _, f := range flags {
+					if args[i] == f && i+1 < len(args) {
+						s.inline(me, name, args[i+1])
+					} else if len(f) == 2 && strings.HasPrefix(args[i], f) && len(args[i]) > 2 && !strings.HasPrefix(args[i], "--") {
+						s.inline(me, name, args[i][2:])
+					}
+				}
+			}
+			return
+		}
+		if subs, ok := runnerSubcommands[name]; ok {
+			if sub, _ := firstOperandAt(args[1:]); subs[sub] || len(subs) == 0 {
+				s.suppose(me, args)
+			}
+			return
+		}
+		if runners[name] && !isWrapperName(name) {
+			s.suppose(me, args)
+			return
+		}
+		if !isKnownProgram(name) {
+			s.suppose(me, args)
+		}
+	}
+}
+
+func isWrapperName(name string) bool {
+	_, ok := wrappers[name]
+	return ok
+}
+
+// isDyn reports whether a word of the command is only known at run time.
+func (c *Command) isDyn(word string) bool {
+	if c.dyn == nil {
+		return false
+	}
+	for i, w := range c.Words {
+		if c.dyn[i] && w == word {
+			return true
+		}
+	}
+	return false
+}
+
+// readsInput reports whether a shell with these arguments reads its script
+// from its input (no script file, -s, /dev/stdin) and that input is not a
+// here-document the walk reads: a pipe, `< file`, or whatever it inherits.
+func (s *scriptWalk) readsInput(c *Command, args []string, redirs []*syntax.Redirect) bool {
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "-s" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 's')) {
+			return true
+		}
+		if a == "-o" || a == "+o" || a == "-O" || a == "+O" || a == "--rcfile" || a == "--init-file" {
+			i++
+			continue
+		}
+		if a == "--" || len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			break
+		}
+	}
+	if i < len(args) && args[i] != "--" {
+		if c.isDyn(args[i]) {
+			return true // bash <(curl ..): a script only known at run time
+		}
+		return isStdinPath(args[i])
+	}
+	for _, r := range redirs {
+		if r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut {
+			return true
+		}
+	}
+	return c.Index > 0
+}
+
+// runScript checks a script a command runs (trap, alias, watch, flock -c):
+// as commands of their own, or as unseen when only known at run time.
+func (s *scriptWalk) runScript(me int, name, script string, denyOnly bool) {
+	c := &s.w.c.Commands[me]
+	if c.isDyn(script) {
+		c.see(fmt.Sprintf("the command %s runs is only known at run time (%s)", name, short(script)))
+		return
+	}
+	s.subScript(me, name, script, denyOnly)
+}
+
+// subScript walks a script some command runs as commands below it. A
+// script that does not parse is tried as plain words by deny rules.
+func (s *scriptWalk) subScript(me int, name, script string, denyOnly bool) {
+	if s.depth+1 > maxScriptDepth {
+		s.w.fail(errTooDeep)
+		return
+	}
+	f, err := parse(script)
+	if err != nil {
+		if denyOnly {
+			if fields := strings.Fields(script); len(fields) > 0 {
+				c := &s.w.c.Commands[me]
+				c.alts = append(c.alts, fields)
+			}
+			return
+		}
+		s.w.fail(fmt.Errorf("the command %s runs does not parse as shell: %v", name, err))
+		return
+	}
+	first := len(s.w.c.Commands)
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}}
+	sub.collectVars(f, sub.vars)
+	s.w.scoped(func() {
+		for _, st := range f.Stmts {
+			sub.stmt(st, -1, 0)
+		}
+	})
+	if denyOnly {
+		for i := first; i < len(s.w.c.Commands); i++ {
+			s.w.c.Commands[i].denyOnly = true
+		}
+	}
+}
+
+// suppose adds what a runner or an unknown program may run: every suffix
+// of its words, and every argument that reads as a script, are tried by
+// deny and ask rules (`flock f rm x`, `mytool --run "rm x"`).
+func (s *scriptWalk) suppose(me int, args []string) {
+	c := &s.w.c.Commands[me]
+	for i := 1; i < len(args); i++ {
+		if strings.HasPrefix(args[i], "-") {
+			continue
+		}
+		c.alts = append(c.alts, args[i:])
+	}
+	for _, a := range args[1:] {
+		if c.isDyn(a) && a == args[0] {
+			continue
+		}
+		if !strings.ContainsAny(a, " \t\n;|&") {
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "--"); ok && strings.Contains(v, "=") {
+			_, a, _ = strings.Cut(v, "=")
+		}
+		s.subScript(me, programName(args[0]), a, true)
+	}
+}
+
+// watch runs its arguments joined as one sh -c script, or (with -x) as a
+// command.
+func (s *scriptWalk) watch(me int, args []string) {
+	i := 0
+	execMode := false
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		a := args[i]
+		i++
+		if a == "--" {
+			break
+		}
+		if a == "-x" || a == "--exec" {
+			execMode = true
+		}
+		if a == "-n" || a == "--interval" || a == "-q" || a == "--equexit" {
+			i++
+		}
+	}
+	if i >= len(args) {
+		return
+	}
+	if execMode {
+		s.suppose(me, append([]string{"watch"}, args[i:]...))
+		return
+	}
+	s.runScript(me, "watch", strings.Join(args[i:], " "), false)
+}
+
+// xargsReplace returns the replace string of xargs -I/-i/--replace.
+func xargsReplace(args []string) string {
+	for i, a := range args {
+		switch {
+		case a == "-I" && i+1 < len(args):
+			return args[i+1]
+		case strings.HasPrefix(a, "-I") && len(a) > 2:
+			return a[2:]
+		case a == "-i" || a == "--replace":
+			return "{}"
+		case strings.HasPrefix(a, "--replace="):
+			return strings.TrimPrefix(a, "--replace=")
+		case strings.HasPrefix(a, "-i") && len(a) > 2:
+			return a[2:]
+		case !strings.HasPrefix(a, "-"):
+			return ""
+		}
+	}
+	return ""
+}
+
+// firstOperand returns a program's first operand, skipping options (and
+// the values of the short options in valued).
+func firstOperand(args []string, valued string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+			return ""
+		}
+		if len(a) > 1 && a[0] == '-' {
+			if len(a) == 2 && strings.IndexByte(valued, a[1]) >= 0 {
+				if a[1] == 'f' {
+					return "" // the program comes from a file
+				}
+				i++
+			}
+			continue
+		}
+		return a
+	}
+	return ""
+}
+
+func firstOperandAt(args []string) (string, int) {
+	for i, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a, i
+		}
+	}
+	return "", -1
+}
+
+// inline examines code given inline to an interpreter: code that can start
+// a command, write or open a file or load more code is code the engine
+// cannot see through; string literals in it are tried as file names.
+func (s *scriptWalk) inline(me int, name, code string) {
+	c := &s.w.c.Commands[me]
+	if c.isDyn(code) {
+		c.see(fmt.Sprintf("the code %s runs is only known at run time", name))
+		return
+	}
+	for _, esc := range codeEscapes {
+		if strings.Contains(code, esc) {
+			c.see(fmt.Sprintf("the code given to %s can run commands or open files (%s), which the engine cannot see", name, strings.TrimSpace(esc)))
+			break
+		}
+	}
+	for _, lit := range quotedStrings(code) {
+		s.argWord(lit)
+	}
+}
+
+// quotedStrings returns the texts between matching quotes in code.
+func quotedStrings(code string) []string {
+	var out []string
+	for i := 0; i < len(code) && len(out) < 64; i++ {
+		q := code[i]
+		if q != '\'' && q != '"' && q != '`' {
+			continue
+		}
+		j := strings.IndexByte(code[i+1:], q)
+		if j < 0 {
+			break
+		}
+		if lit := code[i+1 : i+1+j]; lit != "" && !strings.ContainsAny(lit, "\n") {
+			out = append(out, lit)
+		}
+		i += j + 1
+	}
+	return out
+}
+
+// sedRuns reports whether a sed script uses the e command or the e flag of
+// s, which run text as a shell command (GNU sed).
+func sedRuns(args []string) bool {
+	var scripts []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "-e" || a == "--expression") && i+1 < len(args):
+			scripts = append(scripts, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--expression="):
+			scripts = append(scripts, strings.TrimPrefix(a, "--expression="))
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			if len(scripts) == 0 {
+				scripts = append(scripts, a)
+			}
+			i = len(args)
+		}
+	}
+	for _, sc := range scripts {
+		for _, cmd := range strings.FieldsFunc(sc, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
+			cmd = strings.TrimSpace(cmd)
+			cmd = strings.TrimLeft(cmd, "0123456789,$!/ ")
+			if cmd == "e" || strings.HasPrefix(cmd, "e ") {
+				return true
+			}
+			if len(cmd) > 1 && cmd[0] == 's' {
+				d := cmd[1]
+				parts := strings.Split(cmd[2:], string(d))
+				if len(parts) >= 3 && strings.ContainsRune(parts[len(parts)-1], 'e') {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// git looks at what git runs besides itself: `-c KEY=VALUE` with a key
+// that can run a command (alias.x=!cmd, core.pager, core.sshCommand ...),
+// and the subcommands that run one (submodule foreach, rebase --exec,
+// bisect run, difftool -x).
+func (s *scriptWalk) git(me int, args []string) {
+	c := &s.w.c.Commands[me]
+	for i := 0; i+1 < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		if args[i] != "-c" && args[i] != "--config-env" {
+			if args[i] == "-C" || args[i] == "--git-dir" || args[i] == "--work-tree" || args[i] == "--namespace" {
+				i++
+			}
+			continue
+		}
+		kv := args[i+1]
+		i++
+		key, val, _ := strings.Cut(kv, "=")
+		lk := strings.ToLower(key)
+		switch {
+		case args[i-1] == "--config-env":
+			c.see(fmt.Sprintf("git --config-env %s takes a setting from the environment", key))
+		case strings.HasPrefix(lk, "alias.") && strings.HasPrefix(val, "!"):
+			s.runScript(me, "git alias "+key[len("alias."):], val[1:], false)
+		case strings.HasPrefix(lk, "alias."):
+			// expands to a git subcommand: tried as `git VALUE ...` by deny rules
+			alias := key[len("alias."):]
+			if sub, rest := gitSubcommand(args[i+1:]); sub == alias {
+				alt := append([]string{"git"}, strings.Fields(val)...)
+				c.alts = append(c.alts, append(alt, rest...))
+			}
+		case !safeGitKey(lk):
+			c.see(fmt.Sprintf("git -c %s can make git run a command or read a file", key))
+		}
+	}
+	sub, rest := gitSubcommand(args)
+	switch sub {
+	case "submodule":
+		for i, a := range rest {
+			if a == "foreach" && i+1 < len(rest) {
+				s.runScript(me, "git submodule foreach", strings.Join(rest[i+1:], " "), false)
+				break
+			}
+		}
+	case "rebase", "difftool", "mergetool":
+		for i, a := range rest {
+			if (a == "-x" || a == "--exec" || a == "--extcmd" || a == "-t" || a == "--tool") && i+1 < len(rest) && a != "-t" && a != "--tool" {
+				s.runScript(me, "git "+sub, rest[i+1], false)
+			}
+			for _, p := range []string{"--exec=", "--extcmd="} {
+				if v, ok := strings.CutPrefix(a, p); ok {
+					s.runScript(me, "git "+sub, v, false)
+				}
+			}
+		}
+	case "bisect":
+		if len(rest) > 1 && rest[0] == "run" {
+			s.suppose(me, append([]string{"git bisect"}, rest[1:]...))
+			c = &s.w.c.Commands[me]
+			c.alts = append(c.alts, rest[1:])
+		}
+	}
+}
+
+// globWord records an argument that is a file pattern: the shell expands it
+// to the names that exist when it runs, so file rules see those names.
+func (s *scriptWalk) globWord(w string) {
+	if dir, ok := s.w.dir.sure(); ok || !isRelative(w) {
+		if !ok {
+			dir = s.w.c.Env.Cwd
+		}
+		s.argRef(argRef{word: w, cwd: dir, glob: true})
+		return
+	}
+	for _, dir := range s.w.bases(s.w.dir) {
+		s.argRef(argRef{word: w, cwd: dir, glob: true})
+	}
+}
