@@ -68,6 +68,10 @@ type Path struct {
 	inside bool // stands for some file below Abs whose name is not known (cp x dir/, unzip -d dir, a ** pattern)
 }
 
+// Inside reports whether p stands for some file below Abs whose name is
+// not known (cp -r x dir/, tar x -C dir, git clean).
+func (p *Path) Inside() bool { return p.inside }
+
 // Command is one simple command of a parsed Bash line.
 type Command struct {
 	Words    []string // words as the shell would run them, leading assignments stripped

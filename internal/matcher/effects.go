@@ -1,12 +1,20 @@
 package matcher
 
 import (
+	"os"
 	"path"
 	"strings"
 )
 
-// modifies records the path arguments of file-changing commands, as
-// written and after brace expansion.
+// The files a simple command writes, moves or deletes (Call.Modifies): the
+// guard, deny/ask file rules, the default rules and approval previews all
+// read this one list. A destination named as a folder (cp x src/, mv -t src
+// x) is a write to src/x for each source; a write whose names are not known
+// (cp -r into a folder, tar x, unzip -d, git clean, find -delete, wget -P)
+// is a write to "something inside the folder" (Path.inside).
+
+// modifies records the files a command changes, as written and after brace
+// expansion.
 func (s *scriptWalk) modifies(c *Command) {
 	s.modifiesArgs(c.Args, c.Dynamic)
 	if c.expandedArgs != nil {
@@ -14,60 +22,382 @@ func (s *scriptWalk) modifies(c *Command) {
 	}
 }
 
+// fileWrites is what one command writes: whole paths, and folders it writes
+// unknown names inside.
+type fileWrites struct {
+	paths  []string
+	inside []string
+}
+
 func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 	if len(args) == 0 {
 		return
 	}
 	name := path.Base(args[0])
-	var paths []string
-	operands := func(from int) {
-		end := false
-		for _, a := range args[from:] {
-			if !end && a == "--" {
-				end = true
-				continue
-			}
-			if !end && strings.HasPrefix(a, "-") && a != "-" {
-				continue
-			}
-			paths = append(paths, a)
-		}
-	}
-	switch name {
-	case "rm", "rmdir", "mv", "cp", "install", "tee", "truncate", "touch", "mkdir", "unlink", "shred", "ln", "rsync":
-		operands(1)
-	case "chmod", "chown", "chgrp":
-		// the first operand is the mode or owner
-		operands(1)
-		if len(paths) > 0 {
-			paths = paths[1:]
-		}
-	case "sed", "perl":
-		inPlace := false
-		for _, a := range args[1:] {
-			if a == "-i" || strings.HasPrefix(a, "-i") || a == "--in-place" || strings.HasPrefix(a, "--in-place=") ||
-				(strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'i')) {
-				inPlace = true
-			}
-		}
-		if inPlace {
-			operands(1)
-			if len(paths) > 0 && name == "sed" && !hasFlag(args, "-e", "-f", "--expression", "--file") {
-				paths = paths[1:] // the script
-			}
-		}
-	case "dd":
-		for _, a := range args[1:] {
-			if v, ok := strings.CutPrefix(a, "of="); ok {
-				paths = append(paths, v)
-			}
-		}
-	}
-	for _, p := range paths {
+	fw := writesOf(name, args[1:], s.dirExists)
+	for _, p := range fw.paths {
 		dyn := dynamic && strings.ContainsAny(p, "$`")
 		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
 		if name == "tee" {
 			s.w.c.Writes = s.appendPaths(s.w.c.Writes, p, dyn)
+		}
+	}
+	for _, p := range fw.inside {
+		dyn := dynamic && strings.ContainsAny(p, "$`")
+		n := len(s.w.c.Modifies)
+		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
+		for i := n; i < len(s.w.c.Modifies); i++ {
+			s.w.c.Modifies[i].inside = true
+		}
+	}
+}
+
+// dirExists reports whether a destination word names an existing folder,
+// seen from where the command runs.
+func (s *scriptWalk) dirExists(p string) bool {
+	dir := s.w.c.Env.Cwd
+	if d, ok := s.w.dir.sure(); ok {
+		dir = d
+	}
+	fi, err := os.Stat(ResolvePath(p, Env{Cwd: dir, Home: s.w.c.Env.Home}).Abs)
+	return err == nil && fi.IsDir()
+}
+
+// operandsOf returns the words that are not options ("--" ends options).
+func operandsOf(args []string) []string {
+	var out []string
+	end := false
+	for _, a := range args {
+		if !end && a == "--" {
+			end = true
+			continue
+		}
+		if !end && strings.HasPrefix(a, "-") && a != "-" {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// optValue returns the values of an option given as -o VALUE, -oVALUE,
+// --long VALUE or --long=VALUE.
+func optValue(args []string, short string, long ...string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if short != "" && a == short && i+1 < len(args) {
+			out = append(out, args[i+1])
+			i++
+			continue
+		}
+		if short != "" && len(short) == 2 && strings.HasPrefix(a, short) && len(a) > 2 && !strings.HasPrefix(a, "--") {
+			out = append(out, a[2:])
+			continue
+		}
+		for _, l := range long {
+			if a == l && i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			} else if v, ok := strings.CutPrefix(a, l+"="); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func hasOpt(args []string, short byte, long ...string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if short != 0 && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], short) >= 0 {
+			return true
+		}
+		for _, l := range long {
+			if a == l || strings.HasPrefix(a, l+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writesOf says what a program writes given its arguments (after its name).
+func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
+	var fw fileWrites
+	ops := operandsOf(args)
+	switch name {
+	case "rm", "rmdir", "tee", "truncate", "touch", "mkdir", "unlink", "shred", "mkfifo", "mknod", "sponge", "ed":
+		fw.paths = ops
+	case "cp", "mv", "install", "ln", "rsync", "scp":
+		fw.paths = ops
+		copyDest(&fw, name, args, ops, isDir)
+	case "chmod", "chown", "chgrp":
+		if len(ops) > 0 {
+			fw.paths = ops[1:] // the first operand is the mode or owner
+		}
+	case "sed", "perl":
+		if hasOpt(args, 'i', "--in-place") {
+			fw.paths = ops
+			if len(ops) > 0 && name == "sed" && !hasFlag(args, "-e", "-f", "--expression", "--file") {
+				fw.paths = ops[1:] // the script
+			}
+		}
+	case "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				fw.paths = append(fw.paths, v)
+			}
+		}
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4":
+		if !hasOpt(args, 'c', "--stdout", "--to-stdout") && !hasOpt(args, 't', "--test") {
+			for _, o := range ops {
+				fw.paths = append(fw.paths, o, strings.TrimSuffix(strings.TrimSuffix(o, path.Ext(o)), "."))
+			}
+		}
+	case "tar", "bsdtar":
+		tarWrites(&fw, args)
+	case "unzip":
+		dirs := optValue(args, "-d")
+		if len(dirs) == 0 {
+			dirs = []string{"."}
+		}
+		if !hasOpt(args, 'l') && !hasOpt(args, 'p') && !hasOpt(args, 't') {
+			fw.inside = append(fw.inside, dirs...)
+		}
+	case "7z", "7za", "7zr":
+		if len(ops) > 0 && (ops[0] == "x" || ops[0] == "e") {
+			dirs := optValue(args, "-o")
+			if len(dirs) == 0 {
+				dirs = []string{"."}
+			}
+			fw.inside = append(fw.inside, dirs...)
+		} else if len(ops) > 1 && (ops[0] == "a" || ops[0] == "u" || ops[0] == "d") {
+			fw.paths = append(fw.paths, ops[1])
+		}
+	case "cpio":
+		if hasOpt(args, 'i', "--extract") {
+			fw.inside = append(fw.inside, ".")
+		}
+	case "patch":
+		fw.paths = append(fw.paths, optValue(args, "-o", "--output")...)
+		dirs := optValue(args, "-d", "--directory")
+		if len(dirs) == 0 {
+			dirs = []string{"."}
+		}
+		fw.inside = append(fw.inside, dirs...)
+		fw.paths = append(fw.paths, ops...)
+	case "curl":
+		fw.paths = append(fw.paths, optValue(args, "-o", "--output")...)
+		fw.paths = append(fw.paths, optValue(args, "-D", "--dump-header")...)
+		fw.paths = append(fw.paths, optValue(args, "-c", "--cookie-jar")...)
+		fw.paths = append(fw.paths, optValue(args, "", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc")...)
+		if hasOpt(args, 'O', "--remote-name", "--remote-name-all") {
+			dirs := optValue(args, "", "--output-dir")
+			if len(dirs) == 0 {
+				dirs = []string{"."}
+			}
+			fw.inside = append(fw.inside, dirs...)
+		}
+	case "wget":
+		out := optValue(args, "-O", "--output-document")
+		fw.paths = append(fw.paths, out...)
+		fw.paths = append(fw.paths, optValue(args, "-o", "--output-file", "-a", "--append-output")...)
+		if len(out) == 0 {
+			dirs := optValue(args, "-P", "--directory-prefix")
+			if len(dirs) == 0 {
+				dirs = []string{"."}
+			}
+			fw.inside = append(fw.inside, dirs...)
+		}
+	case "git":
+		gitWrites(&fw, args)
+	case "find":
+		findWrites(&fw, args)
+	case "sort":
+		fw.paths = append(fw.paths, optValue(args, "-o", "--output")...)
+	case "tree":
+		fw.paths = append(fw.paths, optValue(args, "-o")...)
+	case "xxd", "uniq":
+		if len(ops) > 1 {
+			fw.paths = append(fw.paths, ops[1])
+		}
+	case "yq":
+		if hasOpt(args, 'i', "--inplace") && len(ops) > 1 {
+			fw.paths = append(fw.paths, ops[1:]...)
+		}
+	case "split", "csplit":
+		fw.inside = append(fw.inside, ".")
+	default:
+		if !readers[name] && name != "grep" && name != "ps" {
+			// -o FILE / --output FILE is a file written for most tools
+			// (gcc, go build, pandoc, openssl, base64 ...)
+			fw.paths = append(fw.paths, optValue(args, "-o", "--output", "--out", "--outfile", "--output-file")...)
+		}
+	}
+	return fw
+}
+
+// copyDest adds the files a copy, move or link creates: DEST/NAME for each
+// source when the destination is a folder (-t DIR, a trailing "/", an
+// existing folder), and "anything inside DEST" when it copies a tree.
+func copyDest(fw *fileWrites, name string, args, ops []string, isDir func(string) bool) {
+	var dest string
+	srcs := ops
+	if t := optValue(args, "-t", "--target-directory"); len(t) > 0 {
+		dest = t[len(t)-1]
+	} else if len(ops) >= 2 {
+		dest, srcs = ops[len(ops)-1], ops[:len(ops)-1]
+	} else {
+		return
+	}
+	if strings.Contains(dest, ":") && (name == "rsync" || name == "scp") {
+		return // a remote destination
+	}
+	folder := strings.HasSuffix(dest, "/") || isDir(dest) || len(optValue(args, "-t", "--target-directory")) > 0
+	tree := name == "rsync" || name == "scp" || hasOpt(args, 'r', "--recursive") || hasOpt(args, 'R') || hasOpt(args, 'a', "--archive")
+	if name == "mv" {
+		for _, src := range srcs {
+			tree = tree || isDir(src) // a folder moved brings its whole tree
+		}
+	}
+	if !folder {
+		if tree {
+			fw.inside = append(fw.inside, dest)
+		}
+		return
+	}
+	for _, src := range srcs {
+		base := path.Base(strings.TrimRight(src, "/"))
+		if base != "." && base != "/" && base != ".." {
+			fw.paths = append(fw.paths, strings.TrimRight(dest, "/")+"/"+base)
+		}
+	}
+	if tree {
+		fw.inside = append(fw.inside, dest)
+	}
+}
+
+// tarWrites: extraction writes unknown names inside -C DIR (or here);
+// creation writes the archive.
+func tarWrites(fw *fileWrites, args []string) {
+	extract, create := false, false
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		extract = strings.ContainsAny(args[0], "x")
+		create = strings.ContainsAny(args[0], "cru")
+	}
+	extract = extract || hasOpt(args, 'x', "--extract", "--get")
+	create = create || hasOpt(args, 'c', "--create") || hasOpt(args, 'r', "--append") || hasOpt(args, 'u', "--update")
+	if extract {
+		dirs := optValue(args, "-C", "--directory")
+		if len(dirs) == 0 {
+			dirs = []string{"."}
+		}
+		fw.inside = append(fw.inside, dirs...)
+	}
+	if create {
+		fw.paths = append(fw.paths, optValue(args, "-f", "--file")...)
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") && strings.Contains(args[0], "f") && len(args) > 1 {
+			fw.paths = append(fw.paths, args[1])
+		}
+	}
+}
+
+// gitWrites: --output FILE of diff/log/show/format-patch, the pathspecs of
+// checkout/restore/reset and friends, what git clean, apply and am may
+// touch, the folder of clone/init/worktree add, and the config file of
+// git config.
+func gitWrites(fw *fileWrites, args []string) {
+	sub, rest := gitSubcommand(args)
+	fw.paths = append(fw.paths, optValue(rest, "", "--output")...)
+	pathspecs := func() []string {
+		for i, a := range rest {
+			if a == "--" {
+				return rest[i+1:]
+			}
+		}
+		return nil
+	}
+	switch sub {
+	case "format-patch":
+		fw.inside = append(fw.inside, optValue(rest, "-o", "--output-directory")...)
+	case "checkout", "restore", "reset", "stash":
+		ps := pathspecs()
+		if sub == "restore" && ps == nil {
+			ps = operandsOf(rest)
+		}
+		for _, p := range ps {
+			fw.inside = append(fw.inside, p)
+		}
+	case "clean":
+		ps := operandsOf(rest)
+		if len(ps) == 0 {
+			ps = []string{"."}
+		}
+		fw.inside = append(fw.inside, ps...)
+	case "apply", "am":
+		if !hasOpt(rest, 0, "--check", "--stat", "--numstat", "--summary") {
+			fw.inside = append(fw.inside, ".")
+		}
+	case "clone":
+		ops := operandsOf(rest)
+		if len(ops) >= 2 {
+			fw.inside = append(fw.inside, ops[1])
+		} else if len(ops) == 1 {
+			fw.inside = append(fw.inside, strings.TrimSuffix(path.Base(ops[0]), ".git"))
+		}
+	case "init":
+		ops := operandsOf(rest)
+		if len(ops) == 0 {
+			ops = []string{"."}
+		}
+		fw.inside = append(fw.inside, ops...)
+	case "worktree":
+		ops := operandsOf(rest)
+		if len(ops) >= 2 && ops[0] == "add" {
+			fw.inside = append(fw.inside, ops[1])
+		}
+	case "config":
+		if !hasOpt(rest, 'l', "--list", "--get", "--get-all", "--get-regexp", "--show-origin") && len(operandsOf(rest)) >= 2 {
+			switch {
+			case hasOpt(rest, 0, "--global"):
+				fw.paths = append(fw.paths, "~/.gitconfig")
+			case hasOpt(rest, 0, "--system"):
+				fw.paths = append(fw.paths, "/etc/gitconfig")
+			default:
+				fw.paths = append(fw.paths, ".git/config")
+			}
+			fw.paths = append(fw.paths, optValue(rest, "-f", "--file")...)
+		}
+	}
+}
+
+// findWrites: -delete removes what matches below the search roots;
+// -fprint FILE and friends write FILE.
+func findWrites(fw *fileWrites, args []string) {
+	var roots []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for i, a := range args {
+		switch a {
+		case "-delete":
+			fw.inside = append(fw.inside, roots...)
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if i+1 < len(args) {
+				fw.paths = append(fw.paths, args[i+1])
+			}
 		}
 	}
 }

@@ -220,7 +220,7 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 			c.see(fmt.Sprintf("the script %s runs is only known at run time (%s)", name, short(script)))
 		case ok:
 		case s.readsInput(c, args[1:], redirs):
-			c.see(fmt.Sprintf("%s reads its script from its input, which the engine cannot see", name))
+			c.see(fmt.Sprintf("%s reads its script from its input", name))
 		}
 	case name == "eval":
 		for _, a := range args[1:] {
@@ -507,7 +507,7 @@ func (s *scriptWalk) inline(me int, name, code string) {
 	}
 	for _, esc := range codeEscapes {
 		if strings.Contains(code, esc) {
-			c.see(fmt.Sprintf("the code given to %s can run commands or open files (%s), which the engine cannot see", name, strings.TrimSpace(esc)))
+			c.see(fmt.Sprintf("the code given to %s can run commands or open files (%s)", name, strings.TrimSpace(esc)))
 			break
 		}
 	}

@@ -220,6 +220,36 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 		if _, v, ok := strings.Cut(w, "="); ok {
 			s.argWord(v)
 		}
+		s.hiddenPaths(w)
+	}
+}
+
+// hiddenPaths records the paths an argument names inside its own syntax:
+// curl's @FILE (-d @.env, -F f=@.env, --data-binary @x), git's REV:PATH
+// (git show HEAD:.env), scp's HOST:PATH, and KEY=VALUE or --opt=VALUE forms
+// of them.
+func (s *scriptWalk) hiddenPaths(w string) {
+	if i := strings.LastIndexByte(w, '@'); i >= 0 && i+1 < len(w) {
+		v := w[i+1:]
+		if j := strings.IndexByte(v, ';'); j >= 0 {
+			v = v[:j] // -F "f=@file;type=text/plain"
+		}
+		s.argWord(v)
+		if i > 0 && w[i-1] == '<' {
+			s.argWord(v) // -F f=<file
+		}
+	}
+	if i := strings.IndexByte(w, '<'); i >= 0 && i+1 < len(w) {
+		s.argWord(w[i+1:]) // curl -F f=<file reads the file as the field's text
+	}
+	if strings.Contains(w, "://") {
+		return
+	}
+	if i := strings.IndexByte(w, ':'); i >= 0 && i+1 < len(w) {
+		s.argWord(w[i+1:])
+		if j := strings.LastIndexByte(w, ':'); j != i && j+1 < len(w) {
+			s.argWord(w[j+1:])
+		}
 	}
 }
 

@@ -91,6 +91,9 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			if within(p.Abs, g) || within(p.Real, g) {
 				return g, true
 			}
+			if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) {
+				return g, true // writes names it does not spell out in a folder that holds g
+			}
 		}
 	}
 	return "", false
@@ -142,33 +145,12 @@ func within(p, dir string) bool {
 	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
-// readers are commands known to only read the files they name; any other
-// command that names a guarded file (python -c, find -delete, git checkout,
-// patch, curl -o, ...) is treated as changing it.
-var readers = map[string]bool{
-	"cat": true, "less": true, "more": true, "head": true, "tail": true, "grep": true, "egrep": true,
-	"fgrep": true, "rg": true, "ls": true, "wc": true, "diff": true, "cmp": true, "file": true,
-	"stat": true, "du": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "bat": true,
-	"echo": true, "printf": true, "test": true, "[": true, "realpath": true, "readlink": true,
-	"basename": true, "dirname": true, "cd": true, "pushd": true, "tree": true, "nl": true, "od": true,
-	"xxd": true, "hexdump": true, "strings": true, "jq": true, "yq": true, "true": true, ":": true,
-}
-
-// gitReaders are the git subcommands that only read.
-var gitReaders = map[string]bool{
-	"diff": true, "log": true, "status": true, "show": true, "blame": true, "ls-files": true, "grep": true,
-}
-
 // namedByOpaque reports a guarded path named by a command that is not known
 // to only read: its effect on the files it names cannot be told from its
 // words, so the guard fails closed.
 func (e *Engine) namedByOpaque(c *matcher.Call) (string, bool) {
 	for _, cmd := range c.Commands {
-		if len(cmd.Args) < 2 {
-			continue
-		}
-		name := filepath.Base(cmd.Args[0])
-		if readers[name] || (name == "git" && gitReaders[cmd.Args[1]]) {
+		if len(cmd.Args) < 2 || cmd.ReadOnly() {
 			continue
 		}
 		for _, a := range cmd.Args[1:] {

@@ -51,6 +51,10 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 				return Decision{Decision: Deny, Rule: r.String(), Source: src,
 					Reason: fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), c.Err)}
 			}
+			if why := r.Rule.Unseen(c, matcher.DenyList); why != "" {
+				return Decision{Decision: Deny, Rule: r.String(), Source: src,
+					Reason: fmt.Sprintf("%s is denied by the rule %s: the engine cannot see what it runs, because %s.", describe(c), r.String(), why)}
+			}
 			return Decision{Decision: Deny, Rule: r.String(), Source: src,
 				Reason: fmt.Sprintf("%s is denied by the rule %s.", describe(c), r.String())}
 		}
@@ -123,8 +127,13 @@ func (e *Engine) askBy(c *matcher.Call, r *rule) Decision {
 	if r.source == SourcePreset {
 		src = SourcePreset
 	}
-	return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src,
-		Reason: fmt.Sprintf("%s needs approval (ask: %s).", describe(c), r.String())})
+	reason := fmt.Sprintf("%s needs approval (ask: %s).", describe(c), r.String())
+	if r.Rule != nil {
+		if why := r.Rule.Unseen(c, matcher.AskList); why != "" {
+			reason = fmt.Sprintf("%s needs approval (ask: %s): the engine cannot see what it runs, because %s.", describe(c), r.String(), why)
+		}
+	}
+	return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src, Reason: reason})
 }
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
