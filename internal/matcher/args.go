@@ -21,6 +21,31 @@ type bashArgs struct {
 	globOverflow bool // a file pattern named more files than are checked: deny/ask file rules fire
 }
 
+// treePath adds a word a command reads whole: when it names a folder, the
+// path stands for the folder and everything below it.
+func (c *Call) treePath(dst []Path, r argRef) []Path {
+	if r.glob {
+		n := len(dst)
+		dst = c.globPaths(dst, argRef{word: r.word, cwd: r.cwd, glob: true, mayWrite: r.mayWrite})
+		for i, end := n, len(dst); i < end; i++ {
+			dst = append(dst, asTree(dst[i]))
+		}
+		return dst
+	}
+	p := ResolvePath(r.word, Env{Cwd: r.cwd, Home: c.Env.Home})
+	p.mayWrite = r.mayWrite
+	return append(dst, p, asTree(p))
+}
+
+// asTree returns p as "everything below the folder p" when p is a folder
+// (else p itself).
+func asTree(p Path) Path {
+	if fi, err := os.Stat(p.Real); err == nil && fi.IsDir() {
+		p.inside, p.tree = true, true
+	}
+	return p
+}
+
 // maxGlobPaths bounds the names file patterns on one line expand to.
 const maxGlobPaths = 512
 
@@ -32,6 +57,7 @@ const maxGlobPaths = 512
 func (c *Call) globPaths(dst []Path, r argRef) []Path {
 	env := Env{Cwd: r.cwd, Home: c.Env.Home}
 	pat := ResolvePath(r.word, env)
+	pat.mayWrite = r.mayWrite
 	dst = append(dst, pat)
 	if strings.Contains(r.word, "**") {
 		// globstar may reach any depth: every name below the pattern's folder
@@ -50,7 +76,9 @@ func (c *Call) globPaths(dst []Path, r argRef) []Path {
 		if i >= maxGlobPaths {
 			break
 		}
-		dst = append(dst, ResolvePath(m, env))
+		p := ResolvePath(m, env)
+		p.mayWrite = r.mayWrite
+		dst = append(dst, p)
 	}
 	return dst
 }
@@ -60,6 +88,59 @@ func (c *Call) globPaths(dst []Path, r argRef) []Path {
 type argRef struct {
 	word, cwd string
 	glob      bool // a file pattern: the names it expands to are checked as well
+	mayWrite  bool // the command may write what it names (deny Edit/Write rules look at it)
+	tree      bool // the command reads whole folders it names (tar, grep -r, cp -r ...)
+}
+
+// argMode is how the command being walked treats the words it names.
+type argMode struct {
+	mayWrite bool
+	tree     bool
+}
+
+// writesModeled are the programs whose writes writesOf knows (so the other
+// words they name are not written): deny Edit/Write rules fire on their
+// writes only.
+var writesModeled = map[string]bool{
+	"rm": true, "rmdir": true, "tee": true, "truncate": true, "touch": true, "mkdir": true, "unlink": true,
+	"shred": true, "mkfifo": true, "mknod": true, "sponge": true, "cp": true, "mv": true, "install": true,
+	"ln": true, "rsync": true, "scp": true, "chmod": true, "chown": true, "chgrp": true, "dd": true,
+	"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true, "zstd": true,
+	"tar": true, "bsdtar": true, "unzip": true, "zip": true, "7z": true, "7za": true, "cpio": true,
+	"curl": true, "wget": true, "sort": true, "tree": true, "xxd": true, "uniq": true, "yq": true,
+}
+
+// argModeOf says how a command treats the words it names.
+func argModeOf(words []string) argMode {
+	args, _, _ := stripWrappers(words)
+	if len(args) == 0 {
+		return argMode{mayWrite: true}
+	}
+	name := programName(args[0])
+	rest := args[1:]
+	m := argMode{mayWrite: !writesModeled[name] && !readers[name]}
+	if name == "find" {
+		m.mayWrite = hasFlag(rest, "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fls", "-fprintf")
+	}
+	if name == "git" {
+		if sub, _ := gitSubcommand(rest); gitReaders[sub] {
+			m.mayWrite = false
+		}
+	}
+	switch name {
+	case "rg", "ag", "ack", "rsync", "zip", "du", "tree", "ls":
+		m.tree = name != "du" && name != "tree" && name != "ls"
+		if name == "zip" {
+			m.tree = hasOpt(rest, 'r', "--recurse-paths")
+		}
+	case "grep", "egrep", "fgrep":
+		m.tree = hasOpt(rest, 'r', "--recursive") || hasOpt(rest, 'R', "--dereference-recursive")
+	case "cp", "scp":
+		m.tree = hasOpt(rest, 'r', "--recursive") || hasOpt(rest, 'R') || hasOpt(rest, 'a', "--archive")
+	case "tar", "bsdtar":
+		m.tree = true
+	}
+	return m
 }
 
 // argPaths returns the call's argument words resolved as paths.
@@ -72,6 +153,10 @@ func (c *Call) argPaths() []Path {
 		a.paths = make([]Path, 0, len(a.refs))
 		env := Env{Home: c.Env.Home}
 		for _, r := range a.refs {
+			if r.tree {
+				a.paths = c.treePath(a.paths, r)
+				continue
+			}
 			if r.glob {
 				a.paths = c.globPaths(a.paths, r)
 				if len(a.paths) > maxGlobPaths {
@@ -80,11 +165,14 @@ func (c *Call) argPaths() []Path {
 				continue
 			}
 			if p, ok := c.fastResolve(r); ok {
+				p.mayWrite = r.mayWrite
 				a.paths = append(a.paths, p)
 				continue
 			}
 			env.Cwd = r.cwd
-			a.paths = append(a.paths, ResolvePath(r.word, env))
+			p := ResolvePath(r.word, env)
+			p.mayWrite = r.mayWrite
+			a.paths = append(a.paths, p)
 		}
 	})
 	return a.paths

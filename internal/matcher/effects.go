@@ -35,10 +35,18 @@ func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 	}
 	name := path.Base(args[0])
 	fw := writesOf(name, args[1:], s.dirExists)
+	// a command that looks read-only (git diff, tree, xxd) but writes
+	// through an option: an allow pattern for it covers the write only when
+	// a Write or Edit rule allows that file, as for a redirection
+	looksRO := readers[name]
+	if name == "git" {
+		sub, _ := gitSubcommand(args[1:])
+		looksRO = gitReaders[sub]
+	}
 	for _, p := range fw.paths {
 		dyn := dynamic && strings.ContainsAny(p, "$`")
 		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
-		if name == "tee" {
+		if name == "tee" || looksRO {
 			s.w.c.Writes = s.appendPaths(s.w.c.Writes, p, dyn)
 		}
 	}
@@ -135,7 +143,12 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 	case "rm", "rmdir", "tee", "truncate", "touch", "mkdir", "unlink", "shred", "mkfifo", "mknod", "sponge", "ed":
 		fw.paths = ops
 	case "cp", "mv", "install", "ln", "rsync", "scp":
-		fw.paths = ops
+		switch {
+		case name == "mv":
+			fw.paths = ops // the sources go away
+		case len(ops) == 1 && len(optValue(args, "-t", "--target-directory")) == 0:
+			fw.paths = []string{path.Base(ops[0])} // ln -s /x/y makes ./y
+		}
 		copyDest(&fw, name, args, ops, isDir)
 	case "chmod", "chown", "chgrp":
 		if len(ops) > 0 {
@@ -267,6 +280,9 @@ func copyDest(fw *fileWrites, name string, args, ops []string, isDir func(string
 		}
 	}
 	if !folder {
+		if name != "mv" {
+			fw.paths = append(fw.paths, dest)
+		}
 		if tree {
 			fw.inside = append(fw.inside, dest)
 		}

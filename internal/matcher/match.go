@@ -173,9 +173,22 @@ func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
 		}
 	}
 	if reads {
+		// Read rules look at every word; deny Edit/Write rules at the
+		// words of commands that may write what they name
+		readRule := r.Tool == "Read" || r.Tool == "NotebookRead"
 		paths := c.argPaths()
 		for i := range paths {
-			if r.matchPath(&paths[i], c, list) {
+			p := &paths[i]
+			if !readRule && !p.mayWrite {
+				continue
+			}
+			if p.tree && readRule && r.anyBase {
+				if r.holds(p, c) {
+					return true
+				}
+				continue
+			}
+			if r.matchPath(p, c, list) {
 				return true
 			}
 		}

@@ -306,6 +306,14 @@ const maxPathLen = 4096
 // returns abs. It looks at no more than the first maxPathLen bytes, once
 // per folder, so a path of a million folders costs what one of 4 KiB does.
 func realPath(abs string) string {
+	return realPathDepth(abs, 0)
+}
+
+// maxLinks bounds the symlinks followed for one path, as the system does
+// (ELOOP after 40).
+const maxLinks = 40
+
+func realPathDepth(abs string, depth int) string {
 	if len(abs) <= maxPathLen {
 		if r, err := filepath.EvalSymlinks(abs); err == nil {
 			return r
@@ -316,12 +324,24 @@ func realPath(abs string) string {
 		dir = dir[:strings.LastIndexByte(dir[:maxPathLen+1], '/')]
 	}
 	for dir != "" && dir != "/" {
-		if _, err := os.Lstat(dir); err == nil {
+		if fi, err := os.Lstat(dir); err == nil {
 			r, err := filepath.EvalSymlinks(dir)
+			if err == nil {
+				return filepath.Join(r, abs[len(dir):])
+			}
+			if fi.Mode()&os.ModeSymlink == 0 || depth >= maxLinks {
+				return abs
+			}
+			// a dangling symlink: the file it names does not exist yet,
+			// but a write through the link creates it there
+			target, err := os.Readlink(dir)
 			if err != nil {
 				return abs
 			}
-			return filepath.Join(r, abs[len(dir):])
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(realPathDepth(filepath.Dir(dir), depth+1), target)
+			}
+			return realPathDepth(filepath.Join(filepath.Clean(target), abs[len(dir):]), depth+1)
 		}
 		i := strings.LastIndexByte(dir, '/')
 		if i < 0 {

@@ -91,6 +91,12 @@ func (s *scriptWalk) findExec(me int, dyns []bool) {
 						}
 					}
 				}
+				for _, w := range sub.Words[1:] {
+					if strings.Contains(w, "{}") {
+						sub.computed = append(sub.computed, "{} (the files find finds)")
+						break
+					}
+				}
 				k := s.add(sub, pipe, idx)
 				s.w.c.Commands[k].parent = me
 				s.modifies(&s.w.c.Commands[k])
@@ -195,6 +201,11 @@ func envScript(args []string) (string, bool) {
 // path), the value of --opt=VALUE and NAME=VALUE words; words only known
 // at run time cannot be checked and are left out.
 func (s *scriptWalk) argWords(words []string, dyns []bool) {
+	if len(words) > 0 {
+		saved := s.w.mode
+		s.w.mode = argModeOf(words)
+		defer func() { s.w.mode = saved }()
+	}
 	chdirs := s.chdirTargets(words, dyns)
 	for i, w := range words {
 		if len(chdirs) > 0 && !(dyns != nil && dyns[i]) && isRelative(w) && !isFlagWord(w) {
@@ -302,6 +313,7 @@ func (s *scriptWalk) argWord(w string) {
 }
 
 func (s *scriptWalk) argRef(ref argRef) {
+	ref.mayWrite, ref.tree = s.w.mode.mayWrite, s.w.mode.tree
 	c := s.w.c
 	if c.args == nil {
 		c.args = &bashArgs{}

@@ -30,6 +30,7 @@ type shellWalker struct {
 	pipes    int
 	err      error
 	folded   []*syntax.CallExpr // commands whose output was folded into a word (foldSubst)
+	mode     argMode            // how the command being walked treats the words it names
 }
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
@@ -423,7 +424,10 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	c := &s.w.c.Commands[me]
+	saved := s.w.mode
+	s.w.mode = argModeOf(c.Words)
 	s.wordEffects(c, infos)
+	s.w.mode = saved
 	s.argWords(c.Words, dyns)
 	s.argWords(c.expanded, nil)
 	s.modifies(c)
