@@ -19,7 +19,7 @@ const (
 	DenyChmodR     = "recursive chmod/chown on /, ~ or a top-level folder"
 	DenyChmodWorld = "recursive chmod to world-writable (777, o+w)"
 	DenyForcePush  = "force push that may rewrite main or master"
-	DenyDownloadSh = "download piped into a shell"
+	DenyDownloadSh = "running a downloaded script"
 	DenyForkBomb   = "fork bomb"
 	DenyBraces     = "brace expansion too large to check"
 	DenyUnchecked  = "a command line too large or too deeply nested to check"
@@ -93,7 +93,7 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		if cmd.braceOverflow && destructiveName(cmd) {
 			return DenyBraces, true
 		}
-		if isDownload(cmd) && feedsShell(c, i) {
+		if isDownload(cmd) && (feedsShell(c, i) || runsDownload(c, i)) {
 			return DenyDownloadSh, true
 		}
 		if k.over {
