@@ -65,6 +65,9 @@ type checker struct {
 // inside sh -c scripts, substitutions and find -exec; the destructive rules
 // come first, privilege escalation (any sudo, doas, pkexec, su, run0,
 // runuser, ksu) last, so `sudo rm -rf /` is named for what it removes.
+// When the line did not parse (or was too long or too deep to walk), bash may
+// still run it: the raw text is then also split conservatively into words
+// (rawDeny) and the same rules are tried on every place a command could start.
 //
 // git push counts as forced with -f, --force, --force-with-lease (it still
 // rewrites the branch's history) and a +ref refspec; deleting main or master
@@ -104,6 +107,9 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		if isPrivileged(&c.Commands[i]) {
 			return DenySudo, true
 		}
+	}
+	if c.Err != nil {
+		return k.rawDeny()
 	}
 	return "", false
 }

@@ -74,6 +74,7 @@ func TestDefaultDeny(t *testing.T) {
 		{"rm -r /", matcher.DenyRmRoot},
 		{"rm -rf /etc/nginx/old", matcher.DenyRmSystem},
 		{"rm -rf ~/project/tmp", matcher.DenyRmHome},
+		{"((echo a); echo b); rm -rf /", matcher.DenyRmRoot},
 		{":(){ :|:& };:", matcher.DenyForkBomb},
 		{"bomb(){ bomb|bomb& };bomb", matcher.DenyForkBomb},
 		{"f() { f & }; f", matcher.DenyForkBomb},
