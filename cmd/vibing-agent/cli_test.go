@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"vibing/internal/matcher"
 )
 
 var (
@@ -75,7 +77,7 @@ func TestCheckCommand(t *testing.T) {
 		{"deny in compound", "Bash", `{"command":"npm test; rm -rf build"}`, nil, "deny", "deny_list", "Bash(rm -rf)"},
 		{"ask", "Bash", `{"command":"git push origin main"}`, nil, "ask", "ask_list", "Bash(git push:*)"},
 		{"ask resumed", "Bash", `{"command":"git push origin main"}`, []string{"--resumed"}, "deny", "ask_list", "Bash(git push:*)"},
-		{"default deny", "Bash", `{"command":"sudo ls"}`, nil, "deny", "deny_list", "default: sudo"},
+		{"default deny", "Bash", `{"command":"sudo ls"}`, nil, "deny", "deny_list", "default: " + matcher.DenySudo},
 		{"guard", "Write", `{"file_path":".vibing/chat/chat.md","content":"x"}`, nil, "deny", "guard", ""},
 		{"deny any depth", "Read", `{"file_path":"sub/dir/.env"}`, nil, "deny", "deny_list", "Read(.env)"},
 		{"mode asks", "Write", `{"file_path":"a.txt","content":"x"}`, nil, "ask", "mode", ""},
@@ -199,7 +201,7 @@ func TestExplainCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("explain: exit %d, stderr %s", code, stderr)
 	}
-	for _, want := range []string{"Mode: default", "Bash (mutating)", "runs: Bash(npm:*)", "asks: Bash(git push:*)", "refused: Bash(rm -rf)", "Read (read_only): runs without asking (allow: Read)", "any sudo"} {
+	for _, want := range []string{"Mode: default", "Bash (mutating)", "runs: Bash(npm:*)", "asks: Bash(git push:*)", "refused: Bash(rm -rf)", "Read (read_only): runs without asking (allow: Read)", "sudo, doas, pkexec, su"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain lacks %q:\n%s", want, out)
 		}

@@ -98,6 +98,11 @@ type Command struct {
 	expanded      []string // Words after brace expansion; nil when no word has braces
 	expandedArgs  []string // expanded with wrappers seen through
 	braceOverflow bool     // the braces expand past maxBraceWords: deny/ask treat the command as matching
+
+	dirs     []string // the folders the command may run in (for the default rules); nil = the working folder
+	dirsFrom uint8    // 0: dirs are where the shell is; dirsUnknown: a cd went somewhere unknown; dirsFull: and the line named more folders than dirs holds
+	outs     []string // the files its redirections write (> x, >> x, &> x)
+	ins      []string // the files its redirections read (< x)
 }
 
 // Call is one tool call prepared for matching: parsed and resolved once, then

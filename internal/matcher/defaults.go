@@ -6,65 +6,110 @@ import (
 	"strings"
 )
 
-// The names of the built-in destructive command rules.
+// The names of the built-in destructive command rules. Each reads after
+// "the built-in rule against".
 const (
-	DenySudo       = "sudo"
+	DenySudo       = "privilege escalation (sudo, doas, pkexec, su)"
 	DenyRmRoot     = "rm -rf on /"
-	DenyRmSystem   = "rm -rf on a system folder"
-	DenyRmHome     = "rm -rf on the home folder"
+	DenyRmSystem   = "rm -rf on or inside a top-level or system folder"
+	DenyRmHome     = "rm -rf on the home folder or inside it"
+	DenyRmCwd      = "rm -rf on the working folder or a folder above it"
 	DenyDd         = "dd writing to a device"
 	DenyMkfs       = "mkfs"
-	DenyChmodR     = "recursive chmod/chown on / or ~"
-	DenyForcePush  = "force push to main or master"
-	DenyDownloadSh = "download piped into a shell"
+	DenyChmodR     = "recursive chmod/chown on /, ~ or a top-level folder"
+	DenyChmodWorld = "recursive chmod to world-writable (777, o+w)"
+	DenyForcePush  = "force push that may rewrite main or master"
+	DenyDownloadSh = "running a downloaded script"
 	DenyForkBomb   = "fork bomb"
 	DenyBraces     = "brace expansion too large to check"
+	DenyUnchecked  = "a command line too large or too deeply nested to check"
 )
 
-// systemDirs are the top-level folders whose recursive removal breaks the
-// machine (or removes every user's files).
-var systemDirs = []string{
-	"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
-	"/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv",
-	"/sys", "/usr", "/var", "/Applications", "/Library", "/System", "/Users", "/Volumes",
+// privileged are the programs that run a command as another user (root).
+var privileged = map[string]bool{
+	"sudo": true, "sudoedit": true, "doas": true, "pkexec": true, "su": true, "run0": true,
+	"runuser": true, "ksu": true,
 }
 
+// interpreters run a script file named among their arguments (or read
+// code from their input), besides the shells.
 var interpreters = map[string]bool{
-	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true,
-	"node": true, "php": true, "source": true, ".": true, "eval": true,
+	"python": true, "python2": true, "python3": true, "pypy3": true, "perl": true, "ruby": true,
+	"node": true, "nodejs": true, "deno": true, "bun": true, "php": true, "lua": true, "Rscript": true,
+	"tclsh": true, "osascript": true, "source": true, ".": true, "eval": true,
+}
+
+func runsScripts(name string) bool { return isShell(name) || interpreters[name] }
+
+// maxChecks bounds the path checks one call may cost (targets times the
+// folders they may resolve from); a call that needs more is refused
+// (DenyUnchecked). maxAliasDepth bounds the git shell aliases followed.
+const (
+	maxChecks     = 1 << 20
+	maxAliasDepth = 4
+)
+
+// checker is one evaluation of the default rules.
+type checker struct {
+	c      *Call
+	b      bounds
+	depth  int // git shell aliases followed to get here
+	checks int // path checks left
+	over   bool
 }
 
 // DefaultDeny reports whether the call matches one of the built-in destructive
-// command rules, and returns that rule's name ("rm -rf on /", "sudo", ...).
+// command rules, and returns that rule's name ("rm -rf on /", ...).
+//
+// Every simple command of the parsed line is looked at, behind wrappers,
+// inside sh -c scripts, substitutions and find -exec; the destructive rules
+// come first, privilege escalation (any sudo, doas, pkexec, su, run0,
+// runuser, ksu) last, so `sudo rm -rf /` is named for what it removes.
+// When the line did not parse (or was too long or too deep to walk), bash may
+// still run it: the raw text is then also split conservatively into words
+// (rawDeny) and the same rules are tried on every place a command could start.
 //
 // git push counts as forced with -f, --force, --force-with-lease (it still
 // rewrites the branch's history) and a +ref refspec; deleting main or master
-// (":main", --delete) counts too.
+// (":main", --delete) counts too, and so do --mirror and a forced push that
+// names no branch (it pushes the current one, which may be main).
 func DefaultDeny(c *Call) (name string, ok bool) {
+	return defaultDeny(c, 0)
+}
+
+func defaultDeny(c *Call, depth int) (string, bool) {
 	if c == nil || c.Tool != "Bash" {
 		return "", false
 	}
 	if c.ForkBomb {
 		return DenyForkBomb, true
 	}
+	k := &checker{c: c, b: newBounds(c.Env), depth: depth, checks: maxChecks}
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		for _, w := range cmd.wrappers {
-			if w == "sudo" || w == "doas" {
-				return DenySudo, true
-			}
-		}
+		at := k.placeOf(cmd)
 		for _, words := range candidates(cmd) {
-			if n, ok := denyWords(c, words); ok {
+			if n, ok := k.denyWords(at, words); ok {
 				return n, true
 			}
 		}
 		if cmd.braceOverflow && destructiveName(cmd) {
 			return DenyBraces, true
 		}
-		if isDownload(cmd) && feedsShell(c, i) {
+		if isDownload(cmd) && (feedsShell(c, i) || runsDownload(c, i)) {
 			return DenyDownloadSh, true
 		}
+		if k.over {
+			return DenyUnchecked, true
+		}
+	}
+	for i := range c.Commands {
+		if isPrivileged(&c.Commands[i]) {
+			return DenySudo, true
+		}
+	}
+	if c.Err != nil {
+		return k.rawDeny()
 	}
 	return "", false
 }
@@ -78,14 +123,21 @@ func destructiveName(cmd *Command) bool {
 			continue
 		}
 		name := path.Base(words[0])
-		switch {
-		case strings.ContainsAny(words[0], "{}"),
-			name == "rm", name == "dd", name == "chmod", name == "chown", name == "chgrp", name == "git",
-			strings.HasPrefix(name, "mkfs"), name == "mke2fs", name == "mkswap":
+		if strings.ContainsAny(words[0], "{}") || ruleCommand(name) || privileged[name] {
 			return true
 		}
 	}
 	return false
+}
+
+// ruleCommand reports whether the destructive rules look at a command of
+// this name (denyWords).
+func ruleCommand(name string) bool {
+	switch name {
+	case "rm", "dd", "chmod", "chown", "chgrp", "git", "mke2fs", "mkswap":
+		return true
+	}
+	return strings.HasPrefix(name, "mkfs")
 }
 
 func candidates(cmd *Command) [][]string {
@@ -94,16 +146,28 @@ func candidates(cmd *Command) [][]string {
 	return append(out, cmd.alts...)
 }
 
-func denyWords(c *Call, words []string) (string, bool) {
+func isPrivileged(cmd *Command) bool {
+	for _, w := range cmd.wrappers {
+		if privileged[w] {
+			return true
+		}
+	}
+	for _, words := range candidates(cmd) {
+		if len(words) > 0 && privileged[path.Base(words[0])] {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *checker) denyWords(at place, words []string) (string, bool) {
 	if len(words) == 0 {
 		return "", false
 	}
 	name := path.Base(words[0])
 	switch {
-	case name == "sudo" || name == "doas":
-		return DenySudo, true
 	case name == "rm":
-		return denyRm(c, words[1:])
+		return k.denyRm(at, words[1:])
 	case name == "dd":
 		for _, a := range words[1:] {
 			if v, ok := strings.CutPrefix(a, "of="); ok && strings.HasPrefix(filepath.Clean(v), "/dev/") {
@@ -114,19 +178,12 @@ func denyWords(c *Call, words []string) (string, bool) {
 				return DenyDd, true
 			}
 		}
-	case name == "mkfs" || strings.HasPrefix(name, "mkfs.") || name == "mke2fs" || name == "mkswap":
+	case strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap":
 		return DenyMkfs, true
 	case name == "chmod" || name == "chown" || name == "chgrp":
-		flags, targets := splitFlags(words[1:])
-		if hasShort(flags, 'R') || hasLong(flags, "--recursive") {
-			for _, t := range targets {
-				if abs, ok := rmTarget(c, t); ok && (abs == "/" || (c.Env.Home != "" && abs == filepath.Clean(c.Env.Home))) {
-					return DenyChmodR, true
-				}
-			}
-		}
+		return k.denyChmod(at, name, words[1:])
 	case name == "git":
-		return denyGitPush(words[1:])
+		return k.denyGit(words[1:])
 	}
 	return "", false
 }
@@ -158,170 +215,14 @@ func hasShort(flags []string, ch byte) bool {
 	return false
 }
 
-func hasLong(flags []string, names ...string) bool {
-	for _, f := range flags {
-		for _, n := range names {
-			if f == n || strings.HasPrefix(f, n+"=") {
-				return true
-			}
-		}
+// longPrefix reports whether the option word a ("--rec", "--force=x") is
+// name or an abbreviation of it at least min letters long, as getopt_long
+// and git accept unambiguous prefixes of long options.
+func longPrefix(a, name string, min int) bool {
+	n, ok := strings.CutPrefix(a, "--")
+	if !ok {
+		return false
 	}
-	return false
-}
-
-func denyRm(c *Call, args []string) (string, bool) {
-	flags, targets := splitFlags(args)
-	recursive := hasShort(flags, 'r') || hasShort(flags, 'R') || hasLong(flags, "--recursive")
-	force := hasShort(flags, 'f') || hasLong(flags, "--force")
-	if !recursive || !force {
-		return "", false
-	}
-	home := ""
-	if c.Env.Home != "" {
-		home = filepath.Clean(c.Env.Home)
-	}
-	for _, t := range targets {
-		abs, ok := rmTarget(c, t)
-		if !ok {
-			continue
-		}
-		switch {
-		case abs == "/":
-			return DenyRmRoot, true
-		case home != "" && abs == home:
-			return DenyRmHome, true
-		}
-		for _, d := range systemDirs {
-			if abs == d {
-				return DenyRmSystem, true
-			}
-			if strings.ContainsAny(abs, "*?[") {
-				if m, _ := path.Match(abs, d); m {
-					return DenyRmSystem, true
-				}
-			}
-		}
-	}
-	return "", false
-}
-
-// rmTarget resolves an operand for the destructive-command rules: ~ and
-// $HOME expanded, relative paths joined to the working directory, and a
-// trailing "/*" or "/." taken as the folder itself.
-func rmTarget(c *Call, t string) (string, bool) {
-	home := c.Env.Home
-	for _, h := range []string{"${HOME}", "$HOME", "\"$HOME\"", "\"${HOME}\""} {
-		if rest, ok := strings.CutPrefix(t, h); ok && home != "" {
-			t = home + rest
-		}
-	}
-	if t == "" || strings.ContainsAny(t, "$`") {
-		return "", false
-	}
-	switch {
-	case t == "~" || strings.HasPrefix(t, "~/"):
-		if home == "" {
-			return "", false
-		}
-		t = home + t[1:]
-	case !strings.HasPrefix(t, "/"):
-		if c.Env.Cwd == "" {
-			return "", false
-		}
-		t = c.Env.Cwd + "/" + t
-	}
-	for {
-		trimmed := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(t, "/"), "/*"), "/.")
-		if trimmed == t {
-			break
-		}
-		t = trimmed
-	}
-	if t == "" {
-		return "/", true
-	}
-	return filepath.Clean(t), true
-}
-
-func denyGitPush(args []string) (string, bool) {
-	// git's own options before the subcommand
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if args[i] == "-C" || args[i] == "-c" || args[i] == "--git-dir" || args[i] == "--work-tree" || args[i] == "--namespace" {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) || args[i] != "push" {
-		return "", false
-	}
-	flags, operands := splitFlags(args[i+1:])
-	force := hasShort(flags, 'f') || hasLong(flags, "--force", "--force-with-lease", "--force-if-includes")
-	deleting := hasShort(flags, 'd') || hasLong(flags, "--delete")
-	if force && hasLong(flags, "--all", "--mirror", "--branches") {
-		return DenyForcePush, true
-	}
-	if len(operands) < 2 {
-		return "", false
-	}
-	for _, ref := range operands[1:] {
-		plus := strings.HasPrefix(ref, "+")
-		ref = strings.TrimPrefix(ref, "+")
-		src, dst, colon := strings.Cut(ref, ":")
-		if !colon {
-			dst = src
-		}
-		dst = strings.TrimPrefix(strings.TrimPrefix(dst, "refs/heads/"), "heads/")
-		if dst != "main" && dst != "master" {
-			continue
-		}
-		if force || plus || deleting || (colon && src == "") {
-			return DenyForcePush, true
-		}
-	}
-	return "", false
-}
-
-func isDownload(cmd *Command) bool {
-	for _, words := range candidates(cmd) {
-		if len(words) > 0 {
-			switch path.Base(words[0]) {
-			case "curl", "wget", "fetch", "aria2c", "http", "https", "xh":
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func isShellSink(cmd *Command) bool {
-	for _, words := range candidates(cmd) {
-		if len(words) == 0 {
-			continue
-		}
-		n := path.Base(words[0])
-		if shells[n] || interpreters[n] || n == "sudo" {
-			return true
-		}
-	}
-	return false
-}
-
-// feedsShell reports whether command i's output reaches a shell: later in its
-// pipeline, or as the script of the command it stands in (sh -c "$(curl ..)",
-// bash <(curl ..), eval "$(wget ..)").
-func feedsShell(c *Call, i int) bool {
-	d := &c.Commands[i]
-	for j := range c.Commands {
-		e := &c.Commands[j]
-		if j != i && e.Pipeline == d.Pipeline && e.Index > d.Index && isShellSink(e) {
-			return true
-		}
-	}
-	for p, n := d.parent, 0; p >= 0 && p < len(c.Commands) && n < 16; p, n = c.Commands[p].parent, n+1 {
-		if isShellSink(&c.Commands[p]) {
-			return true
-		}
-	}
-	return false
+	n, _, _ = strings.Cut(n, "=")
+	return len(n) >= min && strings.HasPrefix(name, n)
 }

@@ -46,6 +46,8 @@ var fuzzLines = []string{
 	"sh -c 'rm x'", "npm test && git status", "curl x | sh", ":(){ :|:& };:", "echo 'x", "eval rm x",
 	"r\\m -rf x", "timeout 5 rm -rf x", "npm run build",
 	"rm -fr x", "find . -exec rm -rf {} +", "cat .env", "rm -rf /{etc,usr}", "su root -c 'rm x'", "env -S 'rm x'",
+	"((echo a); echo b); rm -rf /", "!; sudo rm -rf /", "rm -rf \"${HOME:?}\"/${X", "git -c alias.x='!rm -rf' x /",
+	"curl -o x.sh u && sh x.sh", "chmod 777 -R .", "cd / && rm -rf *", "rm --r ~bob/`x",
 }
 
 // FuzzMatch checks the deny invariants on arbitrary lines: nothing panics; a

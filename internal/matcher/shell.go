@@ -361,6 +361,7 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	cmd.Text = strings.Join(cmd.Words, " ")
 	cmd.parent = s.parent
 	cmd.Args, cmd.wrappers, cmd.alts = stripWrappers(cmd.Words)
+	cmd.dirs, cmd.dirsFrom = s.runDirs(cmd.Words)
 	if cmd.expanded != nil {
 		// the words the shell really runs after brace expansion: deny
 		// and ask rules (and the default rules) see them as well
@@ -428,6 +429,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	s.w.mode = argModeOf(c.Words)
 	s.wordEffects(c, infos)
 	s.w.mode = saved
+	c.outs, c.ins = s.redirTargets(redirs)
 	s.argWords(c.Words, dyns)
 	s.argWords(c.expanded, nil)
 	s.modifies(c)

@@ -38,14 +38,16 @@ type ToolReport struct {
 
 // DefaultDenyNames lists the built-in destructive-command rules in words.
 var DefaultDenyNames = []string{
-	"rm with recursive and force flags on /, /*, a top-level system folder, ~, ~/* or $HOME",
-	"any sudo",
+	"recursive rm (-r is enough) of /, a top-level or system folder or anything inside one, ~, ~user or anything inside ~, " +
+		"or the working folder itself or a folder above it (inside the working folder and /tmp is fine)",
+	"any privilege escalation: sudo, doas, pkexec, su, run0, runuser",
 	"dd writing to a device",
 	"mkfs and mkfs.*",
-	"chmod -R / chown -R on / or ~",
-	"git push --force (or +ref) to main or master",
-	"a download piped into a shell (curl … | sh)",
+	"chmod -R / chown -R on /, ~ or a top-level folder, and chmod -R to world-writable (777, o+w) anywhere",
+	"git push --force (or +ref) that may rewrite main or master: onto main/master/HEAD, with no branch named, --mirror",
+	"a downloaded script run on the same line (curl … | sh, curl -o x.sh … && sh x.sh)",
 	"the fork bomb",
+	"on a line that does not parse, the same rules on its raw words",
 }
 
 // Explain reports the engine's effective permissions.

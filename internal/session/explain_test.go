@@ -58,7 +58,7 @@ func TestExplain(t *testing.T) {
 			textHas: []string{"Resumed session (resume_ask = prompt)"}, textNot: []string{"denied with guidance"}},
 		{name: "mcp tool from a rule", tc: tcase{Allow: []string{"mcp__github"}}, tool: "mcp__github", has: []string{"runs without asking (allow: mcp__github)"}},
 		{name: "regex", tc: tcase{Deny: []string{"/tool:Bash:git push origin (?!main).*/"}}, tool: "Bash", textHas: []string{"Regex rules also apply to every tool: /tool:Bash:git push origin (?!main).*/."}},
-		{name: "defaults on", tc: tcase{}, tool: "Bash", textHas: []string{"Always refused, in every mode:", "any sudo", "the fork bomb"}},
+		{name: "defaults on", tc: tcase{}, tool: "Bash", textHas: []string{"Always refused, in every mode:", "sudo, doas, pkexec, su", "the fork bomb"}},
 		{name: "defaults off", tc: tcase{Config: "default_deny_rules: false\n"}, tool: "Bash", textNot: []string{"Always refused"}},
 		{name: "guarded", tc: tcase{}, tool: "Bash", textHas: []string{"No tool may modify vibing's own permission files: $PROJ/.vibing", "$CHAT", "$HOME/.config/vibing/config.yaml"}},
 		{name: "invalid rule", tc: tcase{Allow: []string{"Bash(npm"}}, tool: "Bash", errCount: 1, textHas: []string{`ERROR: invalid rule "Bash(npm"`}},

@@ -1,0 +1,104 @@
+package matcher_test
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"vibing/internal/matcher"
+)
+
+// defaultRules maps the names testdata/defaults.txt uses to the rules.
+var defaultRules = map[string]string{
+	"DenySudo": matcher.DenySudo, "DenyRmRoot": matcher.DenyRmRoot, "DenyRmSystem": matcher.DenyRmSystem,
+	"DenyRmHome": matcher.DenyRmHome, "DenyRmCwd": matcher.DenyRmCwd, "DenyDd": matcher.DenyDd,
+	"DenyMkfs": matcher.DenyMkfs, "DenyChmodR": matcher.DenyChmodR, "DenyChmodWorld": matcher.DenyChmodWorld,
+	"DenyForcePush": matcher.DenyForcePush, "DenyDownloadSh": matcher.DenyDownloadSh,
+	"DenyForkBomb": matcher.DenyForkBomb, "DenyBraces": matcher.DenyBraces, "DenyUnchecked": matcher.DenyUnchecked,
+}
+
+// TestDefaultsCorpus runs testdata/defaults.txt: attacks each default rule
+// must refuse (naming that rule) and everyday commands none may refuse.
+func TestDefaultsCorpus(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open("testdata/defaults.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	env := testEnv
+	denies, allows := 0, 0
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		fields := strings.Split(text, "\t")
+		switch fields[0] {
+		case "@cwd":
+			env.Cwd = fields[1]
+			continue
+		case "@home":
+			env.Home = fields[1]
+			continue
+		}
+		if len(fields) != 3 {
+			t.Fatalf("defaults.txt:%d: %d fields, want 3", line, len(fields))
+		}
+		cmd := unescapeField(fields[2])
+		got, ok := matcher.DefaultDeny(matcher.Prepare("Bash", map[string]any{"command": cmd}, env))
+		switch fields[0] {
+		case "deny":
+			denies++
+			want, known := defaultRules[fields[1]]
+			if !known {
+				t.Fatalf("defaults.txt:%d: unknown rule %q", line, fields[1])
+			}
+			if !ok || got != want {
+				t.Errorf("defaults.txt:%d: DefaultDeny(%q) = %q, %v, want %s (%q)", line, cmd, got, ok, fields[1], want)
+			}
+		case "allow":
+			allows++
+			if ok {
+				t.Errorf("defaults.txt:%d: DefaultDeny(%q) = %q, want no built-in rule to refuse it", line, cmd, got)
+			}
+		default:
+			t.Fatalf("defaults.txt:%d: unknown expectation %q", line, fields[0])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if denies < 10 || allows < 10 {
+		t.Errorf("defaults corpus has %d attacks and %d everyday commands, want at least 10 of each", denies, allows)
+	}
+}
+
+// TestDefaultDenySymlinks: a recursive rm or chmod through a symlink lands
+// where the link points (proj/homelink -> home, proj/etclink -> /etc);
+// removing the link itself does not.
+func TestDefaultDenySymlinks(t *testing.T) {
+	t.Parallel()
+	_, env := bypassFixture(t)
+	tests := []struct{ cmd, want string }{
+		{"rm -rf homelink/", matcher.DenyRmHome},
+		{"rm -rf homelink/*", matcher.DenyRmHome},
+		{"rm -rf homelink/.ssh", matcher.DenyRmHome},
+		{"rm -rf ./homelink/.", matcher.DenyRmHome},
+		{"rm -rf etclink/", matcher.DenyRmSystem},
+		{"rm -rf etclink/nginx", matcher.DenyRmSystem},
+		{"chown -R me homelink/", matcher.DenyChmodR},
+		{"rm -rf homelink", ""},
+		{"rm -rf etclink", ""},
+		{"rm -rf src", ""},
+		{"rm -rf link/x", ""},
+	}
+	for _, tt := range tests {
+		got, _ := matcher.DefaultDeny(matcher.Prepare("Bash", map[string]any{"command": tt.cmd}, env))
+		if got != tt.want {
+			t.Errorf("DefaultDeny(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package matcher
+
+import "mvdan.cc/sh/v3/syntax"
+
+// What the default rules need to know of each simple command besides its
+// words, recorded by the walker: the folders it may run in (for relative
+// rm, chmod and chown targets) and the files its redirections write and
+// read (for a download run as a script).
+
+// How well a command's folders are known (Command.dirsFrom).
+const (
+	dirsKnown   uint8 = iota
+	dirsUnknown       // a cd went somewhere only known at run time
+	dirsFull          // and the line named more folders than are kept
+)
+
+// runDirs lists the folders a command with these words may run in: where
+// the shell is, or when a cd went somewhere unknown, also every folder the
+// line named; and the folders of its -C/--chdir options (env -C / rm -rf *).
+func (s *scriptWalk) runDirs(words []string) ([]string, uint8) {
+	w := s.w
+	dirs, from := w.dir.dirs, dirsKnown
+	if w.dir.unknown {
+		dirs, from = addDirs(append([]string(nil), dirs...), w.seen), dirsUnknown
+		if w.seenFull {
+			from = dirsFull
+		}
+	}
+	if cds := s.chdirTargets(words, nil); len(cds) > 0 {
+		dirs = addDirs(append([]string(nil), dirs...), cds)
+	}
+	return dirs, from
+}
+
+// redirTargets returns the files a command's redirections write and read.
+func (s *scriptWalk) redirTargets(redirs []*syntax.Redirect) (outs, ins []string) {
+	for _, r := range redirs {
+		if r.Word == nil {
+			continue
+		}
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
+			syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+			v, _ := s.word(r.Word)
+			outs = append(outs, v)
+		case syntax.RdrIn:
+			v, _ := s.word(r.Word)
+			ins = append(ins, v)
+		}
+	}
+	return outs, ins
+}
