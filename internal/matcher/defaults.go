@@ -206,8 +206,8 @@ func denyRm(c *Call, args []string) (string, bool) {
 }
 
 // rmTarget resolves an operand for the destructive-command rules: ~ and
-// $HOME expanded, relative paths joined to the working directory, and a
-// trailing "/*" or "/." taken as the folder itself.
+// $HOME expanded, relative paths joined to the folder the line starts in
+// (Env.Shell), and a trailing "/*" or "/." taken as the folder itself.
 func rmTarget(c *Call, t string) (string, bool) {
 	home := c.Env.Home
 	for _, h := range []string{"${HOME}", "$HOME", "\"$HOME\"", "\"${HOME}\""} {
@@ -225,10 +225,11 @@ func rmTarget(c *Call, t string) (string, bool) {
 		}
 		t = home + t[1:]
 	case !strings.HasPrefix(t, "/"):
-		if c.Env.Cwd == "" {
+		dir := c.startDir() // where the shell is (Env.Shell)
+		if dir == "" {
 			return "", false
 		}
-		t = c.Env.Cwd + "/" + t
+		t = dir + "/" + t
 	}
 	for {
 		trimmed := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(t, "/"), "/*"), "/.")
