@@ -57,6 +57,12 @@ func (c *Call) ShellAfter() (dirs []string, lost bool) {
 	return dirs, c.Env.ShellLost
 }
 
+// ShellStart reports the folders the call's Bash line starts in (Env.Shell
+// spelled from Cwd, or Cwd), and whether it may start somewhere else too.
+func (c *Call) ShellStart() (dirs []string, lost bool) {
+	return c.Env.shellDirs(), c.Env.ShellLost
+}
+
 // startDir is the folder a Bash line starts in when that is one known
 // folder, else Cwd.
 func (c *Call) startDir() string {

@@ -86,6 +86,14 @@ var attackSequences = []sequence{
 	{name: "guarded folder", steps: []step{
 		{cmd: "cd .vibing", want: session.Allow},
 		{cwd: ".vibing", cmd: "rm -rf chat", want: session.Deny}}},
+	{name: "a script in a guarded folder", steps: []step{
+		{cmd: "cd .vibing", want: session.Allow},
+		{cwd: ".vibing", cmd: `python3 -c "import shutil; shutil.rmtree('chat')"`, want: session.Deny}}},
+	{name: "find -delete in a guarded folder", steps: []step{
+		{cmd: "cd .vibing", want: session.Allow},
+		{cwd: ".vibing", cmd: "find chat -delete", want: session.Deny}}},
+	{name: "find -delete after a cd on the same line", steps: []step{
+		{cmd: "cd .vibing && find chat -delete", want: session.Deny}}},
 	{name: "ask rule", ask: []string{"Read(sub/**)"}, steps: []step{
 		{cmd: "cd sub", want: session.Allow},
 		{cwd: "sub", cmd: "cat notes.txt", want: session.Ask}}},
@@ -135,6 +143,9 @@ var everydaySequences = []sequence{
 	{name: "rm in the shell's folder", steps: []step{
 		{cmd: "cd src", want: session.Allow},
 		{cwd: "src", cmd: "rm -rf build", want: session.Allow}}},
+	{name: "a script in an ordinary folder", allow: []string{"Bash(python3:*)", "Bash(find:*)"}, steps: []step{
+		{cmd: "cd src", want: session.Allow},
+		{cwd: "src", cmd: `python3 -c "print(1)" && find . -name '*.go'`, want: session.Allow}}},
 	{name: "pushd then popd", steps: []step{
 		{cmd: "pushd src", want: session.Allow},
 		{cwd: "src", cmd: "popd", want: session.Allow}}},
