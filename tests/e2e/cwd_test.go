@@ -51,3 +51,24 @@ func TestRealCdThenRelativeRead(t *testing.T) {
 		})
 	}
 }
+
+// TestRealCdThenRelativeWriteAllowed checks the everyday side: after
+// `cd src`, `echo x > out.txt` writes src/out.txt, which Write(src/**)
+// allows, so it runs without a question.
+func TestRealCdThenRelativeWriteAllowed(t *testing.T) {
+	fm := "permissions_allow: [\"Bash(cd:*)\", \"Bash(echo:*)\", \"Write(src/**)\"]\n"
+	w := newWorld(t, fm, "", bash("cd src"), bash("echo hello > out.txt"))
+	if err := os.MkdirAll(filepath.Join(w.dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := w.run(nil)
+	if res.code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %s", res.code, res.stderr)
+	}
+	if d := res.all("decision"); len(d) != 2 || d[0].Decision != "allow" || d[1].Decision != "allow" {
+		t.Errorf("decisions = %+v, want allow, allow", d)
+	}
+	if !w.exists("src/out.txt") || w.exists("out.txt") {
+		t.Errorf("src/out.txt exists = %v, out.txt exists = %v; want true, false", w.exists("src/out.txt"), w.exists("out.txt"))
+	}
+}
