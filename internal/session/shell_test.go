@@ -50,8 +50,11 @@ var attackSequences = []sequence{
 	{name: "pushd then cat", steps: []step{
 		{cmd: "pushd config", want: session.Allow},
 		{cwd: "config", cmd: "cat prod.env", want: session.Deny}}},
-	{name: "cd to a folder only known at run time", steps: []step{
+	{name: "cd to an echoed folder", steps: []step{
 		{cmd: `cd "$(echo config)"`, want: session.Allow},
+		{cwd: "config", cmd: "cat prod.env", want: session.Deny}}},
+	{name: "cd to a folder only known at run time", steps: []step{
+		{cmd: `cd "$(ls -d conf*)"`, want: session.Allow},
 		{cwd: "config", cmd: "cat prod.env", want: session.Deny}}},
 	{name: "cd into a symlinked folder", steps: []step{
 		{cmd: "cd cfglink", want: session.Allow},
