@@ -105,6 +105,28 @@ func TestProtocolAllowDeny(t *testing.T) {
 	tu.groupGone()
 }
 
+// TestHookCwdReachesEngine checks that the folder the CLI's shell is in
+// (the hook input's "cwd") is what the call is decided in, and that a
+// can_use_tool request, which names no folder, is decided with none.
+func TestHookCwdReachesEngine(t *testing.T) {
+	tu := (&turn{t: t, script: `
+init
+prompt
+hook t1 Bash {"command":"cd sub"}
+cwd /proj/sub
+hook t2 Bash {"command":"cat x"}
+canuse t3 Bash {"command":"cat y"}
+result
+wait_eof
+`}).run()
+	if tu.err != nil {
+		t.Fatalf("Run() = %v, want nil; events %v", tu.err, tu.types())
+	}
+	if got, want := tu.engine.cwds, []string{"", "/proj/sub", ""}; !reflect.DeepEqual(got, want) {
+		t.Errorf("the engine decided in %q, want %q", got, want)
+	}
+}
+
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // answerWith answers every approval request with decision (and rule).

@@ -48,11 +48,13 @@ type stubEngine struct {
 	mu      sync.Mutex
 	added   map[string]string // rule -> allow|deny
 	granted []string
+	cwds    []string // the shell folder each call was decided in
 }
 
-func (e *stubEngine) Decide(tool string, input map[string]any) session.Decision {
+func (e *stubEngine) Decide(tool string, input map[string]any, cwd string) session.Decision {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.cwds = append(e.cwds, cwd)
 	cmd, _ := input["command"].(string)
 	action := "tool:" + tool + ":" + cmd
 	d := session.Decision{Decision: session.Allow, Source: session.SourceMode, Level: "mutating", Action: action, Reason: "mode default"}

@@ -53,6 +53,7 @@ type controlRequest struct {
 
 type hookInput struct {
 	HookEventName string         `json:"hook_event_name"`
+	Cwd           string         `json:"cwd"` // where the CLI's shell is (it keeps a cd between Bash calls)
 	ToolName      string         `json:"tool_name"`
 	ToolInput     map[string]any `json:"tool_input"`
 	ToolUseID     string         `json:"tool_use_id"`
@@ -283,7 +284,7 @@ func (k *conn) controlRequest(m *message) {
 		}
 		k.track(id)
 		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
-			ID: id, ToolUseID: toolUseID, Tool: in.ToolName, Input: in.ToolInput,
+			ID: id, ToolUseID: toolUseID, Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd,
 			Reply: func(v run.Verdict) {
 				if k.settle(id) { // not withdrawn by the CLI, not answered yet
 					k.respond(id, hookAnswer(v.Allow, v.Message))

@@ -162,7 +162,8 @@ func (c *conn) ask(id, tool string, input map[string]any) (v run.Verdict, ok boo
 		default: // Reply is called once; a second call must not block the runner
 		}
 	}
-	p := &run.Permission{ID: id, ToolUseID: id, Tool: tool, Input: input, Reply: reply}
+	// every demo command runs in a new shell in the turn's folder: a cd never lasts
+	p := &run.Permission{ID: id, ToolUseID: id, Tool: tool, Input: input, Cwd: c.turn.Cwd, Reply: reply}
 	if !c.emit(run.Event{Kind: run.KindPermission, Permission: p}) {
 		return run.Verdict{}, false
 	}

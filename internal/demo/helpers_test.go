@@ -249,7 +249,7 @@ func (c call) isError() bool {
 // never runs sudo).
 type allowAll struct{}
 
-func (allowAll) Decide(tool string, _ map[string]any) session.Decision {
+func (allowAll) Decide(tool string, _ map[string]any, _ string) session.Decision {
 	return session.Decision{Decision: session.Allow, Reason: "test allows everything", Action: "tool:" + tool + ":x"}
 }
 func (allowAll) Suggest(tool string, _ map[string]any) string { return tool }

@@ -34,8 +34,19 @@ func (l List) String() string {
 
 // Env is where a call's paths are resolved.
 type Env struct {
-	Cwd  string // absolute working directory
+	Cwd  string // absolute working directory; rules without a leading / are anchored here
 	Home string // the user's home directory, for ~
+
+	// Shell is where a Bash line starts when that is not Cwd: Claude Code's
+	// Bash keeps a cd from one call to the next (its hook input names the
+	// folder as "cwd"). The line's relative paths resolve from these folders
+	// (from each when there are several), while rules stay anchored at Cwd.
+	// Empty means Cwd. See ShellAfter.
+	Shell []string
+	// ShellLost says the line may start in a folder not in Shell (an earlier
+	// line moved the shell somewhere only known at run time): its relative
+	// paths fail closed, as after an unknown cd.
+	ShellLost bool
 }
 
 // ErrInvalidRule is wrapped by every *RuleError.
@@ -143,6 +154,7 @@ type Call struct {
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords
 	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
+	shellAfter    *dirState // Bash: where the shell may be once the line ran (ShellAfter)
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
 }

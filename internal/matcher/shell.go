@@ -35,12 +35,13 @@ type shellWalker struct {
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
 func parseBash(c *Call, line string) {
-	w := &shellWalker{c: c, dir: dirState{dirs: []string{c.Env.Cwd}}, seen: []string{c.Env.Cwd}, cdpath: strings.Contains(line, "CDPATH")}
-	w.succ = w.dir
+	w := &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
+	start := w.begin()
 	w.script(line, 0, -1)
 	if w.err != nil && c.Err == nil {
 		c.Err = w.err
 	}
+	w.end(start)
 }
 
 var parsers = sync.Pool{New: func() any {

@@ -75,7 +75,11 @@ type Permission struct {
 	ToolUseID string // the model's tool_use id, when known
 	Tool      string
 	Input     map[string]any
-	Reply     func(Verdict)
+	// Cwd is the folder the agent's shell is in for this call, when the
+	// backend says (Claude Code's hook input "cwd": its Bash keeps a cd from
+	// one call to the next); "" when it does not.
+	Cwd   string
+	Reply func(Verdict)
 }
 
 // Conn is one running turn of a backend.

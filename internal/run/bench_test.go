@@ -25,7 +25,7 @@ func (b *chanBackend) Kill()                                             {}
 // askBash asks for commands starting with "ask", allows the rest.
 type askBash struct{}
 
-func (askBash) Decide(tool string, input map[string]any) session.Decision {
+func (askBash) Decide(tool string, input map[string]any, _ string) session.Decision {
 	cmd, _ := input["command"].(string)
 	if len(cmd) >= 3 && cmd[:3] == "ask" {
 		return session.Decision{Decision: session.Ask, Rule: "Bash(ask:*)", Source: session.SourceAskList, Action: "tool:Bash:" + cmd}

@@ -11,7 +11,9 @@ import (
 // Engine is what the runner needs from the decision pipeline. *session.Engine
 // satisfies it through SessionEngine.
 type Engine interface {
-	Decide(tool string, input map[string]any) session.Decision
+	// Decide decides one call; cwd is the folder the agent's shell is in
+	// (Permission.Cwd), "" when the backend does not say.
+	Decide(tool string, input map[string]any, cwd string) session.Decision
 	// Suggest returns the narrowest useful rule for an "always" or
 	// "for session" answer to this call.
 	Suggest(tool string, input map[string]any) string
@@ -23,6 +25,11 @@ type Engine interface {
 
 // SessionEngine adapts a *session.Engine to Engine.
 type SessionEngine struct{ *session.Engine }
+
+// Decide implements Engine with the session engine's DecideIn.
+func (e SessionEngine) Decide(tool string, input map[string]any, cwd string) session.Decision {
+	return e.DecideIn(tool, input, cwd)
+}
 
 // Suggest implements Engine with matcher.Suggest on the prepared call.
 func (e SessionEngine) Suggest(tool string, input map[string]any) string {

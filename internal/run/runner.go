@@ -361,7 +361,7 @@ func (s *state) pipeline(p *Permission) (d session.Decision) {
 				Reason: fmt.Sprintf("The permission pipeline failed (%v), so the call is denied.", e)}
 		}
 	}()
-	d = s.r.Engine.Decide(p.Tool, p.Input)
+	d = s.r.Engine.Decide(p.Tool, p.Input, p.Cwd)
 	if d.Decision != session.Allow && d.Decision != session.Ask && d.Decision != session.Deny {
 		d = session.Decision{Decision: session.Deny, Source: d.Source, Action: d.Action, Level: d.Level,
 			Reason: fmt.Sprintf("The pipeline answered %q, which is not allow, ask or deny, so the call is denied.", d.Decision)}

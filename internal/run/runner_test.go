@@ -49,11 +49,11 @@ func TestUnknownBackend(t *testing.T) {
 
 type panicky struct{ askBash }
 
-func (panicky) Decide(string, map[string]any) session.Decision { panic("boom") }
+func (panicky) Decide(string, map[string]any, string) session.Decision { panic("boom") }
 
 type oddEngine struct{ askBash }
 
-func (oddEngine) Decide(string, map[string]any) session.Decision {
+func (oddEngine) Decide(string, map[string]any, string) session.Decision {
 	return session.Decision{Decision: "maybe"}
 }
 

@@ -64,6 +64,8 @@ type Engine struct {
 	onceGranted map[string]bool
 	index       *sync.Map // tool name -> *ruleSet, rebuilt after every change
 
+	shell shellTrack // where the agent's shell may be (DecideIn)
+
 	errs []error // problems found when loading (reported, and failing closed)
 }
 

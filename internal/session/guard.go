@@ -65,7 +65,12 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 		// against the working directory and every folder the line changes
 		// into. When a cd goes somewhere only known at run time, a relative
 		// target that names a guarded file or folder is refused outright.
-		dirs, unknown := cdTargets(c)
+		starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
+		dirs, unknown := cdTargets(c, starts)
+		unknown = unknown || lost
+		for _, d := range starts {
+			dirs = append(dirs, matcher.Path{Abs: d})
+		}
 		dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
 		for _, p := range c.Modifies {
 			if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
@@ -80,9 +85,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 				}
 			}
 		}
-	}
-	if c.Tool == "Bash" {
-		if g, ok := e.namedByOpaque(c); ok {
+		if g, ok := e.namedByOpaque(c, dirs); ok {
 			return g, true
 		}
 	}
@@ -99,9 +102,10 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	return "", false
 }
 
-// cdTargets returns the folders a Bash line changes into, and whether some
-// change goes to a folder only known at run time.
-func cdTargets(c *matcher.Call) (dirs []matcher.Path, unknown bool) {
+// cdTargets returns the folders a Bash line changes into (resolved from
+// every folder it starts in), and whether some change goes to a folder
+// only known at run time.
+func cdTargets(c *matcher.Call, starts []string) (dirs []matcher.Path, unknown bool) {
 	for _, cmd := range c.Commands {
 		if len(cmd.Args) == 0 {
 			continue
@@ -115,7 +119,9 @@ func cdTargets(c *matcher.Call) (dirs []matcher.Path, unknown bool) {
 			unknown = true
 			continue
 		}
-		dirs = append(dirs, matcher.ResolvePath(cmd.Args[len(cmd.Args)-1], c.Env))
+		for _, base := range starts {
+			dirs = append(dirs, matcher.ResolvePath(cmd.Args[len(cmd.Args)-1], matcher.Env{Cwd: base, Home: c.Env.Home}))
+		}
 	}
 	return dirs, unknown
 }
@@ -147,14 +153,28 @@ func within(p, dir string) bool {
 
 // namedByOpaque reports a guarded path named by a command that is not known
 // to only read: its effect on the files it names cannot be told from its
-// words, so the guard fails closed.
-func (e *Engine) namedByOpaque(c *matcher.Call) (string, bool) {
+// words, so the guard fails closed. Relative words are tried from every
+// folder in dirs (where the line starts and the folders it changes into);
+// when one of those lies in a guarded folder, any such command is refused
+// (a script names its files in ways no word shows: rmtree('chat')).
+func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bool) {
+	inside := ""
+	for _, d := range dirs {
+		for _, g := range e.guarded {
+			if inside == "" && (within(d.Abs, g) || within(d.Real, g)) {
+				inside = g
+			}
+		}
+	}
 	for _, cmd := range c.Commands {
-		if len(cmd.Args) < 2 || cmd.ReadOnly() {
+		if len(cmd.Args) == 0 || cmd.ReadOnly() {
 			continue
 		}
+		if inside != "" {
+			return inside, true
+		}
 		for _, a := range cmd.Args[1:] {
-			if g, ok := e.mentionsGuarded(a); ok {
+			if g, ok := e.mentionsGuarded(a, dirs); ok {
 				return g, true
 			}
 		}
@@ -165,7 +185,7 @@ func (e *Engine) namedByOpaque(c *matcher.Call) (string, bool) {
 // mentionsGuarded reports whether a word names a guarded path: as a path
 // (after an "x=" prefix), or inside a script text by the guarded folder's or
 // file's distinctive name.
-func (e *Engine) mentionsGuarded(w string) (string, bool) {
+func (e *Engine) mentionsGuarded(w string, dirs []matcher.Path) (string, bool) {
 	cands := []string{w}
 	if i := strings.IndexByte(w, '='); i >= 0 {
 		cands = append(cands, w[i+1:])
@@ -174,13 +194,18 @@ func (e *Engine) mentionsGuarded(w string) (string, bool) {
 		if cand == "" || strings.HasPrefix(cand, "-") {
 			continue
 		}
-		if !e.mayBePath(cand) {
-			continue
-		}
-		p := matcher.ResolvePath(cand, e.env)
-		for _, g := range e.guarded {
-			if within(p.Abs, g) || within(p.Real, g) {
-				return g, true
+		for _, dir := range dirs {
+			if !e.mayBePath(cand, dir.Abs) {
+				continue
+			}
+			p := matcher.ResolvePath(cand, matcher.Env{Cwd: dir.Abs, Home: e.env.Home})
+			for _, g := range e.guarded {
+				if within(p.Abs, g) || within(p.Real, g) {
+					return g, true
+				}
+			}
+			if filepath.IsAbs(cand) || strings.HasPrefix(cand, "~") {
+				break // the same path from every folder
 			}
 		}
 	}
@@ -195,14 +220,14 @@ func (e *Engine) mentionsGuarded(w string) (string, bool) {
 
 // mayBePath is a cheap filter before resolving a word as a path (which costs
 // a look-up per folder): a word with a "/" or "~", or the name of something
-// that exists in the working directory.
-func (e *Engine) mayBePath(w string) bool {
+// that exists in dir.
+func (e *Engine) mayBePath(w, dir string) bool {
 	if strings.ContainsAny(w, "/~") {
 		return true
 	}
 	if strings.ContainsAny(w, " \t\n") {
 		return false // a script text: looked at by name only
 	}
-	_, err := os.Lstat(filepath.Join(e.env.Cwd, w))
+	_, err := os.Lstat(filepath.Join(dir, w))
 	return err == nil
 }

@@ -16,6 +16,7 @@
 //	canuse ID NAME JSON      send can_use_tool and wait for its answer
 //	send_hook ID NAME JSON   send a PreToolUse hook_callback without waiting for its answer
 //	send_canuse ID NAME JSON send can_use_tool without waiting for its answer
+//	cwd DIR                  later hook_callback inputs carry "cwd": DIR (where the shell is)
 //	cancel ID                withdraw request req-ID with a control_cancel_request
 //	await ID...              wait for the answers to req-ID... (sent by send_hook/send_canuse)
 //	result                   emit a success result
@@ -55,6 +56,7 @@ var (
 	logFile *os.File
 	inbox   = make(chan map[string]any, 64)
 	eof     = make(chan struct{})
+	hookCwd string // the "cwd" of hook inputs; none when empty
 )
 
 func main() {
@@ -185,8 +187,11 @@ func step(line string) {
 				req = map[string]any{"subtype": "can_use_tool", "tool_name": name, "input": input, "tool_use_id": id,
 					"permission_suggestions": []any{map[string]any{"type": "addRules"}}}
 			} else {
-				req = map[string]any{"subtype": "hook_callback", "callback_id": "vibing_pre_tool_use", "tool_use_id": id,
-					"input": map[string]any{"hook_event_name": "PreToolUse", "tool_name": name, "tool_input": input, "tool_use_id": id}}
+				in := map[string]any{"hook_event_name": "PreToolUse", "tool_name": name, "tool_input": input, "tool_use_id": id}
+				if hookCwd != "" {
+					in["cwd"] = hookCwd
+				}
+				req = map[string]any{"subtype": "hook_callback", "callback_id": "vibing_pre_tool_use", "tool_use_id": id, "input": in}
 			}
 			emit(map[string]any{"type": "control_request", "request_id": "req-" + id, "request": req})
 			ids = append(ids, "req-"+id)
@@ -194,6 +199,8 @@ func step(line string) {
 		if !strings.HasPrefix(cmd, "send_") {
 			waitAnswers(ids)
 		}
+	case "cwd":
+		hookCwd = arg
 	case "cancel":
 		emit(map[string]any{"type": "control_cancel_request", "request_id": "req-" + arg})
 	case "await":
