@@ -6,6 +6,7 @@ package matcher
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 )
 
@@ -124,6 +125,9 @@ type Call struct {
 	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
+
+	scopeOnce sync.Once    // Grep, Glob, LS: what the search reads, worked out on first use
+	search    *searchScope // (see search.go)
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.
