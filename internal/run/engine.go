@@ -24,11 +24,6 @@ type Engine interface {
 // SessionEngine adapts a *session.Engine to Engine.
 type SessionEngine struct{ *session.Engine }
 
-// Suggest implements Engine with matcher.Suggest on the prepared call.
-func (e SessionEngine) Suggest(tool string, input map[string]any) string {
-	return matcher.Suggest(e.Prepare(tool, input))
-}
-
 var _ Engine = SessionEngine{}
 
 // Audit decision values.
