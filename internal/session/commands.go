@@ -52,11 +52,23 @@ func searchNote(v *matcher.Call, r *rule) string {
 }
 
 // Suggest returns the narrowest useful rule for an "always" or "for session"
-// answer to a call that asks: for a tool that runs a command, the Bash rule
-// for that command; else matcher.Suggest's.
+// answer to a call that asks: for an ask about a file that runs code by
+// itself, the Edit rule that names it; for a tool that runs a command, the
+// Bash rule for that command; else matcher.Suggest's.
 func (e *Engine) Suggest(tool string, input map[string]any) string {
 	c := e.Prepare(tool, input)
-	if bc := e.commandView(c); bc != nil && bc.Err == nil {
+	bc := e.commandView(c)
+	if d := e.DecideCall(c); d.Source == SourceAutorun {
+		for _, v := range []*matcher.Call{c, bc} {
+			if v == nil {
+				continue
+			}
+			if hits := e.autorunHits(v); len(hits) > 0 {
+				return e.explicitRule(v, hits[0])
+			}
+		}
+	}
+	if bc != nil && bc.Err == nil {
 		return matcher.Suggest(bc)
 	}
 	return matcher.Suggest(c)

@@ -88,3 +88,6 @@ func TestSearchCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "search.json", 
 
 // Tools that run a command are matched as Bash (class 17a).
 func TestCommandToolsCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "commands.json", 10) }
+
+// Files that run code or pull in files by themselves ask in every mode (class 17b).
+func TestAutorunCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "autorun.json", 10) }

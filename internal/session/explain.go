@@ -107,6 +107,7 @@ func (e *Engine) Explain() Explanation {
 		x.Effective = append(x.Effective, "Always refused, in every mode: "+strings.Join(x.Defaults, "; ")+".")
 	}
 	x.Effective = append(x.Effective, "No tool may modify vibing's own permission files: "+strings.Join(x.Guarded, ", ")+".")
+	x.Effective = append(x.Effective, AutorunSummary)
 	x.Effective = append(x.Effective, "Tools that run a command (Monitor, MCP and other tools with a \"command\") are also checked as Bash on that command.")
 	return x
 }

@@ -50,7 +50,10 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	if bc != nil {
 		bs = e.rulesFor("Bash")
 	}
-	return e.byRules(c, rs, bc, bs)
+	d := e.byRules(c, rs, bc, bs)
+	// Files that run code by themselves: an allow (by any rule, grant or
+	// mode) becomes an ask unless an allow rule names the file.
+	return e.autorun(c, bc, d)
 }
 
 // byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
