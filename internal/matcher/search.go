@@ -32,7 +32,7 @@ import (
 
 // maxSearchEntries bounds the walk below a Grep's root (a variable for
 // tests).
-var maxSearchEntries = 20000
+var maxSearchEntries = 5000
 
 // IsSearch reports whether tool reads below a root folder (Grep, Glob, LS).
 func IsSearch(tool string) bool {
