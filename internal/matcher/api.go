@@ -6,6 +6,7 @@ package matcher
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -157,6 +158,9 @@ type Call struct {
 	shellAfter    *dirState // Bash: where the shell may be once the line ran (ShellAfter)
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
+
+	scopeOnce sync.Once    // Grep, Glob, LS: what the search reads, worked out on first use
+	search    *searchScope // (see search.go)
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

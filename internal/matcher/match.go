@@ -98,6 +98,9 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 		}
 		return false
 	case kindPath:
+		if IsSearch(c.Tool) {
+			return r.matchSearch(c, list)
+		}
 		if c.Path == nil {
 			return false
 		}
@@ -114,9 +117,11 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 }
 
 // toolApplies reports whether a rule for r.Tool speaks about c's tool: the
-// same tool (Task and Agent are one), Edit rules for MultiEdit and
-// NotebookEdit, Edit/Write path rules in the allow list for reading that path
-// (write implies read), Read rules in the deny list for changing it.
+// same tool (Task and Agent are one); Edit and Write rules, in every list,
+// for every file-writing tool (Write, Edit, MultiEdit, NotebookEdit), as in
+// Claude Code; Read rules, in every list, for the path of Grep, Glob, LS and
+// NotebookRead; Edit/Write path rules in the allow list for reading that
+// path (write implies read); Read rules in the deny list for changing it.
 func (r *Rule) toolApplies(c *Call, list List) bool {
 	if r.Tool == c.Tool || ((r.Tool == "Task" || r.Tool == "Agent") && (c.Tool == "Task" || c.Tool == "Agent")) {
 		return true
@@ -125,19 +130,27 @@ func (r *Rule) toolApplies(c *Call, list List) bool {
 		return true // MCP tool names match case-insensitively
 	}
 	switch r.Tool {
-	case "Edit":
-		if c.Tool == "MultiEdit" || c.Tool == "NotebookEdit" {
+	case "Edit", "Write":
+		if isEditTool(c.Tool) {
 			return true
 		}
 	case "Read":
+		if isReadTool(c.Tool) {
+			return true
+		}
 		if list == DenyList && isEditTool(c.Tool) {
 			return true
 		}
 	}
 	if list == AllowList && r.kind == kindPath && (r.Tool == "Edit" || r.Tool == "Write") {
-		return c.Tool == "Read" || c.Tool == "NotebookRead"
+		return isReadTool(c.Tool) || c.Tool == "Read"
 	}
 	return false
+}
+
+// isReadTool reports whether Read rules speak for tool besides Read itself.
+func isReadTool(t string) bool {
+	return t == "NotebookRead" || IsSearch(t)
 }
 
 func isEditTool(t string) bool {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"vibing/internal/chatload"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
-	"vibing/internal/session"
 	"vibing/internal/tools"
 	"vibing/internal/version"
 )
@@ -181,20 +179,13 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return failed(err.Error()), nil
 	}
-	if cwd == "" {
-		cwd, _ = os.Getwd()
+	// the same loader as vibing-agent check/explain/run: same project root,
+	// working directory and guarded paths
+	ch, err := chatload.Open(chatload.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
+	if err != nil {
+		return failed(err.Error()), nil
 	}
-	root := cwd
-	if s.WorkingDir != "" {
-		if filepath.IsAbs(s.WorkingDir) {
-			cwd = filepath.Clean(s.WorkingDir)
-		} else {
-			cwd = filepath.Join(root, s.WorkingDir)
-		}
-	}
-	eng, serr := session.New(h.cfg(), s, session.Options{
-		Cwd: cwd, ChatFile: chat, ProjectRoot: root, ConfigFile: h.ConfigFile,
-	})
+	eng, serr := ch.Engine, ch.LoadErr
 	x := eng.Explain()
 	m, err := plain(x)
 	if err != nil {

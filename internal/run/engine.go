@@ -31,11 +31,6 @@ func (e SessionEngine) Decide(tool string, input map[string]any, cwd string) ses
 	return e.DecideIn(tool, input, cwd)
 }
 
-// Suggest implements Engine with matcher.Suggest on the prepared call.
-func (e SessionEngine) Suggest(tool string, input map[string]any) string {
-	return matcher.Suggest(e.Prepare(tool, input))
-}
-
 var _ Engine = SessionEngine{}
 
 // Audit decision values.

@@ -10,6 +10,7 @@ const (
 // Sources of a decision.
 const (
 	SourceGuard     = "guard"
+	SourceAutorun   = "autorun" // a file that runs code by itself (asks in every mode)
 	SourceDenyList  = "deny_list"
 	SourceSession   = "session"
 	SourceAskList   = "ask_list"

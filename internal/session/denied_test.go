@@ -19,6 +19,8 @@ func TestDeniedTools(t *testing.T) {
 		{"mcp server", tcase{Deny: []string{"mcp__github"}}, "mcp__github"},
 		{"preset deny merged", tcase{Preset: "mine", Deny: []string{"Bash"}, Config: "presets: {mine: {deny: [WebSearch]}}\n"}, "WebSearch,Bash"},
 		{"invalid rules are left out", tcase{Deny: []string{"Bash("}}, ""},
+		{"a bare Edit deny covers every file-writing tool", tcase{Deny: []string{"Edit", "Write"}}, "Edit,Write,MultiEdit,NotebookEdit"},
+		{"a bare Read deny covers the searches", tcase{Deny: []string{"Read"}}, "Read,NotebookRead,Grep,Glob,LS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

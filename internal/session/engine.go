@@ -58,7 +58,8 @@ type Engine struct {
 	deny        []*rule
 	ask         []*rule
 	allow       []*rule
-	allowTexts  map[string]bool
+	ownAllow    map[string]bool // texts of the person's own allow rules (chat list, always-allow answers)
+	presetAllow map[string]bool // texts of the preset's allow rules
 	sessDeny    []*rule
 	sessAllow   []*rule
 	onceGranted map[string]bool
@@ -78,7 +79,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	if cfg == nil {
 		cfg = config.DefaultConfig()
 	}
-	e := &Engine{cfg: cfg, allowTexts: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
+	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err
@@ -117,7 +118,11 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	e.sessDeny = e.compile(opts.SessionDeny, SourceSession)
 	e.sessAllow = e.compile(opts.SessionAllow, SourceSession)
 	for _, r := range e.allow {
-		e.allowTexts[r.String()] = true
+		if r.source == SourcePreset {
+			e.presetAllow[r.String()] = true
+		} else {
+			e.ownAllow[r.String()] = true
+		}
 	}
 	return e, errors.Join(e.errs...)
 }
@@ -179,20 +184,46 @@ func (e *Engine) Resumed() bool { return e.resumed }
 func (e *Engine) Mode() string { return e.mode }
 
 // DeniedTools lists the tools the chat denies outright (bare deny rules of
-// the chat and its preset), for a backend that can hide them from the model.
+// the chat and its preset, with the tools such a rule covers: a bare Edit or
+// Write deny covers every file-writing tool, a bare Read deny the searches),
+// for a backend that can hide them from the model.
 func (e *Engine) DeniedTools() []string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range e.deny {
-		if r.Rule == nil || r.Rule.HasArg() || r.Rule.IsRegex() || strings.Contains(r.Rule.Tool, "*") || seen[r.Rule.Tool] {
+		if r.Rule == nil || r.Rule.HasArg() || r.Rule.IsRegex() || strings.Contains(r.Rule.Tool, "*") {
 			continue
 		}
-		seen[r.Rule.Tool] = true
-		out = append(out, r.Rule.Tool)
+		for _, t := range coveredTools(r.Rule.Tool) {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
 	}
 	return out
+}
+
+// coveredTools lists the tools a bare rule for tool speaks about (SPEC §3):
+// Edit and Write rules cover every file-writing tool, Read rules the tools
+// that read below a path.
+func coveredTools(tool string) []string {
+	switch tool {
+	case "Edit", "Write":
+		return []string{tool, otherOf(tool), "MultiEdit", "NotebookEdit"}
+	case "Read":
+		return []string{"Read", "NotebookRead", "Grep", "Glob", "LS"}
+	}
+	return []string{tool}
+}
+
+func otherOf(tool string) string {
+	if tool == "Edit" {
+		return "Write"
+	}
+	return "Edit"
 }
 
 // Env returns where the engine resolves paths.
@@ -253,7 +284,7 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	switch list {
 	case matcher.AllowList:
 		e.allow = append(e.allow, &rule{Rule: r, text: text, source: SourceAllowList})
-		e.allowTexts[r.Text] = true
+		e.ownAllow[r.Text] = true
 	case matcher.DenyList:
 		e.deny = append(e.deny, &rule{Rule: r, text: text, source: SourceDenyList})
 	case matcher.AskList:

@@ -109,6 +109,8 @@ func (e *Engine) Explain() Explanation {
 		x.Effective = append(x.Effective, "Always refused, in every mode: "+strings.Join(x.Defaults, "; ")+".")
 	}
 	x.Effective = append(x.Effective, "No tool may modify vibing's own permission files: "+strings.Join(x.Guarded, ", ")+".")
+	x.Effective = append(x.Effective, AutorunSummary)
+	x.Effective = append(x.Effective, "Tools that run a command (Monitor, MCP and other tools with a \"command\") are also checked as Bash on that command.")
 	return x
 }
 
@@ -146,32 +148,37 @@ func (e *Engine) toolReport(name string) ToolReport {
 	}
 
 	var parts []string
-	bare := func(list []string) bool {
+	// a bare rule names the whole tool (or one that covers it: Edit for
+	// Write, Read for Grep); the lists hold only rules about this tool
+	isBare := func(r string) bool { return !strings.Contains(r, "(") }
+	bare := func(list []string) string {
 		for _, r := range list {
-			if strings.EqualFold(r, name) {
-				return true
+			if isBare(r) {
+				return r
 			}
 		}
-		return false
+		return ""
 	}
 	others := func(list []string) []string {
 		var out []string
 		for _, r := range list {
-			if !strings.EqualFold(r, name) {
+			if !isBare(r) {
 				out = append(out, r)
 			}
 		}
 		return out
 	}
 	switch {
-	case bare(tr.Deny):
-		parts = append(parts, "refused (deny: "+name+")")
-	case bare(tr.Allow): // an allow overrides the same ask rule
-		parts = append(parts, "runs without asking (allow: "+name+")")
-	case bare(tr.Ask) && noPrompt != "":
-		parts = append(parts, "refused: it asks (ask: "+name+"), but "+noPrompt)
-	case bare(tr.Ask):
-		parts = append(parts, "asks every time (ask: "+name+")")
+	case bare(tr.Deny) != "":
+		parts = append(parts, "refused (deny: "+bare(tr.Deny)+")")
+	case bare(tr.Ask) != "" && !e.askOverridden(bare(tr.Ask)):
+		if noPrompt != "" {
+			parts = append(parts, "refused: it asks (ask: "+bare(tr.Ask)+"), but "+noPrompt)
+		} else {
+			parts = append(parts, "asks every time (ask: "+bare(tr.Ask)+")")
+		}
+	case bare(tr.Allow) != "":
+		parts = append(parts, "runs without asking (allow: "+bare(tr.Allow)+")")
 	case modeD.Decision == Ask && d.Decision == Deny:
 		parts = append(parts, "refused by default: it would ask in "+e.mode+" mode, but "+noPrompt)
 	default:
@@ -206,8 +213,12 @@ func (e *Engine) ruleNames(r *rule, name string) bool {
 	if tools.Same(t, name) {
 		return true
 	}
-	if strings.EqualFold(t, "Edit") && (name == "MultiEdit" || name == "NotebookEdit") {
-		return true
+	if info, ok := tools.Lookup(t); ok {
+		for _, c := range coveredTools(info.Name) {
+			if c == name {
+				return true
+			}
+		}
 	}
 	if strings.HasSuffix(t, "*") && strings.HasPrefix(strings.ToLower(name), strings.ToLower(strings.TrimSuffix(t, "*"))) {
 		return true

@@ -219,7 +219,7 @@ func (tc tcase) check(t *testing.T, f fixture, d session.Decision) {
 var sources = map[string]bool{
 	session.SourceGuard: true, session.SourceDenyList: true, session.SourceSession: true,
 	session.SourceAskList: true, session.SourceAllowList: true, session.SourceMode: true,
-	session.SourcePreset: true, session.SourceConfig: true,
+	session.SourcePreset: true, session.SourceConfig: true, session.SourceAutorun: true,
 }
 
 // checkShape asserts what every decision carries (SPEC §4).

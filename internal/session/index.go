@@ -14,9 +14,10 @@ type ruleSet struct {
 	deny, ask, allow    []*rule
 	sessDeny, sessAllow []*rule
 	narrowAllow         []*rule // allow rules with an argument (specificity)
+	ownAllow, ownNarrow []*rule // allow and narrowAllow without the preset's rules
 
 	// the valid allow rules as matcher rules, for Bash coverage
-	allowValid, sessAllowValid, narrowValid []*matcher.Rule
+	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
 }
 
 // rulesFor returns the rule set for tool; the caller holds e.mu (read).
@@ -43,6 +44,8 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
 	s.narrowValid = valid(s.narrowAllow)
+	s.ownAllow, s.ownNarrow = ownRules(s.allow), ownRules(s.narrowAllow)
+	s.ownAllowValid, s.ownNarrowValid = valid(s.ownAllow), valid(s.ownNarrow)
 	v, _ := idx.LoadOrStore(tool, s)
 	return v.(*ruleSet)
 }
@@ -63,8 +66,9 @@ func valid(rules []*rule) []*matcher.Rule {
 // mayApply reports whether rule r can match a call of tool. It errs on the
 // side of keeping a rule: regexes, prefixes, MCP and unknown tool names and
 // invalid rules naming no known tool are kept for every tool; a rule for a
-// file tool is kept for every file tool and for Bash (write implies read, a
-// Read deny covers edits, file rules check Bash redirections).
+// file tool is kept for every file tool, for the searches (Grep, Glob) and
+// for Bash (write implies read, a Read deny covers edits, Read rules cover
+// searches, file rules check Bash redirections).
 func mayApply(r *rule, tool string) bool {
 	name := r.tool
 	if r.Rule != nil {
@@ -84,8 +88,8 @@ func mayApply(r *rule, tool string) bool {
 		if tool == "Bash" {
 			return true
 		}
-		if t, ok := tools.Lookup(tool); ok && t.Arg == tools.ArgPath {
-			return true
+		if t, ok := tools.Lookup(tool); ok && (t.Arg == tools.ArgPath || t.PathKey != "") {
+			return true // Read rules speak for the path of Grep and Glob too
 		}
 	}
 	return false

@@ -26,43 +26,57 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	if e.broken != nil {
 		return Decision{Decision: Deny, Source: SourceConfig, Reason: capitalize(e.broken.Error()) + "."}
 	}
+	// A tool other than Bash that runs a command (Monitor, an MCP or unknown
+	// tool with a "command") is also matched as Bash on that command: its
+	// Bash view bc meets the guard, the deny and ask rules for Bash and the
+	// default deny rules.
+	bc := e.commandView(c)
+
 	// 1. guard
-	if p, ok := e.guard(c); ok {
-		return Decision{Decision: Deny, Source: SourceGuard,
-			Reason: fmt.Sprintf("%s would modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+	for _, v := range []*matcher.Call{c, bc} {
+		if v == nil {
+			continue
+		}
+		if p, ok := e.guard(v); ok {
+			return Decision{Decision: Deny, Source: SourceGuard,
+				Reason: fmt.Sprintf("%s would modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+		}
 	}
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	rs := e.rulesFor(c.Tool)
+	var bs *ruleSet
+	if bc != nil {
+		bs = e.rulesFor("Bash")
+	}
+	d := e.byRules(c, rs, bc, bs)
+	// Files that run code by themselves: an allow (by any rule, grant or
+	// mode) becomes an ask unless an allow rule names the file.
+	return e.autorun(c, bc, d)
+}
 
+// byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
+// view bc (rule set bs).
+func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
 	// 2. deny list and the default deny rules
-	for _, r := range rs.deny {
-		if r.matches(c, matcher.DenyList) {
-			src := SourceDenyList
-			if r.source == SourcePreset {
-				src = SourcePreset
-			}
-			if r.err != nil {
-				return Decision{Decision: Deny, Rule: r.String(), Source: src,
-					Reason: fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)}
-			}
-			if c.Err != nil {
-				return Decision{Decision: Deny, Rule: r.String(), Source: src,
-					Reason: fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), c.Err)}
-			}
-			if why := r.Rule.Unseen(c, matcher.DenyList); why != "" {
-				return Decision{Decision: Deny, Rule: r.String(), Source: src,
-					Reason: fmt.Sprintf("%s is denied by the rule %s: the engine cannot see what it runs, because %s.", describe(c), r.String(), why)}
-			}
-			return Decision{Decision: Deny, Rule: r.String(), Source: src,
-				Reason: fmt.Sprintf("%s is denied by the rule %s.", describe(c), r.String())}
+	if d, ok := e.denyBy(c, c, rs.deny); ok {
+		return d
+	}
+	if bc != nil {
+		if d, ok := e.denyBy(c, bc, bs.deny); ok {
+			return d
 		}
 	}
 	if e.cfg.DefaultDeny() {
-		if name, ok := matcher.DefaultDeny(c); ok {
-			return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
-				Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
+		for _, v := range []*matcher.Call{c, bc} {
+			if v == nil {
+				continue
+			}
+			if name, ok := matcher.DefaultDeny(v); ok {
+				return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
+					Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
+			}
 		}
 	}
 	if c.Err != nil && c.Tool == "Bash" && strings.TrimSpace(c.Command) == "" {
@@ -70,31 +84,107 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	}
 
 	// 3. session deny
-	for _, r := range rs.sessDeny {
-		if r.matches(c, matcher.DenyList) {
-			return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
-				Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
+	for _, v := range []struct {
+		c    *matcher.Call
+		deny []*rule
+	}{{c, rs.sessDeny}, {bc, sessDenyOf(bs)}} {
+		if v.c == nil {
+			continue
+		}
+		for _, r := range v.deny {
+			if r.matches(v.c, matcher.DenyList) {
+				return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
+					Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
+			}
 		}
 	}
-	// 4. session allow and "once" grants
+	// 4. session allow (a "once" policy grant stands in for step 7 only)
 	if r, ok := e.allowed(rs.sessAllow, rs.sessAllowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: SourceSession,
 			Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
 	}
-	if e.onceGranted[c.Tool] && c.Err == nil {
-		return Decision{Decision: Allow, Source: SourceSession,
-			Reason: fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)}
+	if bc != nil {
+		if r, ok := e.allowed(bs.sessAllow, bs.sessAllowValid, bc); ok {
+			return Decision{Decision: Allow, Rule: r, Source: SourceSession,
+				Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
+		}
 	}
-	// 5. ask list (an ask rule also in the allow list is overridden by it).
-	// Specificity: a bare "ask: Tool" yields to an allow rule that names this
-	// very call more narrowly (an "always allow" answer to such an ask must
-	// stop the next prompt) - but only when no narrower ask rule fires too.
-	var bareAsk *rule
-	for _, r := range rs.ask {
-		if r.err == nil && e.allowTexts[r.Rule.Text] {
+	// 5. ask list (an allow by a narrower rule still meets the command's asks)
+	dc, okc := e.askStep(c, c, rs, nil)
+	if okc && (dc.Decision != Allow || bc == nil) {
+		return dc
+	}
+	if bc != nil {
+		if d, ok := e.askStep(c, bc, bs, rs); ok {
+			return d
+		}
+	}
+	if okc {
+		return dc
+	}
+	// 6. allow list
+	if r, ok := e.allowed(rs.allow, rs.allowValid, c); ok {
+		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
+			Reason: fmt.Sprintf("%s is allowed by the rule %s.", describe(c), r)}
+	}
+	if bc != nil {
+		if r, ok := e.allowed(bs.allow, bs.allowValid, bc); ok {
+			return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
+				Reason: fmt.Sprintf("%s is allowed by the rule %s, which covers its command.", describe(c), r)}
+		}
+	}
+	// 7. mode and policies
+	return e.finishAsk(c, e.byMode(c))
+}
+
+func sessDenyOf(s *ruleSet) []*rule {
+	if s == nil {
+		return nil
+	}
+	return s.sessDeny
+}
+
+// denyBy is step 2 for the rules of one view v of call c.
+func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
+	for _, r := range rules {
+		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
-		if !r.matches(c, matcher.AskList) {
+		src := SourceDenyList
+		if r.source == SourcePreset {
+			src = SourcePreset
+		}
+		d := Decision{Decision: Deny, Rule: r.String(), Source: src,
+			Reason: fmt.Sprintf("%s is denied by the rule %s%s.", describe(c), r.String(), searchNote(v, r))}
+		switch {
+		case r.err != nil:
+			d.Reason = fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)
+		case v.Err != nil:
+			d.Reason = fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), v.Err)
+		default:
+			if why := r.Rule.Unseen(v, matcher.DenyList); why != "" {
+				d.Reason = fmt.Sprintf("%s is denied by the rule %s: the engine cannot see what it runs, because %s.", describe(c), r.String(), why)
+			}
+		}
+		return d, true
+	}
+	return Decision{}, false
+}
+
+// askStep is step 5 for one view v of call c. An ask rule is overridden by
+// an allow rule of the same text from the same hands: the person's own
+// allow rule overrides the person's and the preset's ask rules, a preset's
+// allow only the preset's ("Allow list overrides ask list"). A bare
+// "ask: Tool" yields to an allow rule that names this very call more
+// narrowly (an "always allow" answer to such an ask must stop the next
+// prompt) - but only when no narrower ask rule fires too, and a preset's
+// allow never outranks the person's own ask. For a command's Bash view,
+// own (the tool's rule set) holds allow rules that name the tool itself:
+// they too are narrower than a bare "ask: Bash".
+func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
+	var bareAsk *rule
+	for _, r := range rs.ask {
+		if e.overridden(r) || !r.matches(v, matcher.AskList) {
 			continue
 		}
 		if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
@@ -103,33 +193,73 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 			}
 			continue
 		}
-		return e.askBy(c, r)
+		return e.askBy(c, v, r), true
 	}
-	if bareAsk != nil {
-		if by, ok := e.allowed(rs.narrowAllow, rs.narrowValid, c); ok {
-			return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
-				Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}
+	if bareAsk == nil {
+		return Decision{}, false
+	}
+	// the person's own ask yields only to the person's own allow rules
+	narrow, nv := rs.narrowAllow, rs.narrowValid
+	if bareAsk.source != SourcePreset {
+		narrow, nv = rs.ownNarrow, rs.ownNarrowValid
+	}
+	if by, ok := e.allowed(narrow, nv, v); ok {
+		return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
+			Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}, true
+	}
+	if own != nil {
+		allow, av := own.allow, own.allowValid
+		if bareAsk.source != SourcePreset {
+			allow, av = own.ownAllow, own.ownAllowValid
 		}
-		return e.askBy(c, bareAsk)
+		if by, ok := e.allowed(allow, av, c); ok {
+			return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
+				Reason: fmt.Sprintf("%s is allowed by the rule %s, which names the tool and is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}, true
+		}
 	}
-	// 6. allow list
-	if r, ok := e.allowed(rs.allow, rs.allowValid, c); ok {
-		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
-			Reason: fmt.Sprintf("%s is allowed by the rule %s.", describe(c), r)}
-	}
-	// 7. mode and policies
-	return e.finishAsk(c, e.byMode(c))
+	return e.askBy(c, v, bareAsk), true
 }
 
-// askBy is the ask of ask-list rule r (step 5), through step 8.
-func (e *Engine) askBy(c *matcher.Call, r *rule) Decision {
+// overridden reports whether an ask rule yields to an allow rule of the
+// same text (see askStep).
+func (e *Engine) overridden(r *rule) bool {
+	if r.err != nil {
+		return false
+	}
+	t := r.Rule.Text
+	return e.ownAllow[t] || (r.source == SourcePreset && e.presetAllow[t])
+}
+
+// askOverridden reports whether the ask rule of that text is overridden.
+func (e *Engine) askOverridden(text string) bool {
+	for _, r := range e.ask {
+		if r.String() == text {
+			return e.overridden(r)
+		}
+	}
+	return false
+}
+
+// ownRules keeps the rules the person wrote (not a preset's).
+func ownRules(rules []*rule) []*rule {
+	out := make([]*rule, 0, len(rules))
+	for _, r := range rules {
+		if r.source != SourcePreset {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// askBy is the ask of ask-list rule r on view v of c (step 5), through step 8.
+func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 	src := SourceAskList
 	if r.source == SourcePreset {
 		src = SourcePreset
 	}
-	reason := fmt.Sprintf("%s needs approval (ask: %s).", describe(c), r.String())
+	reason := fmt.Sprintf("%s needs approval (ask: %s%s).", describe(c), r.String(), searchNote(v, r))
 	if r.Rule != nil {
-		if why := r.Rule.Unseen(c, matcher.AskList); why != "" {
+		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s): the engine cannot see what it runs, because %s.", describe(c), r.String(), why)
 		}
 	}
@@ -183,7 +313,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 	info, known := tools.Lookup(c.Tool)
 	level := tools.LevelOf(c.Tool)
 	readOnly := level == tools.ReadOnly
-	inside := c.InsideCwd()
+	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
 
 	if readOnly && c.Err == nil && e.mode != "bypassPermissions" {
@@ -225,6 +355,12 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 // the mode allowed, and "trust"/"once" on a tool the mode asked about, change
 // the outcome; outside the working directory nothing is trusted.
 func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
+	if d.Decision == Ask && e.onceGranted[c.Tool] && c.Err == nil {
+		// a "once" grant stands in for this step only: ask rules came first
+		d.Decision, d.Source = Allow, SourceSession
+		d.Reason = fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)
+		return d
+	}
 	p, ok := e.policyOf(c.Tool)
 	if !ok {
 		return d
@@ -282,8 +418,8 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 // describe names a call in a sentence: "Bash (npm install)", "Read of /x".
 func describe(c *matcher.Call) string {
 	switch {
-	case c.Tool == "Bash" && c.Command != "":
-		return fmt.Sprintf("Bash (%s)", short(c.Command))
+	case commandText(c) != "":
+		return fmt.Sprintf("%s (%s)", c.Tool, short(commandText(c)))
 	case c.Path != nil && c.Path.Abs != "":
 		return fmt.Sprintf("%s of %s", c.Tool, c.Path.Abs)
 	case c.URL != "":

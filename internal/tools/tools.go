@@ -49,10 +49,15 @@ type Info struct {
 	PathKey string  // input key holding the path, for ArgPath tools and searches
 	Example string  // an example rule, for error messages and help
 	Edit    bool    // the tool changes files (covered by Edit rules / acceptEdits)
+	// Command is the input key holding a shell command the tool runs: such a
+	// call is also matched as Bash (SPEC §4). Unknown and MCP tools whose
+	// input has a "command" string are treated the same way (see Command).
+	Command string
 }
 
 var known = []Info{
-	{Name: "Bash", Level: Mutating, Arg: ArgCommand, Example: "Bash(npm test:*)"},
+	{Name: "Bash", Level: Mutating, Arg: ArgCommand, Example: "Bash(npm test:*)", Command: "command"},
+	{Name: "Monitor", Level: Mutating, Example: "Monitor", Command: "command"},
 	{Name: "Read", Level: ReadOnly, Arg: ArgPath, PathKey: "file_path", Example: "Read(src/**/*.ts)"},
 	{Name: "Write", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Write(*.json)", Edit: true},
 	{Name: "Edit", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Edit(config/*.yaml)", Edit: true},
@@ -131,6 +136,28 @@ func LevelOf(name string) Level {
 		return in.Level
 	}
 	return Mutating
+}
+
+// CommandOf returns the shell command a call of a tool other than Bash
+// runs, if any: the Command input of a known tool that has one (Monitor),
+// or the "command" of an unknown or MCP tool (ok with "" when it is not a
+// string: a command that cannot be read). Known tools whose
+// "command" is not shell text (SlashCommand: a slash command's name) have
+// none.
+func CommandOf(tool string, input map[string]any) (string, bool) {
+	key := "command"
+	if in, ok := Lookup(tool); ok {
+		if in.Command == "" || in.Name == "Bash" {
+			return "", false
+		}
+		key = in.Command
+	}
+	v, present := input[key]
+	if !present {
+		return "", false
+	}
+	s, _ := v.(string) // not a string: a command that cannot be read (fails closed as Bash)
+	return s, true
 }
 
 // Names returns the canonical names of all known tools, sorted.

@@ -67,3 +67,29 @@ func TestEveryToolHasAValidExample(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandOf(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		tool  string
+		input map[string]any
+		cmd   string
+		ok    bool
+	}{
+		{"Monitor", map[string]any{"command": "npm test"}, "npm test", true},
+		{"monitor", map[string]any{"command": "ls"}, "ls", true},
+		{"mcp__shell__run", map[string]any{"command": "rm x"}, "rm x", true},
+		{"Frobnicate", map[string]any{"command": "make"}, "make", true},
+		{"Frobnicate", map[string]any{"command": []any{"rm", "x"}}, "", true}, // present but unreadable
+		{"Bash", map[string]any{"command": "ls"}, "", false},                  // Bash is Bash itself
+		{"SlashCommand", map[string]any{"command": "/review"}, "", false},     // not shell text
+		{"Read", map[string]any{"command": "x"}, "", false},
+		{"mcp__db__query", map[string]any{"sql": "select 1"}, "", false},
+	}
+	for _, tt := range tests {
+		cmd, ok := tools.CommandOf(tt.tool, tt.input)
+		if cmd != tt.cmd || ok != tt.ok {
+			t.Errorf("CommandOf(%s, %v) = %q, %v; want %q, %v", tt.tool, tt.input, cmd, ok, tt.cmd, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,340 @@
+package matcher
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Searches: Grep, Glob and LS read below a root folder (their "path", else
+// the working directory). Read rules speak about them (SPEC §3):
+//
+//   - a search whose root lies in or below a path a deny/ask rule names
+//     fires that rule (LS of secrets/, Glob in secrets/, Grep of .env);
+//   - Grep reads the contents of every file below its root, so a deny/ask
+//     Read rule also fires when a file it names lies below the root: a
+//     named folder that exists there (Read(secrets/**), Read(~/.ssh/**)
+//     when the search is in ~), or — for a name that may stand at any depth
+//     (Read(.env), Read(**/*.pem)) — a file found by walking the root, as the
+//     search itself would, up to maxSearchEntries entries. A walk that does
+//     not finish fires the rule: what cannot be seen is not allowed. The
+//     walk keeps to the files Grep's "glob" argument selects, does not
+//     follow symbolic links below the root (ripgrep's default) but checks
+//     where each one points, and ignores nothing else: hidden files and
+//     .gitignore'd files count, since the engine cannot know how the tool
+//     was built;
+//   - Glob and LS list names only: a denied file's name is not its content,
+//     so they fire on their root only (Glob's root includes the folder part
+//     of its pattern: Glob "secrets/*" lists secrets/);
+//   - in the allow list a Read rule covers a search whose whole root it
+//     covers (everything below the root, or the one file a Grep names).
+
+// maxSearchEntries bounds the walk below a Grep's root (a variable for
+// tests).
+var maxSearchEntries = 5000
+
+// IsSearch reports whether tool reads below a root folder (Grep, Glob, LS).
+func IsSearch(tool string) bool {
+	return tool == "Grep" || tool == "Glob" || tool == "LS"
+}
+
+// searchScope is what a search reads, worked out once per call.
+type searchScope struct {
+	root    Path
+	file    bool     // the root is a file: only it is read
+	content bool     // Grep: file contents; Glob and LS: names only
+	filter  []string // base-name globs a file must match to be read (Grep's glob); nil: every file
+
+	walkOnce  sync.Once
+	entries   []Path // files and symbolic links below the root that the search would read
+	truncated bool   // the walk stopped at maxSearchEntries (or failed): anything may be below
+}
+
+// SearchRoot returns the folder (or file) a search reads, resolved; ok is
+// false for calls that are not searches.
+func (c *Call) SearchRoot() (Path, bool) {
+	if !IsSearch(c.Tool) {
+		return Path{}, false
+	}
+	return c.scope().root, true
+}
+
+// SearchInsideCwd reports whether a search stays inside the working
+// directory (its root, Glob's pattern folder included); true for calls
+// that are not searches.
+func (c *Call) SearchInsideCwd() bool {
+	if !IsSearch(c.Tool) || c.Err != nil {
+		return true
+	}
+	root := c.scope().root
+	realCwd := c.realCwd
+	if realCwd == "" {
+		realCwd = realDir(c.Env.Cwd)
+	}
+	return inside(root.Abs, c.Env.Cwd) && inside(root.Real, realCwd)
+}
+
+func (c *Call) scope() *searchScope {
+	c.scopeOnce.Do(func() {
+		s := &searchScope{content: c.Tool == "Grep"}
+		if c.Path != nil {
+			s.root = *c.Path
+		} else {
+			s.root = ResolvePath(".", c.Env)
+		}
+		if c.Tool == "Glob" {
+			switch dir := globDir(c.Pattern); {
+			case dir == "":
+			case filepath.IsAbs(dir) || dir == "~" || strings.HasPrefix(dir, "~/"):
+				s.root = ResolvePath(dir, c.Env)
+			default:
+				s.root = ResolvePath(joinDir(s.root.Abs, dir), c.Env)
+			}
+		}
+		if s.content {
+			if fi, err := os.Stat(s.root.Real); err == nil && !fi.IsDir() {
+				s.file = true
+			}
+			s.filter = grepFilter(c.Input)
+		}
+		c.search = s
+	})
+	return c.search
+}
+
+// globDir is the literal folder part of a Glob pattern ("secrets/*.key" →
+// "secrets", "/etc/**" → "/etc", "../x/*" → "../x"), "" when the pattern
+// starts with a wildcard.
+func globDir(pattern string) string {
+	lit := pattern
+	if i := strings.IndexAny(lit, `*?[{\`); i >= 0 {
+		lit = lit[:i]
+	}
+	i := strings.LastIndexByte(lit, '/')
+	switch {
+	case i < 0:
+		return ""
+	case i == 0:
+		return "/"
+	}
+	return lit[:i]
+}
+
+// grepFilter reads Grep's "glob" argument as base-name globs; nil (no
+// filtering) when it is absent or not understood: a negation ("!x"), a
+// glob with a folder part, or one that does not compile.
+func grepFilter(input map[string]any) []string {
+	g, ok := input["glob"].(string)
+	if !ok || strings.TrimSpace(g) == "" {
+		return nil
+	}
+	var out []string
+	for _, piece := range splitGlobs(g) {
+		if strings.HasPrefix(piece, "!") || strings.Contains(piece, "/") {
+			return nil
+		}
+		if _, err := compileGlob(piece); err != nil {
+			return nil
+		}
+		out = append(out, piece)
+	}
+	return out
+}
+
+// splitGlobs splits a glob argument at whitespace and at commas outside
+// braces ("*.ts, *.tsx" and "*.{ts,tsx}" both select .ts and .tsx).
+func splitGlobs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			switch s[i] {
+			case '{':
+				depth++
+				continue
+			case '}':
+				depth--
+				continue
+			case ',':
+				if depth > 0 {
+					continue
+				}
+			case ' ', '\t', '\n':
+			default:
+				continue
+			}
+		}
+		if p := strings.TrimSpace(s[start:i]); p != "" {
+			out = append(out, p)
+		}
+		start = i + 1
+	}
+	return out
+}
+
+// selected reports whether a file of that base name passes the filter.
+func (s *searchScope) selected(base string) bool {
+	if s.filter == nil {
+		return true
+	}
+	for _, f := range s.filter {
+		if g, err := compileGlob(f); err == nil && g.Match(base) {
+			return true
+		}
+	}
+	return false
+}
+
+// walk lists what the search would read below its root, breadth first,
+// up to maxSearchEntries entries.
+func (s *searchScope) walk() {
+	s.walkOnce.Do(func() {
+		type dir struct{ abs, real string }
+		queue := []dir{{s.root.Abs, s.root.Real}}
+		seen := 0
+		for len(queue) > 0 {
+			d := queue[0]
+			queue = queue[1:]
+			ents, err := os.ReadDir(d.real)
+			if err != nil {
+				if d.abs != s.root.Abs {
+					s.truncated = true // a folder it cannot list: cannot tell what is there
+				}
+				continue
+			}
+			for _, ent := range ents {
+				if seen++; seen > maxSearchEntries {
+					s.truncated = true
+					return
+				}
+				abs, real := d.abs+"/"+ent.Name(), d.real+"/"+ent.Name()
+				switch {
+				case ent.Type()&os.ModeSymlink != 0:
+					if !s.selected(ent.Name()) {
+						continue
+					}
+					if target, err := filepath.EvalSymlinks(real); err == nil {
+						real = target
+					}
+					s.entries = append(s.entries, Path{Raw: abs, Abs: abs, Real: real})
+				case ent.IsDir():
+					queue = append(queue, dir{abs, real})
+				case s.selected(ent.Name()):
+					s.entries = append(s.entries, Path{Raw: abs, Abs: abs, Real: real})
+				}
+			}
+		}
+	})
+}
+
+// matchSearch matches a Read path rule (or an Edit/Write allow) against a
+// search.
+func (r *Rule) matchSearch(c *Call, list List) bool {
+	s := c.scope()
+	if list == AllowList {
+		if s.root.unsure {
+			return false
+		}
+		if s.file {
+			return r.matchPath(&s.root, c, list)
+		}
+		// the rule must cover whatever lies below the root
+		for _, p := range probes(s.root) {
+			if !r.matchPath(&p, c, list) {
+				return false
+			}
+		}
+		return true
+	}
+	if r.matchPath(&s.root, c, list) {
+		return true
+	}
+	if s.file {
+		return false
+	}
+	// a rule on what the folder holds (secrets/**, secrets/*) fires on a
+	// search that lists or reads that folder
+	if p := probes(s.root)[0]; r.matchPath(&p, c, list) {
+		return true
+	}
+	if !s.content {
+		return false
+	}
+	return r.reachesBelow(c, s, list)
+}
+
+// probes are stand-ins for any file in a folder and any file deeper down.
+func probes(root Path) [2]Path {
+	var out [2]Path
+	for i, probe := range []string{"/\x01vibing", "/\x01vibing/\x01probe"} {
+		out[i] = Path{Abs: strings.TrimSuffix(root.Abs, "/") + probe, Real: strings.TrimSuffix(root.Real, "/") + probe}
+	}
+	return out
+}
+
+// reachesBelow reports whether a deny/ask Read rule names something below
+// a Grep's root.
+func (r *Rule) reachesBelow(c *Call, s *searchScope, list List) bool {
+	if !r.anyBase {
+		base := r.literalBase(c)
+		if base == "" {
+			return false
+		}
+		below, above := false, false
+		for _, root := range []string{s.root.Abs, s.root.Real} {
+			if base != root && inside(base, root) {
+				below = true
+			}
+			if root != "" && inside(root, base) {
+				above = true
+			}
+		}
+		if !above {
+			// the rule's folder lies below the root: read if it is there
+			_, err := os.Lstat(base)
+			return below && err == nil
+		}
+	}
+	s.walk()
+	for i := range s.entries {
+		if r.matchPath(&s.entries[i], c, list) {
+			return true
+		}
+	}
+	return s.truncated
+}
+
+// literalBase is the absolute folder (or file) a path rule's pattern starts
+// with: "secrets/**" → <cwd>/secrets, "~/.ssh/*" → <home>/.ssh,
+// "/**/.env" → "/", "**/*.pem" → <cwd>.
+func (r *Rule) literalBase(c *Call) string {
+	var dir string
+	switch r.anchor {
+	case anchorCwd:
+		dir = c.Env.Cwd
+	case anchorHome:
+		dir = c.Env.Home
+	}
+	if r.anchor != anchorRoot && dir == "" {
+		return ""
+	}
+	lit := r.lit
+	if len(r.globs) == 0 || lit != r.globs[0].text {
+		// a wildcard follows: keep the complete folders before it
+		if i := strings.LastIndexByte(lit, '/'); i >= 0 {
+			lit = lit[:i]
+		} else {
+			lit = ""
+		}
+	}
+	switch {
+	case r.anchor == anchorRoot && lit == "":
+		return "/"
+	case r.anchor == anchorRoot:
+		return filepath.Clean(lit)
+	case lit == "":
+		return dir
+	}
+	return filepath.Clean(dir + "/" + lit)
+}

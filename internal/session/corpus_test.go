@@ -1,0 +1,93 @@
+package session_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"vibing/internal/session"
+)
+
+// newRichFixture is newFixture with the files the class corpora look at:
+//
+//	$PROJ/.env, $PROJ/config/.env, $PROJ/config/app.yaml
+//	$PROJ/secrets/key.pem
+//	$PROJ/src/app/main.go, $PROJ/notebooks/a.ipynb
+//	$PROJ/.git/config, $PROJ/.git/hooks/pre-commit.sample
+//	$PROJ/CLAUDE.md, $PROJ/.claude/settings.json, $PROJ/.claude/commands/x.md
+//	$PROJ/.github/workflows/ci.yml, $PROJ/.gitignore
+//	$HOME/.bashrc, $HOME/.ssh/authorized_keys
+//	$TMP/outside/notes/a.txt
+func newRichFixture(t testing.TB) fixture {
+	t.Helper()
+	f := newFixture(t)
+	for _, p := range []string{
+		"proj/.env", "proj/config/.env", "proj/config/app.yaml", "proj/secrets/key.pem",
+		"proj/src/app/main.go", "proj/notebooks/a.ipynb", "proj/.git/config", "proj/.git/hooks/pre-commit.sample",
+		"proj/CLAUDE.md", "proj/.claude/settings.json", "proj/.claude/commands/x.md",
+		"proj/.github/workflows/ci.yml", "proj/.gitignore", "home/.bashrc", "home/.ssh/authorized_keys",
+		"outside/notes/a.txt",
+	} {
+		full := filepath.Join(f.tmp, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f
+}
+
+// runCorpus runs a table of cases from testdata: attacks (want ask or deny,
+// or not_allow) and everyday calls (want allow), at least min of each.
+func runCorpus(t *testing.T, name string, min int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []tcase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatalf("testdata/%s: %v", name, err)
+	}
+	attacks, everyday := 0, 0
+	seen := map[string]bool{}
+	for _, tc := range cases {
+		if seen[tc.Name] {
+			t.Errorf("duplicate case name %q", tc.Name)
+		}
+		seen[tc.Name] = true
+		switch {
+		case tc.Want == session.Allow:
+			everyday++
+		case tc.Want != "" || tc.NotAllow:
+			attacks++
+		default:
+			t.Errorf("case %q asserts nothing (set want or not_allow)", tc.Name)
+		}
+	}
+	if attacks < min || everyday < min {
+		t.Fatalf("testdata/%s has %d attacks and %d everyday cases, want at least %d of each", name, attacks, everyday, min)
+	}
+	f := newRichFixture(t) // the cases never change the tree: one fixture for all
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, f)
+		})
+	}
+}
+
+// Edit and Write rules cover every file-writing tool (class 5).
+func TestFileToolsCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "filetools.json", 10) }
+
+// Read rules cover Grep, Glob, LS and NotebookRead (class 6).
+func TestSearchCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "search.json", 10) }
+
+// Tools that run a command are matched as Bash (class 17a).
+func TestCommandToolsCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "commands.json", 10) }
+
+// Files that run code or pull in files by themselves ask in every mode (class 17b).
+func TestAutorunCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "autorun.json", 10) }
