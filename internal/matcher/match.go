@@ -56,7 +56,7 @@ func (r *Rule) Match(c *Call, list List) bool {
 		if list == AllowList && c.Scheme != "http" && c.Scheme != "https" {
 			return false
 		}
-		return r.matchHost(c.Host)
+		return r.matchHost(c.Host, list)
 	case kindPattern:
 		return c.Pattern == r.Arg
 	}
@@ -206,12 +206,18 @@ func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 	return false
 }
 
-func (r *Rule) matchHost(host string) bool {
+// matchHost matches a canonical host (normHost). An IP rule matches that
+// address, and in the deny and ask lists also the IPv6 address that
+// reaches it through NAT64 (64:ff9b::a.b.c.d).
+func (r *Rule) matchHost(host string, list List) bool {
 	if host == "" {
 		return false
 	}
 	if host == r.host {
 		return true
+	}
+	if r.ip {
+		return list != AllowList && embeddedIPv4(host) == r.host
 	}
 	return r.wildHost && len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
 }
