@@ -206,9 +206,13 @@ func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 	return false
 }
 
-// matchHost matches a canonical host (normHost). An IP rule matches that
-// address, and in the deny and ask lists also the IPv6 address that
-// reaches it through NAT64 (64:ff9b::a.b.c.d).
+// matchHost matches a canonical host (normHost). In the allow list
+// WebFetch(evil.com) is that exact host, as in Claude Code; in the deny and
+// ask lists it also covers every subdomain (api.evil.com): whoever owns a
+// domain owns its subdomains, and a deny that a subdomain walks around
+// protects nothing. *.evil.com is the domain and its subdomains in every
+// list. An IP rule matches that address, and in the deny and ask lists
+// also the IPv6 address that reaches it through NAT64 (64:ff9b::a.b.c.d).
 func (r *Rule) matchHost(host string, list List) bool {
 	if host == "" {
 		return false
@@ -219,7 +223,10 @@ func (r *Rule) matchHost(host string, list List) bool {
 	if r.ip {
 		return list != AllowList && embeddedIPv4(host) == r.host
 	}
-	return r.wildHost && len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
+	if !r.wildHost && list == AllowList {
+		return false
+	}
+	return len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
 }
 
 // allowCommand reports whether an allow Bash rule covers one simple command:
