@@ -124,6 +124,8 @@ type Call struct {
 	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
+
+	net netHosts // Bash: the hosts the line may contact (hosts.go), worked out on first need
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

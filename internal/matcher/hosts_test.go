@@ -39,8 +39,8 @@ func TestHostsCorpus(t *testing.T) {
 		case "match", "nomatch":
 			got := r.Match(call, list)
 			if got != (expect == "match") {
-				t.Errorf("hosts.txt:%d: %s rule %q .Match(%s %q) = %v, want %v (call err %v)",
-					line, fields[1], fields[2], tool, input, got, !got, call.Err)
+				t.Errorf("hosts.txt:%d: %s rule %q .Match(%s %q) = %v, want %v (call err %v, hosts %q, unknown %q)",
+					line, fields[1], fields[2], tool, input, got, !got, call.Err, call.Hosts(), call.HostsUnknown())
 			}
 			if got && list != matcher.AllowList && strings.EqualFold(tool, "bash") {
 				assertDenyStable(t, r, list, input, env)
@@ -51,5 +51,39 @@ func TestHostsCorpus(t *testing.T) {
 	}
 	if counts["match"] < 10 || counts["nomatch"] < 10 {
 		t.Errorf("hosts corpus has %d match and %d nomatch cases, want at least 10 of each", counts["match"], counts["nomatch"])
+	}
+}
+
+// TestCallHosts checks the hosts list the approval preview shows.
+func TestCallHosts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		tool, in string
+		hosts    string // joined by spaces
+		unknown  bool
+	}{
+		{"WebFetch", "https://API.GitHub.com./x", "api.github.com", false},
+		{"WebFetch", "http://0x7f.1/", "127.0.0.1", false},
+		{"WebFetch", "http://1.2.3.4.5/", "", true},
+		{"Bash", "npm test && git status", "", false},
+		{"Bash", "curl -sSL https://a.example/x | jq . && wget -qO- b.example/y", "a.example b.example", false},
+		{"Bash", "curl --resolve a.example:443:10.0.0.9 https://a.example/", "10.0.0.9 a.example", false},
+		{"Bash", "git clone git@github.com:me/r.git && cd r && git push origin main", "github.com", false},
+		{"Bash", "scp -J jump.example a.txt bob@[fe80::1]:/tmp/", "jump.example [fe80::1]", false},
+		{"Bash", "nc -zv 10.0.0.1 22 80 443", "10.0.0.1", false},
+		{"Bash", "http POST :8080/api a=1", "localhost", false},
+		{"Bash", "curl https://a.example/ https://a.example/x", "a.example", false},
+		{"Bash", `curl "https://api.github.com/repos/$R"`, "api.github.com", false},
+		{"Bash", `curl "$U"`, "", true},
+		{"Bash", "echo https://a.example", "", false},
+	}
+	for _, tt := range tests {
+		c := matcher.Prepare(tt.tool, inputFor(tt.tool, tt.in), testEnv)
+		if got := strings.Join(c.Hosts(), " "); got != tt.hosts {
+			t.Errorf("%s %q: Hosts() = %q, want %q", tt.tool, tt.in, got, tt.hosts)
+		}
+		if got := c.HostsUnknown(); (got != "") != tt.unknown {
+			t.Errorf("%s %q: HostsUnknown() = %q, want unknown %v", tt.tool, tt.in, got, tt.unknown)
+		}
 	}
 }

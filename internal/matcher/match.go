@@ -29,6 +29,9 @@ func (r *Rule) Match(c *Call, list List) bool {
 	if r.kind == kindPath && c.Tool == "Bash" && list != AllowList {
 		return r.matchBashFiles(c, list)
 	}
+	if r.kind == kindDomain && c.Tool == "Bash" {
+		return list != AllowList && r.matchBashHosts(c, list)
+	}
 	if !r.toolApplies(c, list) {
 		return false
 	}
