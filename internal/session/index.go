@@ -64,7 +64,9 @@ func valid(rules []*rule) []*matcher.Rule {
 // side of keeping a rule: regexes, prefixes, MCP and unknown tool names and
 // invalid rules naming no known tool are kept for every tool; a rule for a
 // file tool is kept for every file tool and for Bash (write implies read, a
-// Read deny covers edits, file rules check Bash redirections).
+// Read deny covers edits, file rules check Bash redirections); a WebFetch
+// host rule is kept for Bash (deny and ask fire on the hosts a line
+// contacts: curl, wget, ssh, git clone, ...).
 func mayApply(r *rule, tool string) bool {
 	name := r.tool
 	if r.Rule != nil {
@@ -78,6 +80,9 @@ func mayApply(r *rule, tool string) bool {
 		return true
 	}
 	if tools.Same(name, tool) {
+		return true
+	}
+	if info.Arg == tools.ArgDomain && tool == "Bash" && r.Rule != nil && r.Rule.HasArg() {
 		return true
 	}
 	if info.Arg == tools.ArgPath {

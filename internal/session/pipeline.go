@@ -52,7 +52,7 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 					Reason: fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), c.Err)}
 			}
 			return Decision{Decision: Deny, Rule: r.String(), Source: src,
-				Reason: fmt.Sprintf("%s is denied by the rule %s.", describe(c), r.String())}
+				Reason: fmt.Sprintf("%s is denied by the rule %s%s.", describe(c), r.String(), hostClause(c, r))}
 		}
 	}
 	if e.cfg.DefaultDeny() {
@@ -124,7 +124,7 @@ func (e *Engine) askBy(c *matcher.Call, r *rule) Decision {
 		src = SourcePreset
 	}
 	return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src,
-		Reason: fmt.Sprintf("%s needs approval (ask: %s).", describe(c), r.String())})
+		Reason: fmt.Sprintf("%s needs approval (ask: %s%s).", describe(c), r.String(), hostClause(c, r))})
 }
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
