@@ -125,7 +125,7 @@ type Call struct {
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
 
-	net netHosts // Bash: the hosts the line may contact (hosts.go), worked out on first need
+	net atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"sync"
 )
 
 // A WebFetch rule in the deny or ask list speaks about a host, and a Bash
@@ -26,7 +25,6 @@ import (
 
 // netHosts are the hosts a Bash line may contact.
 type netHosts struct {
-	once    sync.Once
 	hosts   []string // canonical (normHost), without repeats, in the order they appear
 	unknown string   // why the line may contact hosts not in hosts; "" when it cannot
 }
@@ -64,21 +62,27 @@ func (c *Call) HostsUnknown() string {
 	return ""
 }
 
+// bashHosts works the hosts out on first need. Two goroutines matching the
+// same call at once may both do it; they get the same answer.
 func (c *Call) bashHosts() *netHosts {
-	c.net.once.Do(func() {
-		s := hostScan{}
-		switch {
-		case c.Err != nil:
-			s.dunno("the command line cannot be checked (%v)", c.Err)
-		case c.braceOverflow:
-			s.dunno("its braces expand to more words than are checked")
-		}
-		for i := range c.Commands {
-			s.command(&c.Commands[i])
-		}
-		c.net.hosts, c.net.unknown = s.hosts, s.unknown
-	})
-	return &c.net
+	if n := c.net.Load(); n != nil {
+		return n
+	}
+	s := hostScan{}
+	switch {
+	case c.Err != nil:
+		s.dunno("the command line cannot be checked (%v)", c.Err)
+	case c.braceOverflow:
+		s.dunno("its braces expand to more words than are checked")
+	}
+	for i := range c.Commands {
+		s.command(&c.Commands[i])
+	}
+	n := &netHosts{hosts: s.hosts, unknown: s.unknown}
+	if c.net.CompareAndSwap(nil, n) {
+		return n
+	}
+	return c.net.Load()
 }
 
 // matchBashHosts fires a deny or ask WebFetch rule on a Bash line that may
