@@ -164,6 +164,8 @@ func (s *hostScan) command(cmd *Command) {
 	}
 	s.words(args, xargs)
 	if len(cmd.wrappers) > 0 {
+		// the wrappers' own words: env HTTPS_PROXY=http://h:3128 curl ...
+		s.urls(cmd.Words[:len(cmd.Words)-len(cmd.Args)])
 		// an option the wrapper table does not know may hide the command
 		for _, alt := range cmd.alts {
 			if len(alt) > 0 && netTools[path.Base(alt[0])] != nil {
