@@ -161,6 +161,7 @@ type Call struct {
 
 	scopeOnce sync.Once    // Grep, Glob, LS: what the search reads, worked out on first use
 	search    *searchScope // (see search.go)
+	net atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

@@ -20,6 +20,14 @@
 // names a matching path (Read(.env) denies `cat .env`; runners.go, args.go).
 // Words only known at run time (`cat $F`) cannot be checked that way.
 //
+// Hosts are compared in one canonical spelling (normHost, ipaddr.go):
+// numeric hosts read as the WHATWG URL parser reads them, IPv6 in brackets.
+// A WebFetch host rule is the exact host in the allow list and the host
+// with its subdomains in the deny and ask lists. Deny and ask WebFetch host
+// rules also fire on the hosts a Bash line contacts (hosts.go, nettools.go):
+// those its network commands name, those of URLs in any command's
+// arguments, and, failing closed, any host only known at run time.
+//
 // A decision's cost is bounded whatever the call or the rules: a Bash line
 // over 256 KiB or of more than 10,000 simple commands is not parsed further
 // (Err: deny/ask fire, no pattern allows; prepare.go); sh -c/eval nesting

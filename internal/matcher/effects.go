@@ -102,9 +102,19 @@ func optValue(args []string, short string, long ...string) []string {
 			i++
 			continue
 		}
-		if short != "" && len(short) == 2 && strings.HasPrefix(a, short) && len(a) > 2 && !strings.HasPrefix(a, "--") {
-			out = append(out, a[2:])
-			continue
+		if short != "" && len(short) == 2 && len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			// -oVALUE, or a cluster ending in the option (-qO FILE) or
+			// holding its value after it (-qO-)
+			if k := strings.IndexByte(a[1:], short[1]); k >= 0 {
+				k++
+				if k+1 < len(a) {
+					out = append(out, a[k+1:])
+				} else if i+1 < len(args) {
+					out = append(out, args[i+1])
+					i++
+				}
+				continue
+			}
 		}
 		for _, l := range long {
 			if a == l && i+1 < len(args) {
@@ -211,22 +221,32 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 		fw.paths = append(fw.paths, optValue(args, "-c", "--cookie-jar")...)
 		fw.paths = append(fw.paths, optValue(args, "", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc")...)
 		if hasOpt(args, 'O', "--remote-name", "--remote-name-all") {
-			dirs := optValue(args, "", "--output-dir")
-			if len(dirs) == 0 {
-				dirs = []string{"."}
+			// the last segment of each URL's path, in --output-dir
+			dir := "."
+			if d := optValue(args, "", "--output-dir"); len(d) > 0 {
+				dir = d[len(d)-1]
 			}
-			fw.inside = append(fw.inside, dirs...)
+			for _, u := range urlOperands(ops) {
+				fw.paths = append(fw.paths, dir+"/"+remoteName(u, ""))
+			}
 		}
 	case "wget":
 		out := optValue(args, "-O", "--output-document")
 		fw.paths = append(fw.paths, out...)
 		fw.paths = append(fw.paths, optValue(args, "-o", "--output-file", "-a", "--append-output")...)
 		if len(out) == 0 {
-			dirs := optValue(args, "-P", "--directory-prefix")
-			if len(dirs) == 0 {
-				dirs = []string{"."}
+			dir := "."
+			if d := optValue(args, "-P", "--directory-prefix"); len(d) > 0 {
+				dir = d[len(d)-1]
 			}
-			fw.inside = append(fw.inside, dirs...)
+			if hasOpt(args, 'r', "--recursive") || hasOpt(args, 'm', "--mirror") || hasOpt(args, 'x', "--force-directories") ||
+				hasOpt(args, 0, "--content-disposition", "--trust-server-names") || hasOpt(args, 'i', "--input-file") {
+				fw.inside = append(fw.inside, dir) // names chosen by the server or the input
+			} else {
+				for _, u := range urlOperands(ops) {
+					fw.paths = append(fw.paths, dir+"/"+remoteName(u, "index.html"))
+				}
+			}
 		}
 	case "git":
 		gitWrites(&fw, args)
@@ -254,6 +274,42 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 		}
 	}
 	return fw
+}
+
+// urlOperands returns the operands that look like URLs (with or without a
+// scheme).
+func urlOperands(ops []string) []string {
+	var out []string
+	for _, o := range ops {
+		if strings.Contains(o, "://") || strings.Contains(o, ".") {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// remoteName is the file name a downloader gives a URL: the last segment
+// of its path, or def when the path ends in "/" (never a path with a
+// folder in it).
+func remoteName(u, def string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	i := strings.IndexByte(u, '/')
+	if i < 0 {
+		return def
+	}
+	name := path.Base(u[i:])
+	if name == "/" || name == "." || name == ".." || strings.HasSuffix(u, "/") {
+		if def == "" {
+			return "index.html"
+		}
+		return def
+	}
+	return name
 }
 
 // copyDest adds the files a copy, move or link creates: DEST/NAME for each

@@ -78,6 +78,9 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 	if r.kind == kindPath && c.Tool == "Bash" && list != AllowList {
 		return r.matchBashFiles(c, list, seenOnly)
 	}
+	if r.kind == kindDomain && c.Tool == "Bash" {
+		return list != AllowList && r.matchBashHosts(c, list)
+	}
 	if !r.toolApplies(c, list) {
 		return false
 	}
@@ -109,7 +112,7 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 		if list == AllowList && c.Scheme != "http" && c.Scheme != "https" {
 			return false
 		}
-		return r.matchHost(c.Host)
+		return r.matchHost(c.Host, list)
 	case kindPattern:
 		return c.Pattern == r.Arg
 	}
@@ -337,14 +340,27 @@ func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 	return false
 }
 
-func (r *Rule) matchHost(host string) bool {
+// matchHost matches a canonical host (normHost). In the allow list
+// WebFetch(evil.com) is that exact host, as in Claude Code; in the deny and
+// ask lists it also covers every subdomain (api.evil.com): whoever owns a
+// domain owns its subdomains, and a deny that a subdomain walks around
+// protects nothing. *.evil.com is the domain and its subdomains in every
+// list. An IP rule matches that address, and in the deny and ask lists
+// also the IPv6 address that reaches it through NAT64 (64:ff9b::a.b.c.d).
+func (r *Rule) matchHost(host string, list List) bool {
 	if host == "" {
 		return false
 	}
 	if host == r.host {
 		return true
 	}
-	return r.wildHost && len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
+	if r.ip {
+		return list != AllowList && embeddedIPv4(host) == r.host
+	}
+	if !r.wildHost && list == AllowList {
+		return false
+	}
+	return len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
 }
 
 // allowCommand reports whether an allow Bash rule covers one simple command:

@@ -159,21 +159,32 @@ func prepareURL(c *Call) {
 		c.Err = fmt.Errorf("the URL %q has no host: it must be absolute, like https://host/path", raw)
 		return
 	}
-	h := u.Hostname()
-	if h == "" {
-		c.Err = fmt.Errorf("the URL %q has no host name (only a port)", raw)
-		return
-	}
-	if strings.ContainsAny(h, "\\%") {
-		c.Err = fmt.Errorf("the URL host %q holds characters no host name has", h)
-		return
-	}
-	host, err := normHost(h)
+	host, err := urlHost(u)
 	if err != nil {
-		c.Err = fmt.Errorf("the URL host %q is not a valid domain name: %v", h, err)
+		c.Err = fmt.Errorf("the URL %q %v", raw, err)
 		return
 	}
 	c.Host = host
+}
+
+// urlHost returns the canonical host (normHost) of a URL that has one; the
+// error completes a sentence that starts with the URL.
+func urlHost(u *url.URL) (string, error) {
+	h := u.Hostname()
+	if h == "" {
+		return "", fmt.Errorf("has no host name (only a port)")
+	}
+	if strings.ContainsAny(h, "\\%") {
+		return "", fmt.Errorf("has the host %q, which holds characters no host name has", h)
+	}
+	if strings.ContainsRune(h, ':') && !strings.HasPrefix(u.Host, "[") {
+		return "", fmt.Errorf("has the host %q: an IPv6 address in a URL stands in brackets", h)
+	}
+	host, err := normHost(h)
+	if err != nil {
+		return "", fmt.Errorf("has the host %q, which is not a valid host name or IP address: %v", h, err)
+	}
+	return host, nil
 }
 
 func compactJSON(v map[string]any) string {

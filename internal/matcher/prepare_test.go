@@ -173,7 +173,10 @@ func TestPrepareURL(t *testing.T) {
 		{"https://GitHub.com./x", "https", "github.com"},
 		{"HTTPS://user:pw@github.com:8443/x", "https", "github.com"},
 		{"https://bücher.de/", "https", "xn--bcher-kva.de"},
-		{"http://[::1]:80/", "http", "::1"},
+		{"http://[::1]:80/", "http", "[::1]"},
+		{"http://[::FFFF:a9fe:a9fe]/", "http", "169.254.169.254"},
+		{"http://2852039166/", "http", "169.254.169.254"},
+		{"http://127.1./", "http", "127.0.0.1"},
 		{"ftp://Example.com/x", "ftp", "example.com"},
 	}
 	for _, tt := range tests {

@@ -69,6 +69,7 @@ type Rule struct {
 	// domains
 	host     string
 	wildHost bool
+	ip       bool // host is an IP address (no subdomains)
 
 	re *regexp2.Regexp
 }
@@ -325,10 +326,13 @@ func compileGlobs(p string) ([]*pathGlob, error) {
 	return []*pathGlob{g}, nil
 }
 
-// compileDomain reads WebFetch(host), WebFetch(*.domain) and Claude Code's
-// WebFetch(domain:host). "domain:host" is the exact host, like the bare form
-// (not host and its subdomains): one meaning per spelling keeps the rule
-// readable, and "*.host" is there for subdomains.
+// compileDomain reads WebFetch(host), WebFetch(*.domain), Claude Code's
+// WebFetch(domain:host), and IP addresses (WebFetch(169.254.169.254),
+// WebFetch([::1]), WebFetch(fe80::1)), each brought to the canonical
+// spelling normHost gives URLs. In the allow list "host" and "domain:host"
+// are that exact host; in the deny and ask lists they also cover every
+// subdomain of it (see matchHost). "*.host" is the host and every subdomain
+// in every list.
 func (r *Rule) compileDomain(text string, info tools.Info) error {
 	r.kind = kindDomain
 	h := strings.TrimSpace(r.Arg)
@@ -336,14 +340,22 @@ func (r *Rule) compileDomain(text string, info tools.Info) error {
 	if strings.HasPrefix(h, "*.") {
 		r.wildHost, h = true, h[2:]
 	}
-	if h == "" || strings.ContainsAny(h, "/:@*? \t") {
-		return ruleErr(text, info.Example, "a WebFetch rule names a host (github.com) or a domain with its subdomains (*.example.org), without scheme, port or path")
+	bad := "/:@*? \t[]"
+	if isIPv6Literal(h) {
+		bad = "/@*? \t"
+	}
+	if h == "" || strings.ContainsAny(h, bad) {
+		return ruleErr(text, info.Example, "a WebFetch rule names a host (github.com), an IP address (10.0.0.1, [::1]) or a domain with its subdomains (*.example.org), without scheme, port or path")
 	}
 	host, err := normHost(h)
 	if err != nil {
-		return ruleErr(text, info.Example, "the host is not a valid domain name: %v", err)
+		return ruleErr(text, info.Example, "the host is not a valid host name or IP address: %v", err)
 	}
 	r.host = host
+	r.ip = isIPHost(host)
+	if r.ip && r.wildHost {
+		return ruleErr(text, info.Example, "*. names the subdomains of a domain name; an IP address has none")
+	}
 	arg := host
 	if r.wildHost {
 		arg = "*." + host
@@ -355,10 +367,20 @@ func (r *Rule) compileDomain(text string, info tools.Info) error {
 // idnaProfile converts hosts to their ASCII (punycode) form for comparison.
 var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))
 
-// normHost lower-cases a host, drops a trailing dot and converts IDN to
-// punycode.
+// normHost brings a host to the one spelling rules and URLs are compared
+// in: lower-cased, trailing dot dropped, IDN converted to punycode, and an
+// IP address in its canonical form, read as the WHATWG URL parser reads it
+// (2852039166, 0xa9fea9fe and 127.1 are 169.254.169.254 and 127.0.0.1;
+// [::FFFF:a9fe:a9fe] is 169.254.169.254; [0:0::1] is [::1]). A host that
+// ends in a number but is no IPv4 address (1.2.3.4.5) is an error, as it is
+// for that parser, and so is one whose last label starts like a hexadecimal
+// number (0x1g).
 func normHost(h string) (string, error) {
-	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	h = strings.ToLower(h)
+	if strings.HasPrefix(h, "[") || strings.ContainsRune(h, ':') {
+		return normIPv6(h)
+	}
+	h = strings.TrimSuffix(h, ".")
 	if h == "" {
 		return "", fmt.Errorf("empty host")
 	}
@@ -375,7 +397,7 @@ func normHost(h string) (string, error) {
 		return "", fmt.Errorf("empty label in %q", h)
 	}
 	if i := strings.IndexFunc(a, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_' || r == ':')
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_')
 	}); i >= 0 {
 		return "", fmt.Errorf("%q maps to %q, which holds a character no host name has", h, a)
 	}
@@ -385,6 +407,16 @@ func normHost(h string) (string, error) {
 		if b, err := idnaProfile.ToASCII(a); err != nil || strings.TrimSuffix(strings.ToLower(b), ".") != a {
 			return "", fmt.Errorf("%q does not read back as the same ASCII name", h)
 		}
+	}
+	if endsInNumber(a) {
+		ip, err := parseIPv4(a)
+		if err != nil {
+			return "", err
+		}
+		return ip.String(), nil
+	}
+	if looksHex(a) {
+		return "", fmt.Errorf("%q ends in something that looks like a hexadecimal number but is not one", h)
 	}
 	return a, nil
 }

@@ -27,18 +27,18 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 	if v, ok := idx.Load(tool); ok {
 		return v.(*ruleSet)
 	}
-	keep := func(list []*rule) []*rule {
+	keep := func(list []*rule, fire bool) []*rule {
 		out := make([]*rule, 0, len(list))
 		for _, r := range list {
-			if mayApply(r, tool) {
+			if mayApply(r, tool) || (fire && hostRuleOnBash(r, tool)) {
 				out = append(out, r)
 			}
 		}
 		return out
 	}
 	s := &ruleSet{
-		deny: keep(e.deny), ask: keep(e.ask), allow: keep(e.allow),
-		sessDeny: keep(e.sessDeny), sessAllow: keep(e.sessAllow),
+		deny: keep(e.deny, true), ask: keep(e.ask, true), allow: keep(e.allow, false),
+		sessDeny: keep(e.sessDeny, true), sessAllow: keep(e.sessAllow, false),
 	}
 	s.narrowAllow = narrow(s.allow)
 	s.allowValid = valid(s.allow)
@@ -61,6 +61,17 @@ func valid(rules []*rule) []*matcher.Rule {
 		}
 	}
 	return out
+}
+
+// hostRuleOnBash reports whether r is a WebFetch host rule and tool is
+// Bash: in the deny and ask lists it fires on the hosts a line contacts
+// (curl, wget, ssh, git clone, ...); it never allows a Bash call.
+func hostRuleOnBash(r *rule, tool string) bool {
+	if tool != "Bash" || r.Rule == nil || !r.Rule.HasArg() {
+		return false
+	}
+	info, known := tools.Lookup(r.Rule.Tool)
+	return known && info.Arg == tools.ArgDomain
 }
 
 // mayApply reports whether rule r can match a call of tool. It errs on the

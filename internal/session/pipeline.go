@@ -155,7 +155,7 @@ func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 			src = SourcePreset
 		}
 		d := Decision{Decision: Deny, Rule: r.String(), Source: src,
-			Reason: fmt.Sprintf("%s is denied by the rule %s%s.", describe(c), r.String(), searchNote(v, r))}
+			Reason: fmt.Sprintf("%s is denied by the rule %s%s%s.", describe(c), r.String(), searchNote(v, r), hostClause(v, r))}
 		switch {
 		case r.err != nil:
 			d.Reason = fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)
@@ -257,7 +257,7 @@ func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 	if r.source == SourcePreset {
 		src = SourcePreset
 	}
-	reason := fmt.Sprintf("%s needs approval (ask: %s%s).", describe(c), r.String(), searchNote(v, r))
+	reason := fmt.Sprintf("%s needs approval (ask: %s%s%s).", describe(c), r.String(), searchNote(v, r), hostClause(v, r))
 	if r.Rule != nil {
 		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s): the engine cannot see what it runs, because %s.", describe(c), r.String(), why)

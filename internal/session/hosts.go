@@ -1,0 +1,29 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"vibing/internal/matcher"
+	"vibing/internal/tools"
+)
+
+// hostClause completes the reason of a WebFetch host rule that fired on a
+// Bash line, which names no URL of its own: the hosts the line contacts, or
+// why they cannot be known before it runs. It is "" for any other rule.
+func hostClause(c *matcher.Call, r *rule) string {
+	if r.err != nil || r.Rule == nil || !r.Rule.HasArg() || c.Tool != "Bash" || c.Err != nil {
+		return ""
+	}
+	if info, ok := tools.Lookup(r.Rule.Tool); !ok || info.Arg != tools.ArgDomain {
+		return ""
+	}
+	if why := c.HostsUnknown(); why != "" {
+		return fmt.Sprintf(", which also fires when the hosts cannot be known before the line runs: %s", why)
+	}
+	hosts := c.Hosts()
+	if len(hosts) > 5 {
+		hosts = append(hosts[:5:5], "...")
+	}
+	return ", as the line contacts " + strings.Join(hosts, ", ")
+}
