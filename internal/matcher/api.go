@@ -159,9 +159,9 @@ type Call struct {
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
 
-	scopeOnce sync.Once    // Grep, Glob, LS: what the search reads, worked out on first use
-	search    *searchScope // (see search.go)
-	net atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
+	scopeOnce sync.Once                // Grep, Glob, LS: what the search reads, worked out on first use
+	search    *searchScope             // (see search.go)
+	net       atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.
