@@ -86,6 +86,12 @@ type Path struct {
 // not known (cp -r x dir/, tar x -C dir, git clean).
 func (p *Path) Inside() bool { return p.inside }
 
+// DenyOnly reports whether the command is one the engine only supposes may
+// run (an argument of a program it does not know) or whose output was
+// folded into a word: deny and ask rules look at it, allow rules need not
+// cover it.
+func (c *Command) DenyOnly() bool { return c.denyOnly }
+
 // Command is one simple command of a parsed Bash line.
 type Command struct {
 	Words    []string // words as the shell would run them, leading assignments stripped

@@ -18,7 +18,16 @@
 // braces are expanded (bounded by maxBraceWords; past it the line matches),
 // and file rules fire on every argument word and input redirection that
 // names a matching path (Read(.env) denies `cat .env`; runners.go, args.go).
-// Words only known at run time (`cat $F`) cannot be checked that way.
+//
+// What the engine cannot see through, a deny or ask rule catches
+// (opaque.go): a command name, script or file argument only known at run
+// time, a script fed to a shell through its input, a runner or program the
+// engine does not know, inline code that can start commands, a variable
+// that changes what runs. Such a command is "unseen": every deny and ask
+// rule that could apply fires on it, and Rule.Unseen says why. Variables
+// the line sets to literals are followed first (vars.go), and programs.go
+// holds what the engine knows of each program. effects.go is the one model
+// of the files a command writes.
 //
 // Hosts are compared in one canonical spelling (normHost, ipaddr.go):
 // numeric hosts read as the WHATWG URL parser reads them, IPv6 in brackets.
