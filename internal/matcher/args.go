@@ -110,9 +110,9 @@ var writesModeled = map[string]bool{
 	"curl": true, "wget": true, "sort": true, "tree": true, "xxd": true, "uniq": true, "yq": true,
 }
 
-// argModeOf says how a command treats the words it names.
-func argModeOf(words []string) argMode {
-	args, _, _ := stripWrappers(words)
+// argModeOf says how a command (behind its wrappers) treats the words it
+// names.
+func argModeOf(args []string) argMode {
 	if len(args) == 0 {
 		return argMode{mayWrite: true}
 	}

@@ -84,10 +84,16 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 	if c.ForkBomb {
 		return DenyForkBomb, true
 	}
-	k := &checker{c: c, b: newBounds(c.Env), depth: depth, checks: maxChecks}
+	k := &checker{c: c, depth: depth, checks: maxChecks}
+	if c.Err != nil || needsBounds(c) {
+		k.b = newBounds(c.Env) // folders are looked up only for the commands that need them
+	}
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		at := k.placeOf(cmd)
+		var at place
+		if k.b.cwd != "" || k.b.home != "" {
+			at = k.placeOf(cmd)
+		}
 		for _, words := range candidates(cmd) {
 			if n, ok := k.denyWords(at, words); ok {
 				return n, true
@@ -112,6 +118,27 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		return k.rawDeny()
 	}
 	return "", false
+}
+
+// needsBounds reports whether some command of c is one whose targets the
+// default rules resolve (rm, chmod, chown, chgrp), under any name it may
+// run as.
+func needsBounds(c *Call) bool {
+	for i := range c.Commands {
+		for _, words := range candidates(&c.Commands[i]) {
+			if len(words) == 0 {
+				continue
+			}
+			switch path.Base(words[0]) {
+			case "rm", "chmod", "chown", "chgrp":
+				return true
+			}
+			if strings.ContainsAny(words[0], "{}*?[$") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // destructiveName reports whether a command whose braces could not be

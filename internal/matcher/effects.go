@@ -120,12 +120,25 @@ func optValue(args []string, short string, long ...string) []string {
 			if a == l && i+1 < len(args) {
 				out = append(out, args[i+1])
 				i++
-			} else if v, ok := strings.CutPrefix(a, l+"="); ok {
+			} else if v, ok := cutOpt(a, l); ok {
 				out = append(out, v)
 			}
 		}
 	}
 	return out
+}
+
+// hasOptEq reports whether a is opt=VALUE (without building opt+"=").
+func hasOptEq(a, opt string) bool {
+	return len(a) > len(opt) && a[len(opt)] == '=' && a[:len(opt)] == opt
+}
+
+// cutOpt returns VALUE when a is opt=VALUE.
+func cutOpt(a, opt string) (string, bool) {
+	if hasOptEq(a, opt) {
+		return a[len(opt)+1:], true
+	}
+	return "", false
 }
 
 func hasOpt(args []string, short byte, long ...string) bool {
@@ -137,7 +150,7 @@ func hasOpt(args []string, short byte, long ...string) bool {
 			return true
 		}
 		for _, l := range long {
-			if a == l || strings.HasPrefix(a, l+"=") {
+			if a == l || hasOptEq(a, l) {
 				return true
 			}
 		}
@@ -148,6 +161,13 @@ func hasOpt(args []string, short byte, long ...string) bool {
 // writesOf says what a program writes given its arguments (after its name).
 func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 	var fw fileWrites
+	if !writers[name] {
+		// most commands: only an output option can make them write
+		if !readers[name] && name != "grep" && name != "ps" && hasOutputOpt(args) {
+			fw.paths = append(fw.paths, optValue(args, "-o", "--output", "--out", "--outfile", "--output-file")...)
+		}
+		return fw
+	}
 	ops := operandsOf(args)
 	switch name {
 	case "rm", "rmdir", "tee", "truncate", "touch", "mkdir", "unlink", "shred", "mkfifo", "mknod", "sponge", "ed":
@@ -266,14 +286,32 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 		}
 	case "split", "csplit":
 		fw.inside = append(fw.inside, ".")
-	default:
-		if !readers[name] && name != "grep" && name != "ps" {
-			// -o FILE / --output FILE is a file written for most tools
-			// (gcc, go build, pandoc, openssl, base64 ...)
-			fw.paths = append(fw.paths, optValue(args, "-o", "--output", "--out", "--outfile", "--output-file")...)
-		}
 	}
 	return fw
+}
+
+// writers are the programs writesOf has a case for; any other writes only
+// through an output option (-o FILE / --output FILE: gcc, go build, pandoc,
+// openssl ...).
+var writers = map[string]bool{
+	"rm": true, "rmdir": true, "tee": true, "truncate": true, "touch": true, "mkdir": true, "unlink": true,
+	"shred": true, "mkfifo": true, "mknod": true, "sponge": true, "ed": true, "cp": true, "mv": true,
+	"install": true, "ln": true, "rsync": true, "scp": true, "chmod": true, "chown": true, "chgrp": true,
+	"sed": true, "perl": true, "dd": true, "gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true,
+	"xz": true, "unxz": true, "zstd": true, "unzstd": true, "lz4": true, "tar": true, "bsdtar": true,
+	"unzip": true, "7z": true, "7za": true, "7zr": true, "cpio": true, "patch": true, "curl": true,
+	"wget": true, "git": true, "find": true, "sort": true, "tree": true, "xxd": true, "uniq": true,
+	"yq": true, "split": true, "csplit": true,
+}
+
+// hasOutputOpt reports whether some word may be an output option.
+func hasOutputOpt(args []string) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && (strings.Contains(a, "o") || strings.HasPrefix(a, "--out")) {
+			return true
+		}
+	}
+	return false
 }
 
 // urlOperands returns the operands that look like URLs (with or without a
@@ -477,7 +515,7 @@ func findWrites(fw *fileWrites, args []string) {
 func hasFlag(args []string, flags ...string) bool {
 	for _, a := range args {
 		for _, f := range flags {
-			if a == f || strings.HasPrefix(a, f+"=") {
+			if a == f || hasOptEq(a, f) {
 				return true
 			}
 		}

@@ -23,10 +23,14 @@ func (r *Rule) Match(c *Call, list List) bool {
 // name computed at run time, a script piped into a shell ...), and "" when
 // it matches what the call spells out.
 func (r *Rule) Unseen(c *Call, list List) string {
-	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" || r.match(c, list, true) {
+	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" {
 		return ""
 	}
-	return c.unseenReason(r.kind == kindPath)
+	why := c.unseenReason(r.kind == kindPath)
+	if why == "" || r.match(c, list, true) {
+		return "" // nothing unseen, or the rule matches what the line spells out
+	}
+	return why
 }
 
 // unseenReason is the first reason a Bash call cannot be seen through, for

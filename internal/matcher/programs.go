@@ -28,10 +28,16 @@ import (
 // mksh, ash, fish, tcsh, csh, yash, posh, rbash, and versioned names such as
 // bash5 or bash-5.2.
 func isShell(name string) bool {
+	if name == "" {
+		return false
+	}
 	switch name {
 	case "sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "pdksh", "oksh", "lksh", "ash", "fish",
 		"tcsh", "csh", "yash", "posh", "rbash", "rzsh", "elvish", "nu", "xonsh", "pwsh", "es", "rc":
 		return true
+	}
+	if last := name[len(name)-1]; len(name) < 3 || !(last >= '0' && last <= '9' || last == '.' || last == '-') {
+		return false
 	}
 	base := strings.TrimRight(name, "0123456789.-")
 	if base != name {
@@ -277,7 +283,7 @@ func (cmd *Command) ReadOnly() bool {
 	}
 	for _, a := range args[1:] {
 		for _, f := range writeFlags[name] {
-			if a == f || (strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=")) ||
+			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
 				(!strings.HasPrefix(f, "--") && len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
 				return false
 			}

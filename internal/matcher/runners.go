@@ -117,7 +117,7 @@ func suScript(args []string) (string, bool) {
 			if a == long && i+1 < len(args) {
 				return args[i+1], true
 			}
-			if v, ok := strings.CutPrefix(a, long+"="); ok {
+			if v, ok := cutOpt(a, long); ok {
 				return v, true
 			}
 		}
@@ -201,11 +201,6 @@ func envScript(args []string) (string, bool) {
 // path), the value of --opt=VALUE and NAME=VALUE words; words only known
 // at run time cannot be checked and are left out.
 func (s *scriptWalk) argWords(words []string, dyns []bool) {
-	if len(words) > 0 {
-		saved := s.w.mode
-		s.w.mode = argModeOf(words)
-		defer func() { s.w.mode = saved }()
-	}
 	chdirs := s.chdirTargets(words, dyns)
 	for i, w := range words {
 		if len(chdirs) > 0 && !(dyns != nil && dyns[i]) && isRelative(w) && !isFlagWord(w) {

@@ -372,6 +372,9 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 		cmd.wrappers = append(cmd.wrappers, met...)
 		cmd.expandedArgs = args
 	}
+	if s.w.c.Commands == nil {
+		s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
+	}
 	s.w.c.Commands = append(s.w.c.Commands, cmd)
 	return len(s.w.c.Commands) - 1
 }
@@ -389,10 +392,18 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	s.words(ce.Args)
 	cmd := Command{Words: make([]string, 0, len(ce.Args))}
 	var dyns []bool
-	infos := make([]wordInfo, len(ce.Args))
+	var infos []wordInfo // kept only when some word is more than a literal
 	for i, wd := range ce.Args {
 		wi := s.wordInfo(wd)
-		infos[i] = wi
+		if infos == nil && (wi.dyn || wi.glob) {
+			infos = make([]wordInfo, len(ce.Args))
+			for k := 0; k < i; k++ {
+				infos[k] = wordInfo{text: cmd.Words[k]}
+			}
+		}
+		if infos != nil {
+			infos[i] = wi
+		}
 		cmd.Words = append(cmd.Words, wi.text)
 		if wi.dyn {
 			cmd.Dynamic = true
@@ -427,12 +438,14 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	}
 	c := &s.w.c.Commands[me]
 	saved := s.w.mode
-	s.w.mode = argModeOf(c.Words)
-	s.wordEffects(c, infos)
-	s.w.mode = saved
+	s.w.mode = argModeOf(c.Args)
+	if infos != nil {
+		s.wordEffects(c, infos)
+	}
 	c.outs, c.ins = s.redirTargets(redirs)
 	s.argWords(c.Words, dyns)
 	s.argWords(c.expanded, nil)
+	s.w.mode = saved
 	s.modifies(c)
 	s.trackCd(c)
 	s.nested(me, redirs)

@@ -61,10 +61,34 @@ func (t varTable) addValue(name, val string) {
 // varSetters are builtins that set the variables named by their operands.
 var varSetters = map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true, "unset": true, "wait": true}
 
+// setsVars reports whether a script text may set a variable at all: an
+// assignment, a loop, a builtin that sets one, arithmetic, source or eval.
+// A script with none of these words needs no walk for them.
+func setsVars(src string) bool {
+	if strings.ContainsAny(src, "=[") || strings.Contains(src, "((") || strings.Contains(src, "++") {
+		return true // VAR=, ${X:=}, ((i--)), a[i++] ...
+	}
+	for _, w := range []string{"for", "select", "read", "mapfile", "getopts", "let", "unset", "wait", "printf", "source", "eval", "declare", "typeset", "local", "export"} {
+		if strings.Contains(src, w) {
+			return true
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		// the "." builtin: a lone dot at a word's start
+		if src[i] == '.' && (i == 0 || strings.IndexByte(" \t\n;&|({`", src[i-1]) >= 0) && (i+1 == len(src) || strings.IndexByte(" \t\n", src[i+1]) >= 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // collectVars records the assignments of a parsed script into t. The
 // values of literal assignments are read with s (which already knows the
 // variables of enclosing scripts, for `Y=$X`-free literals only).
 func (s *scriptWalk) collectVars(f *syntax.File, t varTable) {
+	if !setsVars(s.src) {
+		return
+	}
 	assign := func(a *syntax.Assign, declFlags bool) {
 		if a == nil || a.Name == nil {
 			return

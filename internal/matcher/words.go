@@ -31,6 +31,17 @@ func (s *scriptWalk) word(w *syntax.Word) (string, bool) {
 
 // wordInfo analyses one word.
 func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
+	if len(w.Parts) == 1 {
+		// the common case: one plain or single-quoted literal
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			return wordInfo{text: unescape(p.Value, false), glob: hasGlobChar(p.Value)}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return wordInfo{text: p.Value}
+			}
+		}
+	}
 	e := expansion{cands: []string{""}}
 	s.lit(&e, w.Parts, false)
 	wi := wordInfo{dyn: e.dyn, computed: e.computed, glob: e.glob, why: e.why}
@@ -53,6 +64,16 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 		wi.why = wi.text
 	}
 	return wi
+}
+
+// hasGlobChar reports whether s holds *, ? or [.
+func hasGlobChar(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '*' || c == '?' || c == '[' {
+			return true
+		}
+	}
+	return false
 }
 
 // expansion accumulates the texts a word can be while its parts are read.
@@ -105,7 +126,7 @@ func (s *scriptWalk) lit(e *expansion, parts []syntax.WordPart, quoted bool) {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if !quoted && strings.ContainsAny(p.Value, "*?[") {
+			if !quoted && hasGlobChar(p.Value) {
 				e.glob = true
 			}
 			e.add(unescape(p.Value, quoted))

@@ -72,6 +72,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			dirs = append(dirs, matcher.Path{Abs: d})
 		}
 		dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
+		dirs = uniqueDirs(dirs)
 		for _, p := range c.Modifies {
 			if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
 				continue
@@ -100,6 +101,22 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// uniqueDirs drops repeated folders (the shell's folder is usually the
+// working directory): each costs a look-up per word.
+func uniqueDirs(dirs []matcher.Path) []matcher.Path {
+	out := dirs[:0]
+next:
+	for _, d := range dirs {
+		for _, o := range out {
+			if o.Abs == d.Abs {
+				continue next
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // cdTargets returns the folders a Bash line changes into (resolved from

@@ -40,6 +40,15 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 		deny: keep(e.deny, true), ask: keep(e.ask, true), allow: keep(e.allow, false),
 		sessDeny: keep(e.sessDeny, true), sessAllow: keep(e.sessAllow, false),
 	}
+	// an ask rule overridden by an allow of the same text never asks: drop
+	// it here, once per change, rather than on every call
+	asks := s.ask[:0:0]
+	for _, r := range s.ask {
+		if !e.overridden(r) {
+			asks = append(asks, r)
+		}
+	}
+	s.ask = asks
 	s.narrowAllow = narrow(s.allow)
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)

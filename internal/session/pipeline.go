@@ -184,7 +184,7 @@ func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
 	var bareAsk *rule
 	for _, r := range rs.ask {
-		if e.overridden(r) || !r.matches(v, matcher.AskList) {
+		if !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
 		if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
