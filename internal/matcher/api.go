@@ -80,6 +80,7 @@ type Path struct {
 	inside   bool // stands for some file below Abs whose name is not known (cp x dir/, unzip -d dir, a ** pattern)
 	tree     bool // inside, because a command reads the whole folder (tar, grep -r): existing files are looked for
 	mayWrite bool // a Bash argument of a command that may write it (deny Edit/Write rules look at it)
+	meta     bool // a Bash argument of a command that looks at its name only (ls, stat): Read rules skip it
 }
 
 // Inside reports whether p stands for some file below Abs whose name is
@@ -162,6 +163,9 @@ type Call struct {
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords
 	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 	shellAfter    *dirState // Bash: where the shell may be once the line ran (ShellAfter)
+
+	unseenCmd string // Bash: the first reason some command cannot be seen through (noteUnseen)
+	unseenArg string // Bash: the first argument only known at run time, as a reason
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
 

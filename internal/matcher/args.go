@@ -33,7 +33,7 @@ func (c *Call) treePath(dst []Path, r argRef) []Path {
 		return dst
 	}
 	p := ResolvePath(r.word, Env{Cwd: r.cwd, Home: c.Env.Home})
-	p.mayWrite = r.mayWrite
+	p.mayWrite, p.meta = r.mayWrite, r.meta
 	return append(dst, p, asTree(p))
 }
 
@@ -46,14 +46,29 @@ func asTree(p Path) Path {
 	return p
 }
 
+// hiddenByShell reports whether the shell would not expand pattern to
+// match: a name starting with "." matched by a pattern part that does not
+// itself start with "." (without dotglob).
+func hiddenByShell(pattern, match string) bool {
+	ps, ms := strings.Split(pattern, "/"), strings.Split(match, "/")
+	if len(ps) != len(ms) {
+		return false
+	}
+	for i := range ps {
+		if strings.HasPrefix(ms[i], ".") && !strings.HasPrefix(ps[i], ".") && hasGlobChar(ps[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxGlobPaths bounds the names file patterns on one line expand to.
 const maxGlobPaths = 512
 
 // globPaths adds the names a file pattern expands to, as the shell expands
 // it when the command runs (the pattern itself too: with no match the shell
-// passes it as written). Go's matching lets * match a leading dot, so
-// `cat *` is also checked against dot files: stricter than the shell, never
-// looser.
+// passes it as written). As the shell does, * and ? do not match a leading
+// dot unless the line speaks of dotglob or GLOBIGNORE.
 func (c *Call) globPaths(dst []Path, r argRef) []Path {
 	env := Env{Cwd: r.cwd, Home: c.Env.Home}
 	pat := ResolvePath(r.word, env)
@@ -72,12 +87,16 @@ func (c *Call) globPaths(dst []Path, r argRef) []Path {
 		p.inside = true
 		return append(dst, p)
 	}
+	dotglob := strings.Contains(c.Command, "dotglob") || strings.Contains(c.Command, "GLOBIGNORE")
 	for i, m := range matches {
 		if i >= maxGlobPaths {
 			break
 		}
+		if !dotglob && hiddenByShell(pat.Abs, m) {
+			continue // the shell's * and ? do not match a leading dot (`cat *` skips .env)
+		}
 		p := ResolvePath(m, env)
-		p.mayWrite = r.mayWrite
+		p.mayWrite, p.meta = r.mayWrite, r.meta
 		dst = append(dst, p)
 	}
 	return dst
@@ -90,12 +109,21 @@ type argRef struct {
 	glob      bool // a file pattern: the names it expands to are checked as well
 	mayWrite  bool // the command may write what it names (deny Edit/Write rules look at it)
 	tree      bool // the command reads whole folders it names (tar, grep -r, cp -r ...)
+	meta      bool // the command looks at names only (ls, stat)
 }
 
 // argMode is how the command being walked treats the words it names.
 type argMode struct {
 	mayWrite bool
 	tree     bool
+	meta     bool // the command looks at the names only, not what the files hold (ls, stat, test)
+}
+
+// metaOnly are programs that read a file's name and attributes, never its
+// contents: Read rules do not fire on their words.
+var metaOnly = map[string]bool{
+	"ls": true, "dir": true, "stat": true, "test": true, "[": true, "[[": true, "realpath": true, "readlink": true,
+	"basename": true, "dirname": true, "touch": false, "lsattr": true, "getfacl": true, "du": true,
 }
 
 // writesModeled are the programs whose writes writesOf knows (so the other
@@ -118,7 +146,15 @@ func argModeOf(args []string) argMode {
 	}
 	name := programName(args[0])
 	rest := args[1:]
-	m := argMode{mayWrite: !writesModeled[name] && !readers[name]}
+	b := progs[name]
+	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: metaOnly[name]}
+	if b&progKnown != 0 && b&(progReader|progWritesModeled) == 0 {
+		switch name {
+		case "rg", "ag", "ack", "rsync", "zip", "grep", "egrep", "fgrep", "cp", "scp", "tar", "bsdtar", "find", "git":
+		default:
+			return m // nothing more to learn
+		}
+	}
 	if name == "find" {
 		m.mayWrite = hasFlag(rest, "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fls", "-fprintf")
 	}
@@ -165,13 +201,13 @@ func (c *Call) argPaths() []Path {
 				continue
 			}
 			if p, ok := c.fastResolve(r); ok {
-				p.mayWrite = r.mayWrite
+				p.mayWrite, p.meta = r.mayWrite, r.meta
 				a.paths = append(a.paths, p)
 				continue
 			}
 			env.Cwd = r.cwd
 			p := ResolvePath(r.word, env)
-			p.mayWrite = r.mayWrite
+			p.mayWrite, p.meta = r.mayWrite, r.meta
 			a.paths = append(a.paths, p)
 		}
 	})

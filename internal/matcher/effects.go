@@ -161,9 +161,9 @@ func hasOpt(args []string, short byte, long ...string) bool {
 // writesOf says what a program writes given its arguments (after its name).
 func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 	var fw fileWrites
-	if !writers[name] {
+	if b := progs[name]; b&progWriter == 0 {
 		// most commands: only an output option can make them write
-		if !readers[name] && name != "grep" && name != "ps" && hasOutputOpt(args) {
+		if b&progReader == 0 && name != "grep" && name != "ps" && hasOutputOpt(args) {
 			fw.paths = append(fw.paths, optValue(args, "-o", "--output", "--out", "--outfile", "--output-file")...)
 		}
 		return fw

@@ -33,25 +33,36 @@ func (r *Rule) Unseen(c *Call, list List) string {
 	return why
 }
 
+// OnFiles reports whether the rule is about file paths (Read(...), Edit(...)).
+func (r *Rule) OnFiles() bool { return r != nil && r.kind == kindPath }
+
 // unseenReason is the first reason a Bash call cannot be seen through, for
 // command rules, or (files) for file rules.
 func (c *Call) unseenReason(files bool) string {
-	for i := range c.Commands {
-		if u := c.Commands[i].unseen; u != "" {
-			return u
-		}
+	if c.unseenCmd != "" || !files {
+		return c.unseenCmd
 	}
-	if files {
-		for i := range c.Commands {
-			if cw := c.Commands[i].computed; len(cw) > 0 {
-				return fmt.Sprintf("an argument of %s is only known at run time (%s)", c.Commands[i].Words[0], cw[0])
-			}
-		}
-		if c.args != nil && c.args.globOverflow {
-			return "a file pattern on the line names more files than are checked"
-		}
+	if c.unseenArg != "" {
+		return c.unseenArg
+	}
+	if c.args != nil && c.args.globOverflow {
+		return "a file pattern on the line names more files than are checked"
 	}
 	return ""
+}
+
+// noteUnseen records, once the line is walked, the first reason a command
+// cannot be seen through and the first argument only known at run time.
+func (c *Call) noteUnseen() {
+	for i := range c.Commands {
+		cmd := &c.Commands[i]
+		if cmd.unseen != "" && c.unseenCmd == "" {
+			c.unseenCmd = cmd.unseen
+		}
+		if len(cmd.computed) > 0 && c.unseenArg == "" {
+			c.unseenArg = fmt.Sprintf("an argument of %s is only known at run time (%s)", cmd.Words[0], cmd.computed[0])
+		}
+	}
 }
 
 // Unseen returns the reasons the engine cannot see what a Bash call runs
@@ -187,6 +198,9 @@ func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
 	}
 	if changes {
 		for i := range c.Modifies {
+			if c.Modifies[i].inside && !isEditTool(r.Tool) {
+				continue // a Read rule is about what is read: writing new names into a folder reads nothing
+			}
 			if r.matchPath(&c.Modifies[i], c, list) {
 				return true
 			}
@@ -199,7 +213,7 @@ func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
 		paths := c.argPaths()
 		for i := range paths {
 			p := &paths[i]
-			if !readRule && !p.mayWrite {
+			if (!readRule && !p.mayWrite) || (readRule && p.meta) {
 				continue
 			}
 			if p.tree && readRule && r.anyBase {
@@ -549,7 +563,7 @@ func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 	if c.braceOverflow && c.Tool == "Bash" && strings.Contains(strings.ToLower(r.Text), "bash") {
 		return true // braces too large to expand: the commands cannot be checked
 	}
-	if !seenOnly && c.Tool == "Bash" && strings.Contains(strings.ToLower(r.Text), "bash") && len(c.Unseen()) > 0 {
+	if !seenOnly && c.Tool == "Bash" && c.unseenCmd != "" && strings.Contains(strings.ToLower(r.Text), "bash") {
 		return true // a command the engine cannot see through may be the one the rule names
 	}
 	for _, a := range c.denyActions() {

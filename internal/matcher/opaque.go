@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -106,7 +107,9 @@ func (s *scriptWalk) wordEffects(c *Command, infos []wordInfo) {
 					c.alts = append(c.alts, args)
 					c.alts = append(c.alts, more...)
 				}
-				if i > 0 {
+				if i > 0 && wi.glob {
+					s.globWord(v)
+				} else if i > 0 {
 					s.argWord(v)
 				}
 			}
@@ -181,6 +184,9 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		if programName(w) != "xargs" {
 			continue
 		}
+		if len(c.computed) == 0 {
+			c.computed = append(c.computed, "the arguments xargs reads from its input")
+		}
 		if repl := xargsReplace(c.Words[i+1:]); repl != "" {
 			rest, _ := skipWrapper("xargs", wrappers["xargs"], c.Words[i+1:])
 			for k, w := range rest {
@@ -189,6 +195,17 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 					return
 				}
 			}
+		}
+	}
+	if len(c.Args) > 0 {
+		name := c.Args[0]
+		if strings.HasPrefix(name, "~") && s.varOf("HOME") != nil {
+			c.see(fmt.Sprintf("the command name depends on $HOME, which the line sets (%s)", short(name)))
+			return
+		}
+		if strings.Contains(name, "/") && s.writtenByLine(name) {
+			c.see(fmt.Sprintf("%s is a file the line itself writes", short(name)))
+			return
 		}
 	}
 	if len(c.Args) > 0 && c.isDyn(c.Args[0]) {
@@ -221,6 +238,17 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 		case ok:
 		case s.readsInput(c, args[1:], redirs):
 			c.see(fmt.Sprintf("%s reads its script from its input", name))
+		default:
+			if f := firstOperand(args[1:], "oO"); f != "" && s.writtenByLine(f) {
+				c.see(fmt.Sprintf("%s runs %s, a script the line itself writes", name, short(f)))
+			}
+		}
+	case name == "hash" || name == "enable":
+		for _, a := range args[1:] {
+			if a == "-p" || a == "-f" || (strings.HasPrefix(a, "-") && strings.ContainsAny(a, "pf")) {
+				c.see(fmt.Sprintf("%s %s changes which program a command name runs", name, a))
+				break
+			}
 		}
 	case name == "eval":
 		for _, a := range args[1:] {
@@ -231,6 +259,8 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 	case name == "source" || name == ".":
 		if len(args) < 2 || dynAt(args[1]) || isStdinPath(args[1]) || strings.HasPrefix(args[1], "/dev/fd/") || strings.HasPrefix(args[1], "/proc/") {
 			c.see(fmt.Sprintf("%s reads a script the engine cannot see", name))
+		} else if s.writtenByLine(args[1]) {
+			c.see(fmt.Sprintf("%s runs %s, a script the line itself writes", name, short(args[1])))
 		}
 	case name == "trap":
 		if len(args) > 1 {
@@ -265,7 +295,22 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 			s.inline(me, name, code)
 		}
 	default:
+		b := progs[name]
+		if b&(progInline|progRunnerSub|progRunner) == 0 {
+			if b&progKnown == 0 && !isKnownProgram(name) {
+				s.suppose(me, args)
+			}
+			return
+		}
 		if flags, ok := inlineCode[name]; ok {
+			if prog := firstOperand(args[1:], ""); (prog == "" || prog == "-" || isStdinPath(prog)) && !hasAnyFlag(args[1:], flags) &&
+				len(flags) > 0 && (c.Index > 0 || hasInputRedirect(redirs)) {
+				c.see(fmt.Sprintf("%s reads its program from its input", name))
+				return
+			} else if prog != "" && s.writtenByLine(prog) {
+				c.see(fmt.Sprintf("%s runs %s, a file the line itself writes", name, short(prog)))
+				return
+			}
 			for i := 1; i < len(args); i++ {
 				for _, f := range flags {
 					if args[i] == f && i+1 < len(args) {
@@ -341,6 +386,48 @@ func (s *scriptWalk) readsInput(c *Command, args []string, redirs []*syntax.Redi
 		}
 	}
 	return c.Index > 0
+}
+
+// hasAnyFlag reports whether one of flags stands among args (or glued to
+// its value, -cCODE).
+func hasAnyFlag(args, flags []string) bool {
+	for _, a := range args {
+		for _, f := range flags {
+			if a == f || (len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasInputRedirect(redirs []*syntax.Redirect) bool {
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return true
+		}
+	}
+	return false
+}
+
+// writtenByLine reports whether a path a command runs is one an earlier
+// command of the line writes (echo … > t.sh && sh t.sh, cp /bin/rm ./del):
+// what it runs is not what its name says.
+func (s *scriptWalk) writtenByLine(p string) bool {
+	clean := strings.TrimPrefix(p, "./")
+	for _, lists := range [][]Path{s.w.c.Writes, s.w.c.Modifies} {
+		for i := range lists {
+			raw := strings.TrimPrefix(lists[i].Raw, "./")
+			if raw == clean || (lists[i].inside && strings.HasPrefix(clean, strings.TrimSuffix(raw, "/")+"/")) {
+				return true
+			}
+			if path.Base(raw) == path.Base(clean) && raw != "" {
+				return true // the same name written from another folder: the walk cannot tell them apart
+			}
+		}
+	}
+	return false
 }
 
 // runScript checks a script a command runs (trap, alias, watch, flock -c):

@@ -115,6 +115,7 @@ func prepareBash(c *Call) {
 		return
 	}
 	parseBash(c, cmd)
+	c.noteUnseen()
 	for i := range c.Commands {
 		c.actions = append(c.actions, "tool:Bash:"+c.Commands[i].Text)
 	}

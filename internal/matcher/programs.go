@@ -192,6 +192,51 @@ var known = func() map[string]bool {
 	return m
 }()
 
+// progBits is everything the tables of this file say about one program
+// name, gathered in one map so a command costs one look-up.
+type progBits uint16
+
+const (
+	progKnown progBits = 1 << iota
+	progRunner
+	progShell
+	progInline
+	progInlineOperand
+	progWrapper
+	progRunnerSub
+	progReader
+	progWritesModeled
+	progWriter
+)
+
+var progs map[string]progBits
+
+func init() {
+	progs = make(map[string]progBits, len(known)+len(runners)+64)
+	set := func(names map[string]bool, b progBits) {
+		for n, ok := range names {
+			if ok {
+				progs[n] |= b
+			}
+		}
+	}
+	set(known, progKnown)
+	set(runners, progRunner)
+	set(readers, progReader)
+	set(writesModeled, progWritesModeled)
+	set(writers, progWriter)
+	set(inlineOperand, progInlineOperand)
+	for n := range inlineCode {
+		progs[n] |= progInline
+	}
+	for n := range wrappers {
+		progs[n] |= progWrapper
+	}
+	for n := range runnerSubcommands {
+		progs[n] |= progRunnerSub
+	}
+}
+
 // programName is the name a command word runs, without its folder.
 func programName(word string) string {
 	return path.Base(word)
@@ -200,19 +245,10 @@ func programName(word string) string {
 // isKnownProgram reports whether the engine knows what a program does with
 // its arguments (whether or not it runs them).
 func isKnownProgram(name string) bool {
-	if known[name] || runners[name] || isShell(name) {
+	if progs[name]&(progKnown|progRunner|progInline|progWrapper|progInlineOperand) != 0 || isShell(name) {
 		return true
 	}
-	if _, ok := inlineCode[name]; ok {
-		return true
-	}
-	if _, ok := wrappers[name]; ok {
-		return true
-	}
-	if inlineOperand[name] || strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "python3.") {
-		return true
-	}
-	return false
+	return strings.HasPrefix(name, "mkfs") || strings.HasPrefix(name, "python3.")
 }
 
 // readers are programs that only read the files they name, as long as no

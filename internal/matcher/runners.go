@@ -91,13 +91,21 @@ func (s *scriptWalk) findExec(me int, dyns []bool) {
 						}
 					}
 				}
+				passes := false
 				for _, w := range sub.Words[1:] {
-					if strings.Contains(w, "{}") {
-						sub.computed = append(sub.computed, "{} (the files find finds)")
-						break
-					}
+					passes = passes || strings.Contains(w, "{}")
 				}
 				k := s.add(sub, pipe, idx)
+				if passes {
+					// {} is each file find finds: whatever lies below its
+					// roots, as a command that reads whole folders sees them
+					saved := s.w.mode
+					s.w.mode = argMode{tree: true, mayWrite: argModeOf(s.w.c.Commands[k].Args).mayWrite}
+					for _, root := range findRoots(args[1:]) {
+						s.argWord(root)
+					}
+					s.w.mode = saved
+				}
 				s.w.c.Commands[k].parent = me
 				s.modifies(&s.w.c.Commands[k])
 				s.nested(k, nil)
@@ -105,6 +113,22 @@ func (s *scriptWalk) findExec(me int, dyns []bool) {
 			i = j
 		}
 	}
+}
+
+// findRoots returns the folders find searches (its words before the
+// first test or action; "." when none).
+func findRoots(args []string) []string {
+	var roots []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return roots
 }
 
 // suScript finds the script su or runuser hands to the shell: -c SCRIPT,
@@ -308,7 +332,7 @@ func (s *scriptWalk) argWord(w string) {
 }
 
 func (s *scriptWalk) argRef(ref argRef) {
-	ref.mayWrite, ref.tree = s.w.mode.mayWrite, s.w.mode.tree
+	ref.mayWrite, ref.tree, ref.meta = s.w.mode.mayWrite, s.w.mode.tree, s.w.mode.meta
 	c := s.w.c
 	if c.args == nil {
 		c.args = &bashArgs{}

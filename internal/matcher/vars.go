@@ -24,6 +24,7 @@ const maxVarValues = 16
 type varInfo struct {
 	values   []string // the literal values it is given
 	computed bool     // set in a way whose value cannot be known
+	glob     bool     // a loop variable over file patterns: each value is a pattern (for f in *.go)
 }
 
 // varTable maps a variable name to what the line sets it to.
@@ -61,22 +62,48 @@ func (t varTable) addValue(name, val string) {
 // varSetters are builtins that set the variables named by their operands.
 var varSetters = map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true, "unset": true, "wait": true}
 
+// varWords are the words that may set a variable without an "=".
+var varWords = map[string]bool{
+	"for": true, "select": true, "read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true,
+	"unset": true, "wait": true, "printf": true, "source": true, "eval": true, "declare": true, "typeset": true,
+	"local": true, "export": true, "readonly": true,
+}
+
 // setsVars reports whether a script text may set a variable at all: an
-// assignment, a loop, a builtin that sets one, arithmetic, source or eval.
-// A script with none of these words needs no walk for them.
+// assignment, a loop, a builtin that sets one, arithmetic, source or eval
+// (one pass over the text). A script with none of these needs no walk for
+// them.
 func setsVars(src string) bool {
-	if strings.ContainsAny(src, "=[") || strings.Contains(src, "((") || strings.Contains(src, "++") {
-		return true // VAR=, ${X:=}, ((i--)), a[i++] ...
-	}
-	for _, w := range []string{"for", "select", "read", "mapfile", "getopts", "let", "unset", "wait", "printf", "source", "eval", "declare", "typeset", "local", "export"} {
-		if strings.Contains(src, w) {
-			return true
+	start := -1
+	for i := 0; i <= len(src); i++ {
+		var c byte
+		if i < len(src) {
+			c = src[i]
 		}
-	}
-	for i := 0; i < len(src); i++ {
-		// the "." builtin: a lone dot at a word's start
-		if src[i] == '.' && (i == 0 || strings.IndexByte(" \t\n;&|({`", src[i-1]) >= 0) && (i+1 == len(src) || strings.IndexByte(" \t\n", src[i+1]) >= 0) {
-			return true
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if varWords[src[start:i]] {
+				return true
+			}
+			start = -1
+		}
+		switch c {
+		case '=', '[':
+			return true // VAR=, ${X:=}, a[i++] ...
+		case '(', '+':
+			if i+1 < len(src) && src[i+1] == c {
+				return true // ((i--)), i++
+			}
+		case '.':
+			// the "." builtin: a lone dot at a word's start
+			if (i == 0 || strings.IndexByte(" \t\n;&|({`", src[i-1]) >= 0) && (i+1 == len(src) || strings.IndexByte(" \t\n", src[i+1]) >= 0) {
+				return true
+			}
 		}
 	}
 	return false
@@ -159,9 +186,12 @@ func (s *scriptWalk) collectVars(f *syntax.File, t varTable) {
 				}
 				for _, w := range wi.Items {
 					v, dyn := s.plainLit(w)
-					if dyn || hasGlob(w) {
+					if dyn {
 						t.setComputed(wi.Name.Value)
 						break
+					}
+					if hasGlob(w) {
+						t.get(wi.Name.Value).glob = true
 					}
 					t.addValue(wi.Name.Value, v)
 				}
@@ -231,7 +261,7 @@ func hasGlob(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, "*?[") {
+			if hasGlobChar(p.Value) {
 				return true
 			}
 		case *syntax.ExtGlob:
@@ -251,6 +281,17 @@ func isName(s string) bool {
 		}
 	}
 	return true
+}
+
+// varOf returns what the line sets a variable to, from this script or
+// one that runs it (nil when it does not set it).
+func (s *scriptWalk) varOf(name string) *varInfo {
+	for sc := s; sc != nil; sc = sc.outer {
+		if v := sc.vars[name]; v != nil {
+			return v
+		}
+	}
+	return nil
 }
 
 // lookupVar says what a variable expands to at one point of the line: its

@@ -69,8 +69,13 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 // hasGlobChar reports whether s holds *, ? or [.
 func hasGlobChar(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '*' || c == '?' || c == '[' {
+		switch s[i] {
+		case '*', '?':
 			return true
+		case '[':
+			if strings.IndexByte(s[i+1:], ']') >= 0 {
+				return true // a bracket expression; a lone [ (the test command) is not
+			}
 		}
 	}
 	return false
@@ -144,10 +149,19 @@ func (s *scriptWalk) lit(e *expansion, parts []syntax.WordPart, quoted bool) {
 		case *syntax.DblQuoted:
 			s.lit(e, p.Parts, true)
 		case *syntax.ParamExp:
-			s.param(e, p)
+			s.param(e, p, quoted)
 		case *syntax.CmdSubst:
 			if v, ok := s.foldSubst(p); ok {
+				if !quoted && (s.ifsSet() || strings.ContainsAny(v, " \t\n")) {
+					// unquoted, the output is split into several words
+					e.unknown(true, s.srcOf(p))
+					continue
+				}
 				e.addValues([]string{v})
+				continue
+			}
+			if s.valueSubst(p) {
+				e.unknown(false, "") // a value (a date, a commit id), not a file name
 				continue
 			}
 			e.unknown(true, s.srcOf(p))
@@ -172,7 +186,7 @@ func (s *scriptWalk) srcOf(n syntax.Node) string {
 }
 
 // param reads one parameter expansion into e.
-func (s *scriptWalk) param(e *expansion, p *syntax.ParamExp) {
+func (s *scriptWalk) param(e *expansion, p *syntax.ParamExp, quoted bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil ||
 		p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Flags != nil || p.NestedParam != nil {
 		e.unknown(true, s.srcOf(p))
@@ -218,6 +232,21 @@ func (s *scriptWalk) param(e *expansion, p *syntax.ParamExp) {
 			return
 		}
 	}
+	globVar := false
+	if vi := s.varOf(name); vi != nil && vi.glob {
+		globVar = true // a for loop over file patterns: the word is one of the files they name
+		e.glob = true
+	}
+	if !quoted && !computed && !env && !globVar {
+		for _, v := range vals {
+			if strings.ContainsAny(v, " \t\n*?[") || s.ifsSet() {
+				// unquoted, the value is split into words (c="rm x"; $c)
+				// or expanded as a file pattern: only known at run time
+				computed = true
+				break
+			}
+		}
+	}
 	switch {
 	case computed:
 		e.unknown(true, s.srcOf(p))
@@ -226,6 +255,51 @@ func (s *scriptWalk) param(e *expansion, p *syntax.ParamExp) {
 	default:
 		e.addValues(vals)
 	}
+}
+
+// ifsSet reports whether the line sets IFS, which changes how every
+// unquoted expansion is split.
+func (s *scriptWalk) ifsSet() bool {
+	for sc := s; sc != nil; sc = sc.outer {
+		if sc.vars != nil && (sc.vars["IFS"] != nil || (sc.vars["*"] != nil && sc.vars["*"].computed)) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueSubst reports whether a command substitution only prints a value
+// that is not a file name taken from the file system: date, whoami,
+// uname, git rev-parse/describe/config/branch ... with literal words.
+func (s *scriptWalk) valueSubst(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(cs.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	var words []string
+	for _, a := range ce.Args {
+		v, dyn := s.plainLit(a)
+		if dyn {
+			return false
+		}
+		words = append(words, v)
+	}
+	switch words[0] {
+	case "date", "whoami", "id", "uname", "hostname", "nproc", "pwd", "arch", "logname", "tty", "uuidgen":
+		return true
+	case "git":
+		sub, _ := gitSubcommand(words[1:])
+		switch sub {
+		case "rev-parse", "describe", "config", "branch", "rev-list", "symbolic-ref", "merge-base":
+			return true
+		}
+	case "node", "python3", "python", "go", "ruby", "npm", "rustc", "java":
+		return len(words) == 2 && (words[1] == "--version" || words[1] == "-v" || words[1] == "version" || words[1] == "-V")
+	}
+	return false
 }
 
 // foldSubst returns the output of a command substitution whose output is a

@@ -39,7 +39,7 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 		}
 		if p, ok := e.guard(v); ok {
 			return Decision{Decision: Deny, Source: SourceGuard,
-				Reason: fmt.Sprintf("%s would modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+				Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
 		}
 	}
 
@@ -146,29 +146,52 @@ func sessDenyOf(s *ruleSet) []*rule {
 
 // denyBy is step 2 for the rules of one view v of call c.
 func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
+	var unseenBy *rule // a rule that fires only on what the engine cannot see
 	for _, r := range rules {
 		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
-		src := SourceDenyList
-		if r.source == SourcePreset {
-			src = SourcePreset
+		if unseenBy == nil && r.err == nil && v.Err == nil && r.Rule.Unseen(v, matcher.DenyList) != "" {
+			// name a rule that matches what the line spells out, if one
+			// does, before one that fires on what cannot be seen
+			unseenBy = r
+			continue
 		}
-		d := Decision{Decision: Deny, Rule: r.String(), Source: src,
-			Reason: fmt.Sprintf("%s is denied by the rule %s%s%s.", describe(c), r.String(), searchNote(v, r), hostClause(v, r))}
-		switch {
-		case r.err != nil:
-			d.Reason = fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)
-		case v.Err != nil:
-			d.Reason = fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), v.Err)
-		default:
-			if why := r.Rule.Unseen(v, matcher.DenyList); why != "" {
-				d.Reason = fmt.Sprintf("%s is denied by the rule %s: the engine cannot see what it runs, because %s.", describe(c), r.String(), why)
-			}
-		}
-		return d, true
+		return e.denial(c, v, r), true
+	}
+	if unseenBy != nil {
+		return e.denial(c, v, unseenBy), true
 	}
 	return Decision{}, false
+}
+
+// denial is the deny of rule r on view v of call c, with its reason.
+func (e *Engine) denial(c, v *matcher.Call, r *rule) Decision {
+	src := SourceDenyList
+	if r.source == SourcePreset {
+		src = SourcePreset
+	}
+	d := Decision{Decision: Deny, Rule: r.String(), Source: src,
+		Reason: fmt.Sprintf("%s is denied by the rule %s%s%s.", describe(c), r.String(), searchNote(v, r), hostClause(v, r))}
+	switch {
+	case r.err != nil:
+		d.Reason = fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)
+	case v.Err != nil:
+		d.Reason = fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), v.Err)
+	default:
+		if why := r.Rule.Unseen(v, matcher.DenyList); why != "" {
+			d.Reason = fmt.Sprintf("%s is denied by the rule %s: %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
+		}
+	}
+	return d
+}
+
+// unseenWhat says what the engine cannot see for a rule that fires on it.
+func unseenWhat(r *rule) string {
+	if r.Rule != nil && r.Rule.OnFiles() {
+		return "the engine cannot tell which files it touches"
+	}
+	return "the engine cannot see what it runs"
 }
 
 // askStep is step 5 for one view v of call c. An ask rule is overridden by
@@ -260,7 +283,7 @@ func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 	reason := fmt.Sprintf("%s needs approval (ask: %s%s%s).", describe(c), r.String(), searchNote(v, r), hostClause(v, r))
 	if r.Rule != nil {
 		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
-			reason = fmt.Sprintf("%s needs approval (ask: %s): the engine cannot see what it runs, because %s.", describe(c), r.String(), why)
+			reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
 		}
 	}
 	return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src, Reason: reason})
