@@ -490,16 +490,7 @@ func gitWrites(fw *fileWrites, args []string) {
 // findWrites: -delete removes what matches below the search roots;
 // -fprint FILE and friends write FILE.
 func findWrites(fw *fileWrites, args []string) {
-	var roots []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
-		}
-		roots = append(roots, a)
-	}
-	if len(roots) == 0 {
-		roots = []string{"."}
-	}
+	roots := findRoots(args)
 	for i, a := range args {
 		switch a {
 		case "-delete":

@@ -292,6 +292,9 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 	return r.lit == "" || r.lit == sub || strings.HasPrefix(r.lit, sub+"/") || strings.HasPrefix(sub+"/", r.lit)
 }
 
+// Within reports whether the absolute path p is dir or lies below it.
+func Within(p, dir string) bool { return within(p, dir) }
+
 // within reports whether p is dir or lies below it.
 func within(p, dir string) bool {
 	if p == "" || dir == "" {

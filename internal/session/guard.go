@@ -157,16 +157,7 @@ func (e *Engine) namesGuarded(raw string) (string, bool) {
 }
 
 // within reports whether p is dir or lies below it.
-func within(p, dir string) bool {
-	if p == "" || dir == "" {
-		return false
-	}
-	if dir == "/" {
-		return true
-	}
-	dir = strings.TrimSuffix(dir, "/")
-	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
-}
+func within(p, dir string) bool { return matcher.Within(p, dir) }
 
 // namedByOpaque reports a guarded path named by a command that is not known
 // to only read: its effect on the files it names cannot be told from its
