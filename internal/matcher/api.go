@@ -162,6 +162,7 @@ type Call struct {
 	scopeOnce sync.Once                // Grep, Glob, LS: what the search reads, worked out on first use
 	search    *searchScope             // (see search.go)
 	net       atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
+	stats     sync.Map                 // path -> fileStat: one stat per path per call (hardlink.go)
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

@@ -234,10 +234,11 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 	if r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) {
 		return true
 	}
-	if p.Real == p.Abs && realCwd == c.Env.Cwd && realHome == c.Env.Home {
-		return false
+	if (p.Real != p.Abs || realCwd != c.Env.Cwd || realHome != c.Env.Home) &&
+		(r.matchAbs(p.Real, realCwd, realHome, list) || (p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))) {
+		return true
 	}
-	return r.matchAbs(p.Real, realCwd, realHome, list) || (p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))
+	return r.hardLinked(p, c) // the same file under another name (hardlink.go)
 }
 
 // matchBelow reports whether the rule may match some file below the folder
