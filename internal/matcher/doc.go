@@ -19,6 +19,9 @@
 // and file rules fire on every argument word and input redirection that
 // names a matching path (Read(.env) denies `cat .env`; runners.go, args.go).
 // Words only known at run time (`cat $F`) cannot be checked that way.
+// A deny or ask rule naming a literal path also fires on a hard link to
+// that file made earlier (same device and inode; hardlink.go), at the cost
+// of one stat per path per call.
 //
 // Hosts are compared in one canonical spelling (normHost, ipaddr.go):
 // numeric hosts read as the WHATWG URL parser reads them, IPv6 in brackets.
