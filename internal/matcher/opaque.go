@@ -260,35 +260,29 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 		if sedRuns(args[1:]) {
 			c.see("sed's e command runs its text as a command")
 		}
+		s.codeWords(me, sedFiles(args[1:]))
 	case inlineOperand[name]:
-		if code := firstOperand(args[1:], "fv"); code != "" {
-			s.inline(me, name, code)
-		}
+		s.awk(me, name, args[1:])
 	default:
-		if flags, ok := inlineCode[name]; ok {
-			for i := 1; i < len(args); i++ {
-				for _, f := range flags {
-					if args[i] == f && i+1 < len(args) {
-						s.inline(me, name, args[i+1])
-					} else if len(f) == 2 && strings.HasPrefix(args[i], f) && len(args[i]) > 2 && !strings.HasPrefix(args[i], "--") {
-						s.inline(me, name, args[i][2:])
-					}
-				}
-			}
+		if in, ok := interpOf(name); ok {
+			s.interpreter(me, name, in, args[1:], redirs)
 			return
 		}
 		if subs, ok := runnerSubcommands[name]; ok {
 			if sub, _ := firstOperandAt(args[1:]); subs[sub] || len(subs) == 0 {
 				s.suppose(me, args)
+				s.supposedCode(me, args, redirs)
 			}
 			return
 		}
 		if runners[name] && !isWrapperName(name) {
 			s.suppose(me, args)
+			s.supposedCode(me, args, redirs)
 			return
 		}
 		if !isKnownProgram(name) {
 			s.suppose(me, args)
+			s.supposedCode(me, args, redirs)
 		}
 	}
 }
@@ -462,31 +456,6 @@ func xargsReplace(args []string) string {
 	return ""
 }
 
-// firstOperand returns a program's first operand, skipping options (and
-// the values of the short options in valued).
-func firstOperand(args []string, valued string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			if i+1 < len(args) {
-				return args[i+1]
-			}
-			return ""
-		}
-		if len(a) > 1 && a[0] == '-' {
-			if len(a) == 2 && strings.IndexByte(valued, a[1]) >= 0 {
-				if a[1] == 'f' {
-					return "" // the program comes from a file
-				}
-				i++
-			}
-			continue
-		}
-		return a
-	}
-	return ""
-}
-
 func firstOperandAt(args []string) (string, int) {
 	for i, a := range args {
 		if !strings.HasPrefix(a, "-") {
@@ -496,85 +465,6 @@ func firstOperandAt(args []string) (string, int) {
 	return "", -1
 }
 
-// inline examines code given inline to an interpreter: code that can start
-// a command, write or open a file or load more code is code the engine
-// cannot see through; string literals in it are tried as file names.
-func (s *scriptWalk) inline(me int, name, code string) {
-	c := &s.w.c.Commands[me]
-	if c.isDyn(code) {
-		c.see(fmt.Sprintf("the code %s runs is only known at run time", name))
-		return
-	}
-	for _, esc := range codeEscapes {
-		if strings.Contains(code, esc) {
-			c.see(fmt.Sprintf("the code given to %s can run commands or open files (%s)", name, strings.TrimSpace(esc)))
-			break
-		}
-	}
-	for _, lit := range quotedStrings(code) {
-		s.argWord(lit)
-	}
-}
-
-// quotedStrings returns the texts between matching quotes in code.
-func quotedStrings(code string) []string {
-	var out []string
-	for i := 0; i < len(code) && len(out) < 64; i++ {
-		q := code[i]
-		if q != '\'' && q != '"' && q != '`' {
-			continue
-		}
-		j := strings.IndexByte(code[i+1:], q)
-		if j < 0 {
-			break
-		}
-		if lit := code[i+1 : i+1+j]; lit != "" && !strings.ContainsAny(lit, "\n") {
-			out = append(out, lit)
-		}
-		i += j + 1
-	}
-	return out
-}
-
-// sedRuns reports whether a sed script uses the e command or the e flag of
-// s, which run text as a shell command (GNU sed).
-func sedRuns(args []string) bool {
-	var scripts []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case (a == "-e" || a == "--expression") && i+1 < len(args):
-			scripts = append(scripts, args[i+1])
-			i++
-		case strings.HasPrefix(a, "--expression="):
-			scripts = append(scripts, strings.TrimPrefix(a, "--expression="))
-		case strings.HasPrefix(a, "-") && a != "-":
-		default:
-			if len(scripts) == 0 {
-				scripts = append(scripts, a)
-			}
-			i = len(args)
-		}
-	}
-	for _, sc := range scripts {
-		for _, cmd := range strings.FieldsFunc(sc, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
-			cmd = strings.TrimSpace(cmd)
-			cmd = strings.TrimLeft(cmd, "0123456789,$!/ ")
-			if cmd == "e" || strings.HasPrefix(cmd, "e ") {
-				return true
-			}
-			if len(cmd) > 1 && cmd[0] == 's' {
-				d := cmd[1]
-				parts := strings.Split(cmd[2:], string(d))
-				if len(parts) >= 3 && strings.ContainsRune(parts[len(parts)-1], 'e') {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // git looks at what git runs besides itself: `-c KEY=VALUE` with a key
 // that can run a command (alias.x=!cmd, core.pager, core.sshCommand ...),
 // and the subcommands that run one (submodule foreach, rebase --exec,
@@ -582,6 +472,11 @@ func sedRuns(args []string) bool {
 func (s *scriptWalk) git(me int, args []string) {
 	c := &s.w.c.Commands[me]
 	for i := 0; i+1 < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		if v, ok := strings.CutPrefix(args[i], "--config-env="); ok {
+			key, _, _ := strings.Cut(v, "=")
+			c.see(fmt.Sprintf("git --config-env %s takes a setting from the environment", key))
+			continue
+		}
 		if args[i] != "-c" && args[i] != "--config-env" {
 			if args[i] == "-C" || args[i] == "--git-dir" || args[i] == "--work-tree" || args[i] == "--namespace" {
 				i++
