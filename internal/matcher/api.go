@@ -76,10 +76,11 @@ type Path struct {
 	Abs  string // absolute, cleaned, ~ expanded
 	Real string // Abs with symlinks resolved (longest existing prefix); == Abs when none
 
-	unsure   bool // from a Bash word whose value is only known at run time (or after an unknown cd)
-	inside   bool // stands for some file below Abs whose name is not known (cp x dir/, unzip -d dir, a ** pattern)
-	tree     bool // inside, because a command reads the whole folder (tar, grep -r): existing files are looked for
-	mayWrite bool // a Bash argument of a command that may write it (deny Edit/Write rules look at it)
+	unsure   bool        // from a Bash word whose value is only known at run time (or after an unknown cd)
+	inside   bool        // stands for some file below Abs whose name is not known (cp x dir/, unzip -d dir, a ** pattern)
+	tree     bool        // inside, because a command reads the whole folder (tar, grep -r): existing files are looked for
+	mayWrite bool        // a Bash argument of a command that may write it (deny Edit/Write rules look at it)
+	names    [][]namePat // inside, from find -name ... -delete: only entries with such a name (findnames.go)
 }
 
 // Inside reports whether p stands for some file below Abs whose name is

@@ -11,7 +11,8 @@ import (
 // read this one list. A destination named as a folder (cp x src/, mv -t src
 // x) is a write to src/x for each source; a write whose names are not known
 // (cp -r into a folder, tar x, unzip -d, git clean, find -delete, wget -P)
-// is a write to "something inside the folder" (Path.inside).
+// is a write to "something inside the folder" (Path.inside); find -name X
+// -delete is one restricted to entries named X (Path.names, findnames.go).
 
 // modifies records the files a command changes, as written and after brace
 // expansion.
@@ -27,6 +28,14 @@ func (s *scriptWalk) modifies(c *Command) {
 type fileWrites struct {
 	paths  []string
 	inside []string
+	named  []namedInside // inside, restricted to entries with a matching name (find -name X -delete)
+}
+
+// namedInside is a folder below which only entries whose name matches are
+// written.
+type namedInside struct {
+	dir   string
+	names [][]namePat
 }
 
 func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
@@ -56,6 +65,23 @@ func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
 		for i := n; i < len(s.w.c.Modifies); i++ {
 			s.w.c.Modifies[i].inside = true
+		}
+	}
+	for _, nd := range fw.named {
+		dyn := dynamic && strings.ContainsAny(nd.dir, "$`")
+		names := nd.names
+		for _, alt := range names {
+			for _, n := range alt {
+				if dynamic && strings.ContainsAny(n.glob, "$`") {
+					names = nil // a pattern only known at run time
+				}
+			}
+		}
+		n := len(s.w.c.Modifies)
+		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, nd.dir, dyn)
+		for i := n; i < len(s.w.c.Modifies); i++ {
+			s.w.c.Modifies[i].inside = true
+			s.w.c.Modifies[i].names = names
 		}
 	}
 }
@@ -452,6 +478,20 @@ func gitWrites(fw *fileWrites, args []string) {
 // findWrites: -delete removes what matches below the search roots;
 // -fprint FILE and friends write FILE.
 func findWrites(fw *fileWrites, args []string) {
+	// options before the roots: -H, -L, -P, -D LIST, -O LEVEL
+	follow, k := false, 0
+	for ; k < len(args); k++ {
+		a := args[k]
+		if a == "-D" {
+			k++
+			continue
+		}
+		if a != "-H" && a != "-L" && a != "-P" && !strings.HasPrefix(a, "-O") {
+			break
+		}
+		follow = follow || a == "-L"
+	}
+	args = args[k:]
 	var roots []string
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
@@ -459,16 +499,23 @@ func findWrites(fw *fileWrites, args []string) {
 		}
 		roots = append(roots, a)
 	}
+	expr := args[len(roots):]
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	for i, a := range args {
+	for i, a := range expr {
 		switch a {
 		case "-delete":
+			if names, ok := findDeleteNames(expr, i); ok && !follow {
+				for _, r := range roots {
+					fw.named = append(fw.named, namedInside{dir: r, names: names})
+				}
+				continue
+			}
 			fw.inside = append(fw.inside, roots...)
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < len(args) {
-				fw.paths = append(fw.paths, args[i+1])
+			if i+1 < len(expr) {
+				fw.paths = append(fw.paths, expr[i+1])
 			}
 		}
 	}

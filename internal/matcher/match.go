@@ -223,6 +223,9 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 		if list == AllowList {
 			return false
 		}
+		if p.Named() {
+			return r.matchNamed(p, c, realCwd, realHome) // find -name X -delete: existing entries named X
+		}
 		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
 	}
 	if list == AllowList {
