@@ -97,6 +97,7 @@ func (s *scriptWalk) interpreter(me int, name string, in *interp, args []string,
 		return
 	}
 	codes, program := 0, false
+	var loads []string // what load options bring in: unseen when the code is inline or read from the input
 scan:
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -135,7 +136,7 @@ scan:
 			opt, _, _ := strings.Cut(a, "=")
 			for _, l := range in.loadLong {
 				if opt == l {
-					s.w.c.Commands[me].see(fmt.Sprintf("%s %s loads code the engine cannot see", name, l))
+					loads = append(loads, fmt.Sprintf("%s %s loads code the engine cannot see", name, l))
 				}
 			}
 			program = program || opt == "--version" || opt == "--help"
@@ -165,7 +166,9 @@ scan:
 					val = next()
 				}
 				if strings.IndexByte(in.load, ch) >= 0 {
-					s.loadOption(me, name, in.lang, ch, val)
+					if why := s.loadOption(me, name, in.lang, ch, val); why != "" {
+						loads = append(loads, why)
+					}
 				}
 				if strings.IndexByte(in.stops, ch) >= 0 {
 					program = true
@@ -176,6 +179,9 @@ scan:
 				program = true // prints its version or help and exits
 			}
 		}
+	}
+	if len(loads) > 0 && (codes > 0 || !program && in.stdin) {
+		s.w.c.Commands[me].see(loads[0]) // the code may call what the module defines
 	}
 	if codes > 0 || program || !in.stdin {
 		return
@@ -199,33 +205,37 @@ func (s *scriptWalk) supposedCode(me int, args []string, redirs []*syntax.Redire
 	}
 }
 
-// loadOption handles an option that loads code or changes where it runs:
-// perl -MModule and ruby -rlib are fine for the libraries codeRisk trusts;
-// -I, perl -d, ruby -C, node -r, php -c and most of php -d are unseen.
-func (s *scriptWalk) loadOption(me int, name, lang string, opt byte, val string) {
-	c := &s.w.c.Commands[me]
+// loadOption reads an option that loads code or changes where it runs, and
+// returns why inline code run with it cannot be seen through ("" when it
+// can): perl -MModule and ruby -rlib are fine for the libraries codeRisk
+// trusts; -I, perl -d, node -r, php -c and most of php -d are not (the
+// code may call what they define). With a script file they are part of
+// running that script. ruby -C and -xDIR move the program to another
+// folder: unseen whatever runs.
+func (s *scriptWalk) loadOption(me int, name, lang string, opt byte, val string) string {
 	switch {
 	case lang == "perl" && (opt == 'M' || opt == 'm'):
 		mod, _, _ := strings.Cut(strings.TrimPrefix(val, "-"), "=")
 		if !perlModules[mod] {
-			c.see(fmt.Sprintf("%s -%c%s loads a module the engine does not know", name, opt, short(val)))
+			return fmt.Sprintf("%s -%c%s loads a module the engine does not know", name, opt, short(val))
 		}
 	case lang == "ruby" && opt == 'r':
 		if !rubyLibs[val] {
-			c.see(fmt.Sprintf("%s -r%s loads a library the engine does not know", name, short(val)))
+			return fmt.Sprintf("%s -r%s loads a library the engine does not know", name, short(val))
 		}
 	case lang == "ruby" && (opt == 'C' || opt == 'x'):
 		if val != "" || opt == 'C' {
-			c.see(fmt.Sprintf("%s -%c runs in another folder", name, opt))
+			s.w.c.Commands[me].see(fmt.Sprintf("%s -%c runs in another folder", name, opt))
 		}
 	case lang == "php" && opt == 'd':
 		key, _, _ := strings.Cut(val, "=")
 		if !phpSafeIni[strings.TrimSpace(key)] {
-			c.see(fmt.Sprintf("%s -d %s can load code", name, short(key)))
+			return fmt.Sprintf("%s -d %s can load code", name, short(key))
 		}
 	default:
-		c.see(fmt.Sprintf("%s -%c loads code the engine cannot see", name, opt))
+		return fmt.Sprintf("%s -%c loads code the engine cannot see", name, opt)
 	}
+	return ""
 }
 
 // stdinProgram handles an interpreter that reads its program from its
