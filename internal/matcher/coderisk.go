@@ -35,7 +35,8 @@ func codeRisk(lang, code string) (why, files string) {
 	case "php":
 		w = phpRisk(code)
 	case "awk":
-		return awkRisk(code)
+		why, files, _ := awkRisk(code)
+		return why, files
 	case "sql":
 		w = sqlRisk(code)
 	default:

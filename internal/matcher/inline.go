@@ -263,7 +263,7 @@ func (s *scriptWalk) stdinProgram(me int, name, lang string, redirs []*syntax.Re
 		s.inline(me, name, lang, text)
 		return
 	}
-	if s.w.c.Commands[me].Index > 0 {
+	if s.w.c.Commands[me].Index > 0 || s.inputPiped() {
 		s.w.c.Commands[me].see(fmt.Sprintf("%s reads its program from its input", name))
 	}
 }
@@ -274,6 +274,14 @@ func (s *scriptWalk) inline(me int, name, lang, code string) {
 	if c.isDyn(code) {
 		c.see(fmt.Sprintf("the code %s runs is only known at run time", name))
 		return
+	}
+	if lang == "awk" {
+		_, _, cmds := awkRisk(code)
+		for _, cmd := range cmds {
+			// print | "sort", system("date"): commands of their own
+			s.subScriptFed(me, name, cmd.text, false, cmd.fed)
+		}
+		c = &s.w.c.Commands[me]
 	}
 	switch why, files := codeRisk(lang, code); {
 	case why != "":

@@ -334,7 +334,7 @@ func (s *scriptWalk) readsInput(c *Command, args []string, redirs []*syntax.Redi
 			return true
 		}
 	}
-	return c.Index > 0
+	return c.Index > 0 || s.inputPiped()
 }
 
 // runScript checks a script a command runs (trap, alias, watch, flock -c):
@@ -351,6 +351,13 @@ func (s *scriptWalk) runScript(me int, name, script string, denyOnly bool) {
 // subScript walks a script some command runs as commands below it. A
 // script that does not parse is tried as plain words by deny rules.
 func (s *scriptWalk) subScript(me int, name, script string, denyOnly bool) {
+	s.subScriptFed(me, name, script, denyOnly, false)
+}
+
+// subScriptFed is subScript for a script whose input may be a pipe from
+// the command running it (fed): a shell or interpreter at its head reads
+// what that command writes.
+func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed bool) {
 	if s.depth+1 > maxScriptDepth {
 		s.w.fail(errTooDeep)
 		return
@@ -368,7 +375,7 @@ func (s *scriptWalk) subScript(me int, name, script string, denyOnly bool) {
 		return
 	}
 	first := len(s.w.c.Commands)
-	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}}
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}, fed: fed}
 	sub.collectVars(f, sub.vars)
 	s.w.scoped(func() {
 		for _, st := range f.Stmts {

@@ -88,6 +88,18 @@ type scriptWalk struct {
 	parent int
 	outer  *scriptWalk // the script that runs this one; its variables may reach in
 	vars   varTable    // the variables this script sets (vars.go)
+	fed    bool        // the script's input is a pipe from the command running it (awk's print | "sh")
+}
+
+// inputPiped reports whether a command of this script at the head of its
+// pipeline reads a pipe all the same (the script is fed by its runner).
+func (s *scriptWalk) inputPiped() bool {
+	for w := s; w != nil; w = w.outer {
+		if w.fed {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scriptWalk) newPipe() int {
