@@ -266,7 +266,10 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 	default:
 		if in, ok := interpOf(name); ok {
 			s.interpreter(me, name, in, args[1:], redirs)
-			return
+			if _, runs := runnerSubcommands[name]; !runs {
+				return
+			}
+			// bun run, bun x: also a runner
 		}
 		if subs, ok := runnerSubcommands[name]; ok {
 			if sub, _ := firstOperandAt(args[1:]); subs[sub] || len(subs) == 0 {
