@@ -114,6 +114,19 @@ func TestHardLinks(t *testing.T) {
 	}
 }
 
+// TestHardLinkSearch: Grep over a hard link to a denied file reads it.
+func TestHardLinkSearch(t *testing.T) {
+	t.Parallel()
+	_, env := hardLinkFixture(t)
+	deny := mustRule(t, "Read(.env)")
+	for path, want := range map[string]bool{"notes.txt": true, "README.md": false, "b.txt": false} {
+		c := matcher.Prepare("Grep", map[string]any{"pattern": "KEY", "path": path}, env)
+		if got := deny.Match(c, matcher.DenyList); got != want {
+			t.Errorf("deny Read(.env) on Grep path %s = %v, want %v", path, got, want)
+		}
+	}
+}
+
 // TestHardLinkGlobRules: a rule with glob characters is not followed through
 // hard links (the README says so): only literal paths are.
 func TestHardLinkGlobRules(t *testing.T) {
