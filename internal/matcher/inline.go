@@ -30,7 +30,7 @@ type interp struct {
 	valued   string   // short options that take a value (the rest of the word or the next word)
 	attached string   // short options whose value is the rest of the word only (perl -i.bak)
 	digits   string   // short options followed by digits only (perl -l0, -0777)
-	load     string   // short options that load code or change where it runs: loadRisk says whether that is unseen
+	load     string   // short options that load code or change where it runs (loadOption)
 	loadLong []string // long options that load code (node --require)
 	stops    string   // short options after which no program is read (python -m MOD, php -f FILE)
 	info     string   // short options that print a version or help and exit
