@@ -76,11 +76,13 @@ type Path struct {
 	Abs  string // absolute, cleaned, ~ expanded
 	Real string // Abs with symlinks resolved (longest existing prefix); == Abs when none
 
-	unsure   bool // from a Bash word whose value is only known at run time (or after an unknown cd)
-	inside   bool // stands for some file below Abs whose name is not known (cp x dir/, unzip -d dir, a ** pattern)
-	tree     bool // inside, because a command reads the whole folder (tar, grep -r): existing files are looked for
-	mayWrite bool // a Bash argument of a command that may write it (deny Edit/Write rules look at it)
-	meta     bool // a Bash argument of a command that looks at its name only (ls, stat): Read rules skip it
+	unsure   bool        // from a Bash word whose value is only known at run time (or after an unknown cd)
+	inside   bool        // stands for some file below Abs whose name is not known (cp x dir/, unzip -d dir, a ** pattern)
+	tree     bool        // inside, because a command reads the whole folder (tar, grep -r): existing files are looked for
+	mayWrite bool        // a Bash argument of a command that may write it (deny Edit/Write rules look at it)
+	meta     bool        // a Bash argument of a command that looks at its name only (ls, stat): Read rules skip it
+	removes  bool        // inside, and the command removes what it finds there (find -delete, git clean)
+	names    [][]namePat // inside, from find -name ... -delete: only entries with such a name (findnames.go)
 }
 
 // Inside reports whether p stands for some file below Abs whose name is
@@ -172,6 +174,7 @@ type Call struct {
 	scopeOnce sync.Once                // Grep, Glob, LS: what the search reads, worked out on first use
 	search    *searchScope             // (see search.go)
 	net       atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
+	stats     sync.Map                 // path -> fileStat: one stat per path per call (hardlink.go)
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

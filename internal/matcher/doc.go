@@ -29,6 +29,10 @@
 // holds what the engine knows of each program. effects.go is the one model
 // of the files a command writes.
 //
+// A deny or ask rule naming a literal path also fires on a hard link to
+// that file made earlier (same device and inode; hardlink.go), at the cost
+// of one stat per path per call.
+//
 // Hosts are compared in one canonical spelling (normHost, ipaddr.go):
 // numeric hosts read as the WHATWG URL parser reads them, IPv6 in brackets.
 // A WebFetch host rule is the exact host in the allow list and the host

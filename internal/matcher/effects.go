@@ -11,7 +11,8 @@ import (
 // read this one list. A destination named as a folder (cp x src/, mv -t src
 // x) is a write to src/x for each source; a write whose names are not known
 // (cp -r into a folder, tar x, unzip -d, git clean, find -delete, wget -P)
-// is a write to "something inside the folder" (Path.inside).
+// is a write to "something inside the folder" (Path.inside); find -name X
+// -delete is one restricted to entries named X (Path.names, findnames.go).
 
 // modifies records the files a command changes, as written and after brace
 // expansion.
@@ -25,8 +26,17 @@ func (s *scriptWalk) modifies(c *Command) {
 // fileWrites is what one command writes: whole paths, and folders it writes
 // unknown names inside.
 type fileWrites struct {
-	paths  []string
-	inside []string
+	removes bool // the inside writes remove existing entries (find -delete, git clean)
+	paths   []string
+	inside  []string
+	named   []namedInside // inside, restricted to entries with a matching name (find -name X -delete)
+}
+
+// namedInside is a folder below which only entries whose name matches are
+// written.
+type namedInside struct {
+	dir   string
+	names [][]namePat
 }
 
 func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
@@ -56,6 +66,24 @@ func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
 		for i := n; i < len(s.w.c.Modifies); i++ {
 			s.w.c.Modifies[i].inside = true
+			s.w.c.Modifies[i].removes = fw.removes
+		}
+	}
+	for _, nd := range fw.named {
+		dyn := dynamic && strings.ContainsAny(nd.dir, "$`")
+		names := nd.names
+		for _, alt := range names {
+			for _, n := range alt {
+				if dynamic && strings.ContainsAny(n.glob, "$`") {
+					names = nil // a pattern only known at run time
+				}
+			}
+		}
+		n := len(s.w.c.Modifies)
+		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, nd.dir, dyn)
+		for i := n; i < len(s.w.c.Modifies); i++ {
+			s.w.c.Modifies[i].inside = true
+			s.w.c.Modifies[i].names = names
 		}
 	}
 }
@@ -184,13 +212,15 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 		if len(ops) > 0 {
 			fw.paths = ops[1:] // the first operand is the mode or owner
 		}
-	case "sed", "perl":
+	case "sed":
 		if hasOpt(args, 'i', "--in-place") {
 			fw.paths = ops
-			if len(ops) > 0 && name == "sed" && !hasFlag(args, "-e", "-f", "--expression", "--file") {
+			if len(ops) > 0 && !hasFlag(args, "-e", "-f", "--expression", "--file") {
 				fw.paths = ops[1:] // the script
 			}
 		}
+	case "perl":
+		fw.paths = perlInPlace(args)
 	case "dd":
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
@@ -350,6 +380,49 @@ func remoteName(u, def string) string {
 	return name
 }
 
+// perlInPlace returns the files perl -i edits: its operands after the
+// program (the -e/-E code, or the script file when there is none). In a
+// cluster, -I, -M, -m, -x, -C, -d, -D, -l, -0 take the rest as their value
+// and -e/-E end it, so -Ilib is not -i.
+func perlInPlace(args []string) []string {
+	inPlace, code := false, false
+	var ops []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			ops = append(ops, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			ops = append(ops, a)
+			continue
+		}
+	cluster:
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'i':
+				inPlace = true
+				break cluster // -i.bak: the rest is the backup suffix
+			case 'e', 'E':
+				code = true
+				if k == len(a)-1 {
+					i++ // the code is the next word
+				}
+				break cluster
+			case 'I', 'M', 'm', 'x', 'C', 'd', 'D', 'l', '0', 'F':
+				break cluster
+			}
+		}
+	}
+	if !inPlace {
+		return nil
+	}
+	if !code && len(ops) > 0 {
+		ops = ops[1:] // the script file
+	}
+	return ops
+}
+
 // copyDest adds the files a copy, move or link creates: DEST/NAME for each
 // source when the destination is a folder (-t DIR, a trailing "/", an
 // existing folder), and "anything inside DEST" when it copies a tree.
@@ -450,6 +523,7 @@ func gitWrites(fw *fileWrites, args []string) {
 			ps = []string{"."}
 		}
 		fw.inside = append(fw.inside, ps...)
+		fw.removes = true
 	case "apply", "am":
 		if !hasOpt(rest, 0, "--check", "--stat", "--numstat", "--summary") {
 			fw.inside = append(fw.inside, ".")
@@ -490,14 +564,45 @@ func gitWrites(fw *fileWrites, args []string) {
 // findWrites: -delete removes what matches below the search roots;
 // -fprint FILE and friends write FILE.
 func findWrites(fw *fileWrites, args []string) {
-	roots := findRoots(args)
-	for i, a := range args {
+	// options before the roots: -H, -L, -P, -D LIST, -O LEVEL
+	follow, k := false, 0
+	for ; k < len(args); k++ {
+		a := args[k]
+		if a == "-D" {
+			k++
+			continue
+		}
+		if a != "-H" && a != "-L" && a != "-P" && !strings.HasPrefix(a, "-O") {
+			break
+		}
+		follow = follow || a == "-L"
+	}
+	args = args[k:]
+	var roots []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		roots = append(roots, a)
+	}
+	expr := args[len(roots):]
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for i, a := range expr {
 		switch a {
 		case "-delete":
+			if names, ok := findDeleteNames(expr, i); ok && !follow {
+				for _, r := range roots {
+					fw.named = append(fw.named, namedInside{dir: r, names: names})
+				}
+				continue
+			}
 			fw.inside = append(fw.inside, roots...)
+			fw.removes = true
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < len(args) {
-				fw.paths = append(fw.paths, args[i+1])
+			if i+1 < len(expr) {
+				fw.paths = append(fw.paths, expr[i+1])
 			}
 		}
 	}

@@ -198,7 +198,7 @@ func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
 	}
 	if changes {
 		for i := range c.Modifies {
-			if c.Modifies[i].inside && !isEditTool(r.Tool) {
+			if m := &c.Modifies[i]; m.inside && !m.removes && m.names == nil && !isEditTool(r.Tool) {
 				continue // a Read rule is about what is read: writing new names into a folder reads nothing
 			}
 			if r.matchPath(&c.Modifies[i], c, list) {
@@ -241,6 +241,9 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 		if list == AllowList {
 			return false
 		}
+		if p.Named() {
+			return r.matchNamed(p, c, realCwd, realHome) // find -name X -delete: existing entries named X
+		}
 		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
 	}
 	if list == AllowList {
@@ -252,10 +255,11 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 	if r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) {
 		return true
 	}
-	if p.Real == p.Abs && realCwd == c.Env.Cwd && realHome == c.Env.Home {
-		return false
+	if (p.Real != p.Abs || realCwd != c.Env.Cwd || realHome != c.Env.Home) &&
+		(r.matchAbs(p.Real, realCwd, realHome, list) || (p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))) {
+		return true
 	}
-	return r.matchAbs(p.Real, realCwd, realHome, list) || (p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))
+	return r.hardLinked(p, c) // the same file under another name (hardlink.go)
 }
 
 // matchBelow reports whether the rule may match some file below the folder

@@ -290,50 +290,39 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 		if sedRuns(args[1:]) {
 			c.see("sed's e command runs its text as a command")
 		}
+		s.codeWords(me, sedFiles(args[1:]))
 	case inlineOperand[name]:
-		if code := firstOperand(args[1:], "fv"); code != "" {
-			s.inline(me, name, code)
-		}
+		s.awk(me, name, args[1:])
 	default:
-		b := progs[name]
-		if b&(progInline|progRunnerSub|progRunner) == 0 {
-			if b&progKnown == 0 && !isKnownProgram(name) {
-				s.suppose(me, args)
-			}
-			return
+		if b := progs[name]; b&progKnown != 0 && b&(progInline|progRunnerSub|progRunner) == 0 {
+			return // a known program that runs nothing named in its arguments
 		}
-		if flags, ok := inlineCode[name]; ok {
-			if prog := firstOperand(args[1:], ""); (prog == "" || prog == "-" || isStdinPath(prog)) && !hasAnyFlag(args[1:], flags) &&
-				len(flags) > 0 && (c.Index > 0 || hasInputRedirect(redirs)) {
-				c.see(fmt.Sprintf("%s reads its program from its input", name))
-				return
-			} else if prog != "" && s.writtenByLine(prog) {
+		if in, ok := interpOf(name); ok {
+			if prog := firstOperand(args[1:], ""); prog != "" && !strings.ContainsAny(prog, " ()'\"$;=") && s.writtenByLine(prog) {
 				c.see(fmt.Sprintf("%s runs %s, a file the line itself writes", name, short(prog)))
 				return
 			}
-			for i := 1; i < len(args); i++ {
-				for _, f := range flags {
-					if args[i] == f && i+1 < len(args) {
-						s.inline(me, name, args[i+1])
-					} else if len(f) == 2 && strings.HasPrefix(args[i], f) && len(args[i]) > 2 && !strings.HasPrefix(args[i], "--") {
-						s.inline(me, name, args[i][2:])
-					}
-				}
+			s.interpreter(me, name, in, args[1:], redirs)
+			if _, runs := runnerSubcommands[name]; !runs {
+				return
 			}
-			return
+			// bun run, bun x: also a runner
 		}
 		if subs, ok := runnerSubcommands[name]; ok {
 			if sub, _ := firstOperandAt(args[1:]); subs[sub] || len(subs) == 0 {
 				s.suppose(me, args)
+				s.supposedCode(me, args, redirs)
 			}
 			return
 		}
 		if runners[name] && !isWrapperName(name) {
 			s.suppose(me, args)
+			s.supposedCode(me, args, redirs)
 			return
 		}
 		if !isKnownProgram(name) {
 			s.suppose(me, args)
+			s.supposedCode(me, args, redirs)
 		}
 	}
 }
@@ -385,7 +374,7 @@ func (s *scriptWalk) readsInput(c *Command, args []string, redirs []*syntax.Redi
 			return true
 		}
 	}
-	return c.Index > 0
+	return c.Index > 0 || s.inputPiped()
 }
 
 // hasAnyFlag reports whether one of flags stands among args (or glued to
@@ -416,13 +405,17 @@ func hasInputRedirect(redirs []*syntax.Redirect) bool {
 // what it runs is not what its name says.
 func (s *scriptWalk) writtenByLine(p string) bool {
 	clean := strings.TrimPrefix(p, "./")
-	for _, lists := range [][]Path{s.w.c.Writes, s.w.c.Modifies} {
+	mods := s.w.c.Modifies
+	if s.w.modsBefore <= len(mods) {
+		mods = mods[:s.w.modsBefore] // what earlier commands write, not this one
+	}
+	for _, lists := range [][]Path{s.w.c.Writes, mods} {
 		for i := range lists {
 			raw := strings.TrimPrefix(lists[i].Raw, "./")
 			if raw == clean || (lists[i].inside && strings.HasPrefix(clean, strings.TrimSuffix(raw, "/")+"/")) {
 				return true
 			}
-			if path.Base(raw) == path.Base(clean) && raw != "" {
+			if strings.Contains(clean, "/") && raw != "" && path.Base(raw) == path.Base(clean) {
 				return true // the same name written from another folder: the walk cannot tell them apart
 			}
 		}
@@ -444,6 +437,13 @@ func (s *scriptWalk) runScript(me int, name, script string, denyOnly bool) {
 // subScript walks a script some command runs as commands below it. A
 // script that does not parse is tried as plain words by deny rules.
 func (s *scriptWalk) subScript(me int, name, script string, denyOnly bool) {
+	s.subScriptFed(me, name, script, denyOnly, false)
+}
+
+// subScriptFed is subScript for a script whose input may be a pipe from
+// the command running it (fed): a shell or interpreter at its head reads
+// what that command writes.
+func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed bool) {
 	if s.depth+1 > maxScriptDepth {
 		s.w.fail(errTooDeep)
 		return
@@ -461,7 +461,7 @@ func (s *scriptWalk) subScript(me int, name, script string, denyOnly bool) {
 		return
 	}
 	first := len(s.w.c.Commands)
-	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}}
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}, fed: fed}
 	sub.collectVars(f, sub.vars)
 	s.w.scoped(func() {
 		for _, st := range f.Stmts {
@@ -562,9 +562,6 @@ func firstOperand(args []string, valued string) string {
 		}
 		if len(a) > 1 && a[0] == '-' {
 			if len(a) == 2 && strings.IndexByte(valued, a[1]) >= 0 {
-				if a[1] == 'f' {
-					return "" // the program comes from a file
-				}
 				i++
 			}
 			continue
@@ -583,85 +580,6 @@ func firstOperandAt(args []string) (string, int) {
 	return "", -1
 }
 
-// inline examines code given inline to an interpreter: code that can start
-// a command, write or open a file or load more code is code the engine
-// cannot see through; string literals in it are tried as file names.
-func (s *scriptWalk) inline(me int, name, code string) {
-	c := &s.w.c.Commands[me]
-	if c.isDyn(code) {
-		c.see(fmt.Sprintf("the code %s runs is only known at run time", name))
-		return
-	}
-	for _, esc := range codeEscapes {
-		if strings.Contains(code, esc) {
-			c.see(fmt.Sprintf("the code given to %s can run commands or open files (%s)", name, strings.TrimSpace(esc)))
-			break
-		}
-	}
-	for _, lit := range quotedStrings(code) {
-		s.argWord(lit)
-	}
-}
-
-// quotedStrings returns the texts between matching quotes in code.
-func quotedStrings(code string) []string {
-	var out []string
-	for i := 0; i < len(code) && len(out) < 64; i++ {
-		q := code[i]
-		if q != '\'' && q != '"' && q != '`' {
-			continue
-		}
-		j := strings.IndexByte(code[i+1:], q)
-		if j < 0 {
-			break
-		}
-		if lit := code[i+1 : i+1+j]; lit != "" && !strings.ContainsAny(lit, "\n") {
-			out = append(out, lit)
-		}
-		i += j + 1
-	}
-	return out
-}
-
-// sedRuns reports whether a sed script uses the e command or the e flag of
-// s, which run text as a shell command (GNU sed).
-func sedRuns(args []string) bool {
-	var scripts []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case (a == "-e" || a == "--expression") && i+1 < len(args):
-			scripts = append(scripts, args[i+1])
-			i++
-		case strings.HasPrefix(a, "--expression="):
-			scripts = append(scripts, strings.TrimPrefix(a, "--expression="))
-		case strings.HasPrefix(a, "-") && a != "-":
-		default:
-			if len(scripts) == 0 {
-				scripts = append(scripts, a)
-			}
-			i = len(args)
-		}
-	}
-	for _, sc := range scripts {
-		for _, cmd := range strings.FieldsFunc(sc, func(r rune) bool { return r == ';' || r == '\n' || r == '{' || r == '}' }) {
-			cmd = strings.TrimSpace(cmd)
-			cmd = strings.TrimLeft(cmd, "0123456789,$!/ ")
-			if cmd == "e" || strings.HasPrefix(cmd, "e ") {
-				return true
-			}
-			if len(cmd) > 1 && cmd[0] == 's' {
-				d := cmd[1]
-				parts := strings.Split(cmd[2:], string(d))
-				if len(parts) >= 3 && strings.ContainsRune(parts[len(parts)-1], 'e') {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // git looks at what git runs besides itself: `-c KEY=VALUE` with a key
 // that can run a command (alias.x=!cmd, core.pager, core.sshCommand ...),
 // and the subcommands that run one (submodule foreach, rebase --exec,
@@ -669,6 +587,11 @@ func sedRuns(args []string) bool {
 func (s *scriptWalk) git(me int, args []string) {
 	c := &s.w.c.Commands[me]
 	for i := 0; i+1 < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		if v, ok := strings.CutPrefix(args[i], "--config-env="); ok {
+			key, _, _ := strings.Cut(v, "=")
+			c.see(fmt.Sprintf("git --config-env %s takes a setting from the environment", key))
+			continue
+		}
 		if args[i] != "-c" && args[i] != "--config-env" {
 			if args[i] == "-C" || args[i] == "--git-dir" || args[i] == "--work-tree" || args[i] == "--namespace" {
 				i++

@@ -51,7 +51,9 @@ func isShell(name string) bool {
 
 // inlineCode maps a language interpreter to the options that give it code
 // inline (the code is the option's value). awk-like programs take their
-// program as the first operand instead (inlineOperand).
+// program as the first operand instead (inlineOperand). The interpreters
+// read closely (python, perl, ruby, node, php, lua, sqlite3) are described
+// in full by interps (inline.go).
 var inlineCode = map[string][]string{
 	"python": {"-c"}, "python2": {"-c"}, "python3": {"-c"}, "pypy": {"-c"}, "pypy3": {"-c"},
 	"perl": {"-e", "-E"}, "ruby": {"-e"}, "node": {"-e", "--eval", "-p", "--print"},
@@ -67,8 +69,9 @@ var inlineCode = map[string][]string{
 var inlineOperand = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox awk": true}
 
 // codeEscapes are the words that let inline code start a command, write a
-// file or load code from elsewhere; inline code holding one of them is code
-// the engine cannot see through.
+// file or load code from elsewhere, for the languages codeRisk has no rules
+// of its own for (lua, R, julia, vim, gdb ...): inline code holding one of
+// them, as a substring, is code the engine cannot see through.
 var codeEscapes = []string{
 	"system", "popen", "exec", "spawn", "subprocess", "os.", "child_process", "Process", "Runtime",
 	"`", "|", "eval", "import", "require", "open", "write", "unlink", "remove", "rmtree", "shutil",

@@ -65,6 +65,7 @@ type Rule struct {
 	below   []*pathGlob // the same with "/**" appended: what lies below a match (deny/ask)
 	lit     string      // the pattern's literal start: a subject without it cannot match
 	anyBase bool        // no "/" in the pattern: deny/ask match the base name at any depth
+	literal bool        // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
 
 	// domains
 	host     string
@@ -304,6 +305,7 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	if i := strings.IndexAny(p, `*?[{\`); i >= 0 {
 		r.lit = p[:i]
 	}
+	r.literal = r.lit == p && p != "" && p != "/"
 	var err error
 	if r.globs, err = compileGlobs(p); err != nil {
 		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)

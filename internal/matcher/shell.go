@@ -31,6 +31,8 @@ type shellWalker struct {
 	err      error
 	folded   []*syntax.CallExpr // commands whose output was folded into a word (foldSubst)
 	mode     argMode            // how the command being walked treats the words it names
+
+	modsBefore int // len(c.Modifies) before the command being walked added its own
 }
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
@@ -88,6 +90,18 @@ type scriptWalk struct {
 	parent int
 	outer  *scriptWalk // the script that runs this one; its variables may reach in
 	vars   varTable    // the variables this script sets (vars.go)
+	fed    bool        // the script's input is a pipe from the command running it (awk's print | "sh")
+}
+
+// inputPiped reports whether a command of this script at the head of its
+// pipeline reads a pipe all the same (the script is fed by its runner).
+func (s *scriptWalk) inputPiped() bool {
+	for w := s; w != nil; w = w.outer {
+		if w.fed {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scriptWalk) newPipe() int {
@@ -390,6 +404,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	// first, remembering where they start so they can point at their parent.
 	first := len(s.w.c.Commands)
 	s.words(ce.Args)
+	modsBefore := len(s.w.c.Modifies)
 	cmd := Command{Words: make([]string, 0, len(ce.Args))}
 	var dyns []bool
 	var infos []wordInfo // kept only when some word is more than a literal
@@ -450,7 +465,10 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	s.trackCd(c)
 	s.nested(me, redirs)
 	s.findExec(me, dyns)
+	savedMods := s.w.modsBefore
+	s.w.modsBefore = modsBefore
 	s.opaque(me, redirs)
+	s.w.modsBefore = savedMods
 }
 
 // nested follows the scripts a command runs: sh -c SCRIPT, eval ARGS,

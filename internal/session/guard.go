@@ -1,6 +1,7 @@
 package session
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +96,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			if within(p.Abs, g) || within(p.Real, g) {
 				return g, true
 			}
-			if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) {
+			if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) && namedReaches(&p, g) {
 				return g, true // writes names it does not spell out in a folder that holds g
 			}
 		}
@@ -238,4 +239,40 @@ func (e *Engine) mayBePath(w, dir string) bool {
 	}
 	_, err := os.Lstat(filepath.Join(dir, w))
 	return err == nil
+}
+
+// maxGuardEntries bounds the entries of a guarded folder looked at for a
+// write restricted to names: past it the guard fires.
+const maxGuardEntries = 2000
+
+// namedReaches reports whether a write below p may reach g, a guarded path
+// below p. It may, unless p is restricted to entries of some names (find .
+// -name '*.pyc' -delete): then only when a folder on the way from p to g,
+// g itself, or an entry below g (the first maxGuardEntries looked at; past
+// them it may) has such a name.
+func namedReaches(p *matcher.Path, g string) bool {
+	if !p.Named() {
+		return true
+	}
+	for _, root := range []string{p.Abs, p.Real} {
+		if rel, err := filepath.Rel(root, g); err == nil && within(g, root) && rel != "." {
+			for _, part := range strings.Split(rel, "/") {
+				if p.MayName(part) {
+					return true
+				}
+			}
+		}
+	}
+	n, hit := 0, false
+	_ = filepath.WalkDir(g, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || path == g {
+			return nil
+		}
+		if n++; n > maxGuardEntries || p.MayName(d.Name()) {
+			hit = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return hit
 }

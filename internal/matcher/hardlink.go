@@ -1,0 +1,90 @@
+package matcher
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// A hard link is the file itself under a second name: once `ln .env
+// notes.txt` has been run (earlier, where the engine did not see it),
+// `cat notes.txt` reads .env and `Edit notes.txt` changes it. Names alone
+// cannot show that, so deny and ask file rules whose pattern is a literal
+// path (Read(.env), Read(secrets/key.pem), Read(~/.ssh/id_rsa)) also
+// compare a path they do not match by name with the file the rule names,
+// by device and inode, when the path is a regular file with more than one
+// link. A rule written with no "/" (Read(.env)) names that name at any
+// depth; its files are looked for in the working directory and in the
+// candidate's own folder (and the folder it resolves into), not at every
+// depth. Rules with glob characters, and folders a literal rule names (the
+// files below them), are not followed through hard links. An allow rule
+// never matches through a hard link: it matches the names it spells.
+//
+// The cost stays small: nothing is looked up for a rule with glob
+// characters; a candidate is stat'ed once per call (the result kept on the
+// Call), and the files a rule names only when the candidate has more than
+// one link.
+
+// fileStat is what a stat of one path says, as far as hard links go.
+type fileStat struct {
+	ok         bool // a regular file
+	nlink      uint64
+	dev, inode uint64
+}
+
+// statFile stats name (following symlinks) once per call.
+func (c *Call) statFile(name string) fileStat {
+	if v, ok := c.stats.Load(name); ok {
+		return v.(fileStat)
+	}
+	var out fileStat
+	if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			out = fileStat{ok: true, nlink: uint64(st.Nlink), dev: uint64(st.Dev), inode: uint64(st.Ino)}
+		}
+	}
+	c.stats.Store(name, out)
+	return out
+}
+
+// hardLinked reports whether p is a hard link to a file the literal path
+// rule r names (deny and ask lists only; see above).
+func (r *Rule) hardLinked(p *Path, c *Call) bool {
+	if !r.literal || p.inside || p.Real == "" {
+		return false
+	}
+	cand := c.statFile(p.Real)
+	if !cand.ok || cand.nlink < 2 {
+		return false
+	}
+	for _, t := range r.linkTargets(p, c) {
+		if t == p.Real || t == p.Abs {
+			continue
+		}
+		if ts := c.statFile(t); ts.ok && ts.dev == cand.dev && ts.inode == cand.inode {
+			return true
+		}
+	}
+	return false
+}
+
+// linkTargets are the files a literal path rule names, for the comparison
+// with a hard-linked candidate p.
+func (r *Rule) linkTargets(p *Path, c *Call) []string {
+	switch {
+	case r.anyBase:
+		out := []string{joinDir(c.Env.Cwd, r.lit), joinDir(filepath.Dir(p.Abs), r.lit)}
+		if d := filepath.Dir(p.Real); d != filepath.Dir(p.Abs) {
+			out = append(out, joinDir(d, r.lit))
+		}
+		return out
+	case r.anchor == anchorCwd:
+		return []string{joinDir(c.Env.Cwd, r.lit)}
+	case r.anchor == anchorHome:
+		if c.Env.Home == "" {
+			return nil
+		}
+		return []string{joinDir(c.Env.Home, r.lit)}
+	}
+	return []string{r.lit}
+}
