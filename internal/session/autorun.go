@@ -49,6 +49,44 @@ func (e *Engine) autorun(c, bc *matcher.Call, d Decision) Decision {
 			return e.autorunAsk(c, v, h)
 		}
 	}
+	for _, v := range []*matcher.Call{c, bc} {
+		if v == nil || v.Tool != "Bash" {
+			continue
+		}
+		if why := v.Unseen(); len(why) > 0 && !e.allowedByName(d) {
+			// what cannot be seen may change vibing's permissions or a file
+			// that runs code: the guard's and this step's promise holds
+			// only if the person looks
+			return e.unseenAsk(c, why[0])
+		}
+	}
+	return d
+}
+
+// allowedByName reports whether an allow came from a rule with an argument
+// (Bash(python3:*)): the person named the program. A bare Bash rule, a
+// mode or a policy does not name it.
+func (e *Engine) allowedByName(d Decision) bool {
+	if d.Rule == "" || (d.Source != SourceAllowList && d.Source != SourceSession && d.Source != SourcePreset) {
+		return false
+	}
+	r, err := matcher.ParseRule(d.Rule)
+	return err == nil && r.HasArg()
+}
+
+// unseenAsk is the ask for a command the engine cannot see through, through
+// step 8.
+func (e *Engine) unseenAsk(c *matcher.Call, why string) Decision {
+	base := fmt.Sprintf("%s runs what the engine cannot see (%s), which could change vibing's permissions or a file that runs code", describe(c), why)
+	d := Decision{Decision: Ask, Source: SourceAutorun, Reason: base + "; it needs your approval in every mode."}
+	switch {
+	case e.mode == "dontAsk":
+		d.Decision = Deny
+		d.Reason = base + "; it needs your approval in every mode, but dontAsk mode never prompts. Allow the program by name, e.g. /allow " + matcher.Suggest(c) + "."
+	case e.resumed && e.cfg.ResumeAsk != config.ResumeAskPrompt:
+		d.Decision = Deny
+		d.Reason = base + "; it needs your approval in every mode, but approval prompts are off for resumed sessions. Allow the program by name, e.g. /allow " + matcher.Suggest(c) + ", or start a fresh session with /new-session."
+	}
 	return d
 }
 

@@ -91,3 +91,7 @@ func TestCommandToolsCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "commands
 
 // Files that run code or pull in files by themselves ask in every mode (class 17b).
 func TestAutorunCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "autorun.json", 10) }
+
+// The guard: commands that write while looking read-only, writes into a
+// guarded folder's parent, writes that never name the guarded path (class 11).
+func TestGuardCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "guard.json", 10) }

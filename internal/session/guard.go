@@ -90,6 +90,13 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 		if g, ok := e.namedByOpaque(c, dirs); ok {
 			return g, true
 		}
+		if len(c.Unseen()) > 0 {
+			// a command the engine cannot see through, on a line that names
+			// a guarded place anywhere: refuse rather than guess
+			if g, ok := e.mentionsGuarded(c.Command, dirs); ok {
+				return g, true
+			}
+		}
 	}
 	for _, p := range paths {
 		for _, g := range e.guarded {
