@@ -50,3 +50,37 @@ func (s *scriptWalk) redirTargets(redirs []*syntax.Redirect) (outs, ins []string
 	}
 	return outs, ins
 }
+
+// stdinFile returns the file a command's standard input is read from
+// when exactly one redirection touches it and names a file (< x, 0< x);
+// "" when another does (<&3, <<EOF, <>x) or the name is only known at run
+// time.
+func (s *scriptWalk) stdinFile(redirs []*syntax.Redirect) string {
+	file, n := "", 0
+	for _, r := range redirs {
+		fd := ""
+		if r.N != nil {
+			fd = r.N.Value
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			if fd != "" && fd != "0" {
+				continue
+			}
+		default:
+			if fd != "0" {
+				continue // an output redirection of another descriptor (> x, 2>&1)
+			}
+		}
+		n++
+		if r.Op == syntax.RdrIn && r.Word != nil {
+			if v, dyn := s.word(r.Word); !dyn {
+				file = v
+			}
+		}
+	}
+	if n != 1 {
+		return ""
+	}
+	return file
+}

@@ -15,21 +15,24 @@ import (
 
 // modifies records the files a command changes, as written and after brace
 // expansion.
-func (s *scriptWalk) modifies(c *Command) {
-	s.modifiesArgs(c.Args, c.Dynamic)
-	if c.expandedArgs != nil {
-		s.modifiesArgs(c.expandedArgs, false)
+func (s *scriptWalk) modifies(me int) {
+	c := &s.w.c.Commands[me]
+	s.modifiesArgs(me, c.Args, c.Dynamic)
+	if c := &s.w.c.Commands[me]; c.expandedArgs != nil {
+		s.modifiesArgs(me, c.expandedArgs, false)
 	}
 }
 
-// fileWrites is what one command writes: whole paths, and folders it writes
-// unknown names inside.
+// fileWrites is what one command writes: whole paths, folders it writes
+// unknown names inside, and archives or patches whose names may be read
+// (extract.go).
 type fileWrites struct {
-	paths  []string
-	inside []string
+	paths    []string
+	inside   []string
+	extracts []extraction
 }
 
-func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
+func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 	if len(args) == 0 {
 		return
 	}
@@ -51,12 +54,10 @@ func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 		}
 	}
 	for _, p := range fw.inside {
-		dyn := dynamic && strings.ContainsAny(p, "$`")
-		n := len(s.w.c.Modifies)
-		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
-		for i := n; i < len(s.w.c.Modifies); i++ {
-			s.w.c.Modifies[i].inside = true
-		}
+		s.w.c.Modifies = s.appendInside(s.w.c.Modifies, p, dynamic)
+	}
+	for i := range fw.extracts {
+		s.extractWrites(me, &fw.extracts[i], dynamic)
 	}
 }
 
@@ -211,7 +212,12 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 			dirs = []string{"."}
 		}
 		if !hasOpt(args, 'l') && !hasOpt(args, 'p') && !hasOpt(args, 't') {
-			fw.inside = append(fw.inside, dirs...)
+			if ex, ok := unzipExtraction(args); ok {
+				ex.fallback = dirs
+				fw.extracts = append(fw.extracts, ex)
+			} else {
+				fw.inside = append(fw.inside, dirs...)
+			}
 		}
 	case "7z", "7za", "7zr":
 		if len(ops) > 0 && (ops[0] == "x" || ops[0] == "e") {
@@ -233,8 +239,14 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 		if len(dirs) == 0 {
 			dirs = []string{"."}
 		}
-		fw.inside = append(fw.inside, dirs...)
-		fw.paths = append(fw.paths, ops...)
+		if ex, ok := patchExtraction(args); ok {
+			// no operands: the words that look like ones are option values
+			ex.fallback = dirs
+			fw.extracts = append(fw.extracts, ex)
+		} else {
+			fw.inside = append(fw.inside, dirs...)
+			fw.paths = append(fw.paths, ops...)
+		}
 	case "curl":
 		fw.paths = append(fw.paths, optValue(args, "-o", "--output")...)
 		fw.paths = append(fw.paths, optValue(args, "-D", "--dump-header")...)
@@ -408,7 +420,12 @@ func tarWrites(fw *fileWrites, args []string) {
 		if len(dirs) == 0 {
 			dirs = []string{"."}
 		}
-		fw.inside = append(fw.inside, dirs...)
+		if ex, ok := tarExtraction(args); ok {
+			ex.fallback = dirs
+			fw.extracts = append(fw.extracts, ex)
+		} else {
+			fw.inside = append(fw.inside, dirs...)
+		}
 	}
 	if create {
 		fw.paths = append(fw.paths, optValue(args, "-f", "--file")...)
@@ -451,8 +468,15 @@ func gitWrites(fw *fileWrites, args []string) {
 		}
 		fw.inside = append(fw.inside, ps...)
 	case "apply", "am":
-		if !hasOpt(rest, 0, "--check", "--stat", "--numstat", "--summary") {
-			fw.inside = append(fw.inside, ".")
+		if !hasOpt(rest, 0, "--check", "--stat", "--numstat", "--summary") || hasOpt(rest, 0, "--apply") {
+			// read only when given right after "git": its own options
+			// (-C, --work-tree) may move where it applies
+			if ex, ok := gitPatchExtraction(sub, rest); ok && len(args) > 0 && args[0] == sub {
+				ex.fallback = []string{"."}
+				fw.extracts = append(fw.extracts, ex)
+			} else {
+				fw.inside = append(fw.inside, ".")
+			}
 		}
 	case "clone":
 		ops := operandsOf(rest)
