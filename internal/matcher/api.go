@@ -123,6 +123,7 @@ type Command struct {
 	outs     []string // the files its redirections write (> x, >> x, &> x)
 	ins      []string // the files its redirections read (< x)
 	stdin    string   // the file its standard input is redirected from (< x), when one redirection names it
+	stdinDoc *string  // the text of a literal here-document or here-string it reads as its standard input
 }
 
 // Call is one tool call prepared for matching: parsed and resolved once, then

@@ -182,6 +182,8 @@ func TestExtractNames(t *testing.T) {
 		{name: "git apply", line: "git apply fix.patch", fires: []string{"Write(src/a.go)"}, quiet: []string{vibing, "Write(README.md)"}},
 		{name: "git apply --directory", line: "git apply --directory=out fix.patch", fires: []string{"Write(out/src/a.go)"}, quiet: []string{vibing}},
 		{name: "git am", line: "git am mail.patch", fires: []string{"Write(src/a.go)"}, quiet: []string{vibing}},
+		{name: "git apply here-document", line: "git apply <<'EOF'\n" + unifiedPatch("src/a.go") + "EOF", fires: []string{"Write(src/a.go)"}, quiet: []string{vibing}},
+		{name: "patch here-document", line: "patch -p1 <<-\"EOF\"\n\t" + strings.ReplaceAll(unifiedPatch("src/a.go"), "\n", "\n\t") + "EOF", fires: []string{"Write(src/a.go)"}, quiet: []string{vibing}},
 		{name: "git apply -p2", line: "git apply -p2 fix.patch", fires: []string{"Write(a.go)"}, quiet: []string{vibing}},
 
 		// attacks
@@ -203,6 +205,8 @@ func TestExtractNames(t *testing.T) {
 		{attack: true, name: "hunk without header", line: "patch -p1 -i nohdr.patch", fires: []string{vibing}, inside: true},
 		{attack: true, name: "quoted name", line: "git apply quoted.patch", fires: []string{vibing}},
 		{attack: true, name: "patch makes a symlink", line: "git apply symlink.patch", fires: []string{vibing}, inside: true},
+		{attack: true, name: "here-document into .vibing", line: "git apply <<'EOF'\n" + unifiedPatch(".vibing/chat/c.md") + "EOF", fires: []string{vibing}},
+		{attack: true, name: "here-document the shell expands", line: "git apply <<EOF\n" + unifiedPatch("src/a.go") + "EOF", fires: []string{vibing}, inside: true},
 		{attack: true, name: "mail in base64", line: "git am b64.patch", fires: []string{vibing}, inside: true},
 		{attack: true, name: "missing archive", line: "tar xzf nope.tgz", fires: []string{vibing}, inside: true},
 		{attack: true, name: "too big", line: "tar xf big.tar", fires: []string{vibing}, inside: true},

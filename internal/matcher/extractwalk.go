@@ -61,18 +61,26 @@ func (s *scriptWalk) readExtraction(me int, ex *extraction, dynamic bool) (rec e
 	env := Env{Cwd: dir, Home: w.c.Env.Home}
 	var names, links []string // written names and folders links may lead into, relative to where the command runs
 	for _, f := range ex.files {
-		if f == "-" {
-			f = w.c.Commands[me].stdin
+		var data []byte
+		if doc := w.c.Commands[me].stdinDoc; f == "-" && doc != nil {
+			if ex.kind == extractTar || ex.kind == extractZip || len(*doc) > maxArchiveBytes {
+				return rec, false
+			}
+			data = []byte(*doc) // a here-document: the line holds the patch
+		} else {
+			if f == "-" {
+				f = w.c.Commands[me].stdin
+			}
+			if !plainWord(f) {
+				return rec, false
+			}
+			p := ResolvePath(f, env)
+			var ok bool
+			if data, ok = readBounded(p); !ok {
+				return rec, false
+			}
+			rec.archives = append(rec.archives, p)
 		}
-		if !plainWord(f) {
-			return rec, false
-		}
-		p := ResolvePath(f, env)
-		data, ok := readBounded(p)
-		if !ok {
-			return rec, false
-		}
-		rec.archives = append(rec.archives, p)
 		switch ex.kind {
 		case extractTar, extractZip:
 			n, l, linked, ok := archiveNames(ex, data)

@@ -445,7 +445,11 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		s.wordEffects(c, infos)
 	}
 	c.outs, c.ins = s.redirTargets(redirs)
-	c.stdin = s.stdinFile(redirs)
+	if file, text, doc := s.stdinFrom(redirs); doc {
+		c.stdinDoc = &text
+	} else {
+		c.stdin = file
+	}
 	s.argWords(c.Words, dyns)
 	s.argWords(c.expanded, nil)
 	s.w.mode = saved
