@@ -141,6 +141,9 @@ func extractFixture(t *testing.T) (string, Env) {
 		copy(z[i:], "src/xxxxxxxxxxxxx")
 	}
 	files["split.zip"] = z
+	files["copy.tgz"] = files["src.tgz"]
+	files["out/inner.tgz"] = files["src.tgz"]
+	files["nested.tgz"] = mkTar(t, true, ent{name: "out/inner.tgz"})
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(tmp, "proj", name), data, 0o644); err != nil {
 			t.Fatal(err)
@@ -278,4 +281,76 @@ func writesOfCall(c *Call) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// TestExtractRelies checks the files a read relies on: a line that may
+// change them first keeps the extraction conservative.
+func TestExtractRelies(t *testing.T) {
+	_, env := extractFixture(t)
+	vibing := mustParse(t, "Write(.vibing/**)")
+	for _, line := range []string{
+		"rm src/a.go; patch -p1 < fix.patch",          // patch would ask which file to patch
+		"mv src old && patch -p1 -i fix.patch",        // the same, through the folder
+		"ln -sf evil.tgz copy.tgz; tar xzf copy.tgz",  // the archive is a link the line makes
+		"tar xzf nested.tgz && tar xzf out/inner.tgz", // an archive the line unpacks
+		"tar xzf out/inner.tgz; tar xzf nested.tgz",   // the same, in a loop's order
+		"(sleep 1; cp evil.tgz copy.tgz) & tar xzf copy.tgz",
+		"curl -o fix.patch https://x.test/p; git apply fix.patch",
+	} {
+		c := Prepare("Bash", map[string]any{"command": line}, env)
+		if !vibing.Match(c, DenyList) || !strings.Contains(strings.Join(writesOfCall(c), " "), env.Cwd+"/…") {
+			t.Errorf("%q: not a write inside the folder (writes %v)", line, writesOfCall(c))
+		}
+	}
+}
+
+// TestGitTop checks where git apply writes: from the top of the work tree
+// (and, to be safe, from where it runs), and nowhere known when the
+// repository's settings may move the work tree.
+func TestGitTop(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"repo/.git", "repo/sub", "moved/.git", "moved/sub"} {
+		os.MkdirAll(filepath.Join(tmp, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(tmp, "repo/.git/config"), []byte("[core]\n\tbare = false\n"), 0o644)
+	os.WriteFile(filepath.Join(tmp, "moved/.git/config"), []byte("[core]\n\tworktree = ../../elsewhere\n"), 0o644)
+	for _, d := range []string{"repo/sub", "moved/sub"} {
+		os.WriteFile(filepath.Join(tmp, d, "fix.patch"), []byte(unifiedPatch(".vibing/x")), 0o644)
+	}
+	env := Env{Cwd: filepath.Join(tmp, "repo/sub"), Home: tmp}
+	c := Prepare("Bash", map[string]any{"command": "git apply fix.patch"}, env)
+	got := writesOfCall(c)
+	want := []string{filepath.Join(tmp, "repo/sub/.vibing/x"), filepath.Join(tmp, "repo/.vibing/x")}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("git apply in a subfolder writes %v, want %v", got, want)
+	}
+	env.Cwd = filepath.Join(tmp, "moved/sub")
+	c = Prepare("Bash", map[string]any{"command": "git apply fix.patch"}, env)
+	if got := writesOfCall(c); len(got) != 1 || !strings.HasSuffix(got[0], "/…") {
+		t.Errorf("git apply with core.worktree writes %v, want something inside the folder", got)
+	}
+}
+
+func TestPatchNameParts(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a/src/a.go", "src/a.go"}, {"a//src/a.go", "src/a.go"}, {"/u/src", "u/src"}, {"x", ""},
+	} {
+		if got, _ := stripPath(tc.in, 1); got != tc.want {
+			t.Errorf("stripPath(%q, 1) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if v, rest, ok := unquoteC(`"a/\303\251 \"q\"\t" b`); !ok || v != "a/é \"q\"\t" || rest != " b" {
+		t.Errorf("unquoteC = %q, %q, %v", v, rest, ok)
+	}
+	if names, _ := gitHeaderNames("a/my file.go b/my file.go"); strings.Join(names, "|") != "a/my file.go|b/my file.go" {
+		t.Errorf("gitHeaderNames = %q", names)
+	}
+	for in, want := range map[string]bool{"5a": true, "3,4c7,8": true, "12d11": true, "a5": false, "5x": false, "5,c": false} {
+		if normalDiffCmd(in) != want {
+			t.Errorf("normalDiffCmd(%q) = %v", in, !want)
+		}
+	}
 }
