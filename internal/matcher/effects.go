@@ -10,8 +10,10 @@ import (
 // guard, deny/ask file rules, the default rules and approval previews all
 // read this one list. A destination named as a folder (cp x src/, mv -t src
 // x) is a write to src/x for each source; a write whose names are not known
-// (cp -r into a folder, tar x, unzip -d, git clean, find -delete, wget -P)
-// is a write to "something inside the folder" (Path.inside).
+// (cp -r into a folder, git clean, find -delete, wget -P) is a write to
+// "something inside the folder" (Path.inside). An archive unpacked or a
+// patch applied writes the names it holds when it can be read, else the
+// same (extract.go).
 
 // modifies records the files a command changes, as written and after brace
 // expansion.
