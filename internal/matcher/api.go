@@ -124,6 +124,8 @@ type Command struct {
 	dirsFrom uint8    // 0: dirs are where the shell is; dirsUnknown: a cd went somewhere unknown; dirsFull: and the line named more folders than dirs holds
 	outs     []string // the files its redirections write (> x, >> x, &> x)
 	ins      []string // the files its redirections read (< x)
+	stdin    string   // the file its standard input is redirected from (< x), when one redirection names it
+	stdinDoc *string  // the text of a literal here-document or here-string it reads as its standard input
 }
 
 // Call is one tool call prepared for matching: parsed and resolved once, then

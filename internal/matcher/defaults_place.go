@@ -1,6 +1,10 @@
 package matcher
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // What the default rules need to know of each simple command besides its
 // words, recorded by the walker: the folders it may run in (for relative
@@ -49,4 +53,85 @@ func (s *scriptWalk) redirTargets(redirs []*syntax.Redirect) (outs, ins []string
 		}
 	}
 	return outs, ins
+}
+
+// stdinFrom returns what a command's standard input is read from when
+// exactly one redirection touches it: the file it names (< x, 0< x), or
+// the text of a here-document whose delimiter is quoted (<<'EOF': the
+// shell expands nothing in it) or of a literal here-string. Both are empty
+// (and doc false) when another redirection does (<&3, <>x, <<EOF), or the
+// name is only known at run time.
+func (s *scriptWalk) stdinFrom(redirs []*syntax.Redirect) (file, text string, doc bool) {
+	n := 0
+	for _, r := range redirs {
+		fd := ""
+		if r.N != nil {
+			fd = r.N.Value
+		}
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			if fd != "" && fd != "0" {
+				continue
+			}
+		default:
+			if fd != "0" {
+				continue // an output redirection of another descriptor (> x, 2>&1)
+			}
+		}
+		n++
+		file, text, doc = "", "", false
+		switch {
+		case r.Op == syntax.RdrIn && r.Word != nil:
+			if v, dyn := s.word(r.Word); !dyn {
+				file = v
+			}
+		case r.Op == syntax.WordHdoc && r.Word != nil:
+			if v, dyn := s.word(r.Word); !dyn {
+				text, doc = v+"\n", true
+			}
+		case (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && quotedDelim(r.Word):
+			text, doc = "", true
+			if r.Hdoc != nil {
+				lit, ok := "", len(r.Hdoc.Parts) <= 1
+				if ok && len(r.Hdoc.Parts) == 1 {
+					l, isLit := r.Hdoc.Parts[0].(*syntax.Lit)
+					ok = isLit
+					if isLit {
+						lit = l.Value
+					}
+				}
+				text, doc = lit, ok
+			}
+			if doc && r.Op == syntax.DashHdoc {
+				lines := strings.Split(text, "\n")
+				for i := range lines {
+					lines[i] = strings.TrimLeft(lines[i], "\t")
+				}
+				text = strings.Join(lines, "\n")
+			}
+		}
+	}
+	if n != 1 {
+		return "", "", false
+	}
+	return file, text, doc
+}
+
+// quotedDelim reports whether a here-document's delimiter is quoted
+// (<<'EOF', <<"EOF", <<\EOF): its body is then taken as it is.
+func quotedDelim(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.ContainsRune(p.Value, '\\') {
+				return true
+			}
+		}
+	}
+	return false
 }

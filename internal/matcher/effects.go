@@ -10,26 +10,31 @@ import (
 // guard, deny/ask file rules, the default rules and approval previews all
 // read this one list. A destination named as a folder (cp x src/, mv -t src
 // x) is a write to src/x for each source; a write whose names are not known
-// (cp -r into a folder, tar x, unzip -d, git clean, find -delete, wget -P)
-// is a write to "something inside the folder" (Path.inside); find -name X
-// -delete is one restricted to entries named X (Path.names, findnames.go).
+// (cp -r into a folder, git clean, find -delete, wget -P) is a write to
+// "something inside the folder" (Path.inside); find -name X -delete is one
+// restricted to entries named X (Path.names, findnames.go). An archive
+// unpacked or a patch applied writes the names it holds when it can be
+// read, else the same (extract.go).
 
 // modifies records the files a command changes, as written and after brace
 // expansion.
-func (s *scriptWalk) modifies(c *Command) {
-	s.modifiesArgs(c.Args, c.Dynamic)
-	if c.expandedArgs != nil {
-		s.modifiesArgs(c.expandedArgs, false)
+func (s *scriptWalk) modifies(me int) {
+	c := &s.w.c.Commands[me]
+	s.modifiesArgs(me, c.Args, c.Dynamic)
+	if c := &s.w.c.Commands[me]; c.expandedArgs != nil {
+		s.modifiesArgs(me, c.expandedArgs, false)
 	}
 }
 
-// fileWrites is what one command writes: whole paths, and folders it writes
-// unknown names inside.
+// fileWrites is what one command writes: whole paths, folders it writes
+// unknown names inside, and archives or patches whose names may be read
+// (extract.go).
 type fileWrites struct {
-	removes bool // the inside writes remove existing entries (find -delete, git clean)
-	paths   []string
-	inside  []string
-	named   []namedInside // inside, restricted to entries with a matching name (find -name X -delete)
+	removes  bool // the inside writes remove existing entries (find -delete, git clean)
+	paths    []string
+	inside   []string
+	named    []namedInside // inside, restricted to entries with a matching name (find -name X -delete)
+	extracts []extraction  // archives unpacked and patches applied (extract.go)
 }
 
 // namedInside is a folder below which only entries whose name matches are
@@ -39,7 +44,7 @@ type namedInside struct {
 	names [][]namePat
 }
 
-func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
+func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 	if len(args) == 0 {
 		return
 	}
@@ -61,11 +66,9 @@ func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 		}
 	}
 	for _, p := range fw.inside {
-		dyn := dynamic && strings.ContainsAny(p, "$`")
 		n := len(s.w.c.Modifies)
-		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
+		s.w.c.Modifies = s.appendInside(s.w.c.Modifies, p, dynamic)
 		for i := n; i < len(s.w.c.Modifies); i++ {
-			s.w.c.Modifies[i].inside = true
 			s.w.c.Modifies[i].removes = fw.removes
 		}
 	}
@@ -85,6 +88,9 @@ func (s *scriptWalk) modifiesArgs(args []string, dynamic bool) {
 			s.w.c.Modifies[i].inside = true
 			s.w.c.Modifies[i].names = names
 		}
+	}
+	for i := range fw.extracts {
+		s.extractWrites(me, &fw.extracts[i], dynamic)
 	}
 }
 
@@ -241,7 +247,12 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 			dirs = []string{"."}
 		}
 		if !hasOpt(args, 'l') && !hasOpt(args, 'p') && !hasOpt(args, 't') {
-			fw.inside = append(fw.inside, dirs...)
+			if ex, ok := unzipExtraction(args); ok {
+				ex.fallback = dirs
+				fw.extracts = append(fw.extracts, ex)
+			} else {
+				fw.inside = append(fw.inside, dirs...)
+			}
 		}
 	case "7z", "7za", "7zr":
 		if len(ops) > 0 && (ops[0] == "x" || ops[0] == "e") {
@@ -263,8 +274,14 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 		if len(dirs) == 0 {
 			dirs = []string{"."}
 		}
-		fw.inside = append(fw.inside, dirs...)
-		fw.paths = append(fw.paths, ops...)
+		if ex, ok := patchExtraction(args); ok {
+			// no operands: the words that look like ones are option values
+			ex.fallback = dirs
+			fw.extracts = append(fw.extracts, ex)
+		} else {
+			fw.inside = append(fw.inside, dirs...)
+			fw.paths = append(fw.paths, ops...)
+		}
 	case "curl":
 		fw.paths = append(fw.paths, optValue(args, "-o", "--output")...)
 		fw.paths = append(fw.paths, optValue(args, "-D", "--dump-header")...)
@@ -481,7 +498,12 @@ func tarWrites(fw *fileWrites, args []string) {
 		if len(dirs) == 0 {
 			dirs = []string{"."}
 		}
-		fw.inside = append(fw.inside, dirs...)
+		if ex, ok := tarExtraction(args); ok {
+			ex.fallback = dirs
+			fw.extracts = append(fw.extracts, ex)
+		} else {
+			fw.inside = append(fw.inside, dirs...)
+		}
 	}
 	if create {
 		fw.paths = append(fw.paths, optValue(args, "-f", "--file")...)
@@ -525,8 +547,15 @@ func gitWrites(fw *fileWrites, args []string) {
 		fw.inside = append(fw.inside, ps...)
 		fw.removes = true
 	case "apply", "am":
-		if !hasOpt(rest, 0, "--check", "--stat", "--numstat", "--summary") {
-			fw.inside = append(fw.inside, ".")
+		if !hasOpt(rest, 0, "--check", "--stat", "--numstat", "--summary") || hasOpt(rest, 0, "--apply") {
+			// read only when given right after "git": its own options
+			// (-C, --work-tree) may move where it applies
+			if ex, ok := gitPatchExtraction(sub, rest); ok && len(args) > 0 && args[0] == sub {
+				ex.fallback = []string{"."}
+				fw.extracts = append(fw.extracts, ex)
+			} else {
+				fw.inside = append(fw.inside, ".")
+			}
 		}
 	case "clone":
 		ops := operandsOf(rest)

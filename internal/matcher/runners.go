@@ -107,7 +107,7 @@ func (s *scriptWalk) findExec(me int, dyns []bool) {
 					s.w.mode = saved
 				}
 				s.w.c.Commands[k].parent = me
-				s.modifies(&s.w.c.Commands[k])
+				s.modifies(k)
 				s.nested(k, nil)
 			}
 			i = j

@@ -31,6 +31,7 @@ type shellWalker struct {
 	err      error
 	folded   []*syntax.CallExpr // commands whose output was folded into a word (foldSubst)
 	mode     argMode            // how the command being walked treats the words it names
+	extracts []extractRecord    // archives and patches read for the names they write (extractwalk.go)
 
 	modsBefore int // len(c.Modifies) before the command being walked added its own
 }
@@ -40,6 +41,7 @@ func parseBash(c *Call, line string) {
 	w := &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
 	start := w.begin()
 	w.script(line, 0, -1)
+	w.settleExtracts()
 	if w.err != nil && c.Err == nil {
 		c.Err = w.err
 	}
@@ -458,10 +460,15 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		s.wordEffects(c, infos)
 	}
 	c.outs, c.ins = s.redirTargets(redirs)
+	if file, text, doc := s.stdinFrom(redirs); doc {
+		c.stdinDoc = &text
+	} else {
+		c.stdin = file
+	}
 	s.argWords(c.Words, dyns)
 	s.argWords(c.expanded, nil)
 	s.w.mode = saved
-	s.modifies(c)
+	s.modifies(me)
 	s.trackCd(c)
 	s.nested(me, redirs)
 	s.findExec(me, dyns)

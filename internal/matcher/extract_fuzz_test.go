@@ -1,0 +1,35 @@
+package matcher
+
+import (
+	"archive/tar"
+	"testing"
+)
+
+// FuzzExtractReaders feeds the archive and patch readers arbitrary bytes:
+// they must not panic, and what they accept stays within their bounds.
+func FuzzExtractReaders(f *testing.F) {
+	f.Add(mkTar(f, true, ent{name: "src/b.go"}, ent{name: "l", typ: tar.TypeSymlink, link: "/etc"}))
+	f.Add(mkTar(f, false, ent{name: "../x"}, ent{name: "/abs"}))
+	f.Add(mkZip(f, ent{name: `..\x`}, ent{name: "l", typ: tar.TypeSymlink, link: "/etc"}))
+	f.Add([]byte(unifiedPatch("src/a.go", ".vibing/x") + createPatch("new")))
+	f.Add([]byte("diff --git \"a/x\\303\" b/y\nrename from \"a\\tb\"\nrename to c\n*** x\n--- y\n***************\n5a6\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if ms, ok := tarMembers(data); ok && len(ms) > 2*maxMembers {
+			t.Fatalf("tarMembers returned %d members", len(ms))
+		}
+		if ms, ok := zipMembers(data); ok && len(ms) > 2*maxMembers+4 {
+			t.Fatalf("zipMembers returned %d members", len(ms))
+		}
+		pt, ok := parsePatch(string(data))
+		if !ok {
+			return
+		}
+		for _, given := range []bool{false, true} {
+			pt.patchTargets(1, given)
+			pt.mayAsk(1, given, func(string) bool { return false })
+		}
+		for _, ex := range []extraction{{kind: extractTar, dir: "out", strip: 1}, {kind: extractZip, dir: ".", junk: true, lower: true}} {
+			memberNames(&ex, string(data))
+		}
+	})
+}
