@@ -181,6 +181,9 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		c = &s.w.c.Commands[me]
 	}
 	for i, w := range c.Words {
+		if !hasXargs(c) {
+			break
+		}
 		if programName(w) != "xargs" {
 			continue
 		}
@@ -325,6 +328,16 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 			s.supposedCode(me, args, redirs)
 		}
 	}
+}
+
+// hasXargs reports whether xargs is among the wrappers the command runs through.
+func hasXargs(c *Command) bool {
+	for _, w := range c.wrappers {
+		if w == "xargs" {
+			return true
+		}
+	}
+	return false
 }
 
 func isWrapperName(name string) bool {

@@ -291,11 +291,11 @@ var chdirOptions = map[string]bool{"-C": true, "--chdir": true, "--directory": t
 // resolved from where the command is written.
 func (s *scriptWalk) chdirTargets(words []string, dyns []bool) []string {
 	var out []string
-	base := s.w.c.Env.Cwd
-	if d, ok := s.w.dir.sure(); ok {
-		base = d
-	}
+	base := ""
 	for i, w := range words {
+		if len(w) < 2 || w[0] != '-' {
+			continue // only an option changes the folder
+		}
 		v := ""
 		if name, val, ok := strings.Cut(w, "="); ok && chdirOptions[name] && strings.HasPrefix(name, "--") {
 			v = val
@@ -304,6 +304,12 @@ func (s *scriptWalk) chdirTargets(words []string, dyns []bool) []string {
 		}
 		if v == "" {
 			continue
+		}
+		if base == "" {
+			base = s.w.c.Env.Cwd
+			if d, ok := s.w.dir.sure(); ok {
+				base = d
+			}
 		}
 		out = append(out, ResolvePath(v, Env{Cwd: base, Home: s.w.c.Env.Home}).Abs)
 		if len(out) >= 8 {
