@@ -110,11 +110,9 @@ type Command struct {
 	dynamicName bool             // the command word itself is dynamic
 	unseen      string           // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
 	denyOnly    bool             // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
-	assigns     []string         // the names of the variables assigned before the command
 	dyn         []bool           // per word of Words: only known at run time (nil when none is)
 	computed    []string         // the words computed at run time that may name files (for file rules)
 	node        *syntax.CallExpr // where the command stands in the parsed line
-	codeVars    []namedScript    // variables before the command that hold a command (GIT_EXTERNAL_DIFF=...)
 
 	expanded      []string // Words after brace expansion; nil when no word has braces
 	expandedArgs  []string // expanded with wrappers seen through
@@ -122,10 +120,36 @@ type Command struct {
 
 	dirs     []string // the folders the command may run in (for the default rules); nil = the working folder
 	dirsFrom uint8    // 0: dirs are where the shell is; dirsUnknown: a cd went somewhere unknown; dirsFull: and the line named more folders than dirs holds
-	outs     []string // the files its redirections write (> x, >> x, &> x)
-	ins      []string // the files its redirections read (< x)
-	stdin    string   // the file its standard input is redirected from (< x), when one redirection names it
-	stdinDoc *string  // the text of a literal here-document or here-string it reads as its standard input
+	rare     *cmdRare // what few commands have (redirections, leading assignments); nil when none
+}
+
+// cmdRare holds the parts of a Command most commands do not have, so the
+// common command stays small.
+type cmdRare struct {
+	outs     []string      // the files its redirections write (> x, >> x, &> x)
+	ins      []string      // the files its redirections read (< x)
+	stdin    string        // the file its standard input is redirected from (< x), when one redirection names it
+	stdinDoc *string       // the text of a literal here-document or here-string it reads as its standard input
+	assigns  []string      // the names of the variables assigned before the command
+	codeVars []namedScript // variables before the command that hold a command (GIT_EXTERNAL_DIFF=...)
+}
+
+var noRare cmdRare
+
+// more returns the command's rare parts for reading (never nil).
+func (c *Command) more() *cmdRare {
+	if c.rare == nil {
+		return &noRare
+	}
+	return c.rare
+}
+
+// setMore returns the command's rare parts for writing.
+func (c *Command) setMore() *cmdRare {
+	if c.rare == nil {
+		c.rare = &cmdRare{}
+	}
+	return c.rare
 }
 
 // Call is one tool call prepared for matching: parsed and resolved once, then

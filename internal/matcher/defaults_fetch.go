@@ -147,7 +147,7 @@ func downloadedFiles(c *Call, i int) []string {
 		if e.Pipeline != d.Pipeline || e.Index < d.Index {
 			continue
 		}
-		files = append(files, e.outs...)
+		files = append(files, e.more().outs...)
 		if e.Index > d.Index && len(e.Args) > 0 && path.Base(e.Args[0]) == "tee" {
 			_, ops := splitFlags(e.Args[1:])
 			files = append(files, ops...)
@@ -179,7 +179,7 @@ func runsFile(cmd *Command, files []string) bool {
 				return true
 			}
 		}
-		for _, in := range cmd.ins {
+		for _, in := range cmd.more().ins {
 			if sameFile(in, files) {
 				return true
 			}

@@ -62,14 +62,14 @@ func (s *scriptWalk) readExtraction(me int, ex *extraction, dynamic bool) (rec e
 	var names, links []string // written names and folders links may lead into, relative to where the command runs
 	for _, f := range ex.files {
 		var data []byte
-		if doc := w.c.Commands[me].stdinDoc; f == "-" && doc != nil {
+		if doc := w.c.Commands[me].more().stdinDoc; f == "-" && doc != nil {
 			if ex.kind == extractTar || ex.kind == extractZip || len(*doc) > maxArchiveBytes {
 				return rec, false
 			}
 			data = []byte(*doc) // a here-document: the line holds the patch
 		} else {
 			if f == "-" {
-				f = w.c.Commands[me].stdin
+				f = w.c.Commands[me].more().stdin
 			}
 			if !plainWord(f) {
 				return rec, false

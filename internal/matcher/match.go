@@ -686,7 +686,7 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 // the safe list: GIT_EXTERNAL_DIFF, LD_PRELOAD, PATH and the like change
 // what an allowed command runs.
 func safeAssigns(cmd *Command) bool {
-	for _, a := range cmd.assigns {
+	for _, a := range cmd.more().assigns {
 		if !safeEnv[a] {
 			return false
 		}

@@ -46,7 +46,7 @@ func (s *scriptWalk) assignments(cmd *Command, assigns []*syntax.Assign) {
 			continue
 		}
 		name := a.Name.Value
-		cmd.assigns = append(cmd.assigns, name)
+		cmd.setMore().assigns = append(cmd.more().assigns, name)
 		switch {
 		case codeEnv[name]:
 			// checked as a script once the command is added (opaque)
@@ -55,7 +55,7 @@ func (s *scriptWalk) assignments(cmd *Command, assigns []*syntax.Assign) {
 				wi := s.wordInfo(a.Value)
 				v.text, v.dyn = wi.text, wi.dyn
 			}
-			cmd.codeVars = append(cmd.codeVars, v)
+			cmd.setMore().codeVars = append(cmd.more().codeVars, v)
 		case isRunEnv(name):
 			cmd.see(fmt.Sprintf("%s=… changes what %s runs", name, cmdName(cmd)))
 		}
@@ -151,7 +151,7 @@ func short(s string) string {
 // opaque looks for what command me runs that its words do not spell out.
 func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 	c := &s.w.c.Commands[me]
-	for _, v := range c.codeVars {
+	for _, v := range c.more().codeVars {
 		if v.dyn {
 			s.w.c.Commands[me].see(fmt.Sprintf("%s holds a command only known at run time", v.name))
 			continue

@@ -459,11 +459,14 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	if infos != nil {
 		s.wordEffects(c, infos)
 	}
-	c.outs, c.ins = s.redirTargets(redirs)
-	if file, text, doc := s.stdinFrom(redirs); doc {
-		c.stdinDoc = &text
-	} else {
-		c.stdin = file
+	if len(redirs) > 0 {
+		r := c.setMore()
+		r.outs, r.ins = s.redirTargets(redirs)
+		if file, text, doc := s.stdinFrom(redirs); doc {
+			r.stdinDoc = &text
+		} else {
+			r.stdin = file
+		}
 	}
 	s.argWords(c.Words, dyns)
 	s.argWords(c.expanded, nil)
