@@ -187,8 +187,19 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		if programName(w) != "xargs" {
 			continue
 		}
-		if len(c.computed) == 0 {
-			c.computed = append(c.computed, "the arguments xargs reads from its input")
+		if n := programName(c.Args[0]); len(c.computed) == 0 && n != "echo" && n != "printf" {
+			if roots, ok := s.findFeeds(c); ok {
+				// find … | xargs CMD: CMD gets the files find finds,
+				// whatever lies below its roots, as -exec CMD {} does
+				saved := s.w.mode
+				s.w.mode = argMode{tree: true, mayWrite: argModeOf(c.Args).mayWrite}
+				for _, root := range roots {
+					s.argWord(root)
+				}
+				s.w.mode = saved
+			} else {
+				c.computed = append(c.computed, "the arguments xargs reads from its input")
+			}
 		}
 		if repl := xargsReplace(c.Words[i+1:]); repl != "" {
 			rest, _ := skipWrapper("xargs", wrappers["xargs"], c.Words[i+1:])
@@ -328,6 +339,24 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 			s.supposedCode(me, args, redirs)
 		}
 	}
+}
+
+// findFeeds returns the roots of a find command whose output is piped
+// straight into this one (find ROOTS … | xargs CMD).
+func (s *scriptWalk) findFeeds(c *Command) ([]string, bool) {
+	if c.Index == 0 {
+		return nil, false
+	}
+	for i := range s.w.c.Commands {
+		p := &s.w.c.Commands[i]
+		if p.Pipeline != c.Pipeline || p.Index != c.Index-1 || p.denyOnly || len(p.Args) == 0 {
+			continue
+		}
+		if programName(p.Args[0]) == "find" && p.unseen == "" && !p.Dynamic {
+			return findRoots(p.Args[1:]), true
+		}
+	}
+	return nil, false
 }
 
 // hasXargs reports whether xargs is among the wrappers the command runs through.

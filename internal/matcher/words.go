@@ -83,6 +83,7 @@ func hasGlobChar(s string) bool {
 
 // expansion accumulates the texts a word can be while its parts are read.
 type expansion struct {
+	sawValue bool // a value substitution ($(date)) stands in the word so far
 	cands    []string // every text so far; nil once unknown
 	dyn      bool     // some part is not a plain literal
 	computed bool
@@ -134,6 +135,11 @@ func (s *scriptWalk) lit(e *expansion, parts []syntax.WordPart, quoted bool) {
 			if !quoted && hasGlobChar(p.Value) {
 				e.glob = true
 			}
+			if e.sawValue && strings.ContainsRune(p.Value, '/') && !e.computed {
+				// a path built on a value ($(date)/../.env): where it
+				// leads is only known at run time
+				e.computed, e.why = true, p.Value
+			}
 			e.add(unescape(p.Value, quoted))
 		case *syntax.SglQuoted:
 			if p.Dollar {
@@ -160,8 +166,13 @@ func (s *scriptWalk) lit(e *expansion, parts []syntax.WordPart, quoted bool) {
 				e.addValues([]string{v})
 				continue
 			}
+			if dir, ok := s.pwdSubst(p); ok {
+				e.addValues([]string{dir}) // $(pwd): the folder the walk knows, as $PWD
+				continue
+			}
 			if s.valueSubst(p) {
 				e.unknown(false, "") // a value (a date, a commit id), not a file name
+				e.sawValue = true
 				continue
 			}
 			e.unknown(true, s.srcOf(p))
@@ -268,6 +279,29 @@ func (s *scriptWalk) ifsSet() bool {
 	return false
 }
 
+// pwdSubst resolves $(pwd) (and pwd -L/-P) to the folder the shell is in,
+// when the walk knows it.
+func (s *scriptWalk) pwdSubst(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(ce.Args) > 2 || ce.Args[0].Lit() != "pwd" {
+		return "", false
+	}
+	if len(ce.Args) == 2 && ce.Args[1].Lit() != "-L" && ce.Args[1].Lit() != "-P" {
+		return "", false
+	}
+	dir, ok := s.w.dir.sure()
+	if !ok {
+		return "", false
+	}
+	if len(ce.Args) == 2 && ce.Args[1].Lit() == "-P" {
+		dir = realDir(dir)
+	}
+	return dir, true
+}
+
 // valueSubst reports whether a command substitution only prints a value
 // that is not a file name taken from the file system: date, whoami,
 // uname, git rev-parse/describe/config/branch ... with literal words.
@@ -288,10 +322,16 @@ func (s *scriptWalk) valueSubst(cs *syntax.CmdSubst) bool {
 		words = append(words, v)
 	}
 	switch words[0] {
-	case "date", "whoami", "id", "uname", "hostname", "nproc", "pwd", "arch", "logname", "tty", "uuidgen":
+	case "date", "whoami", "id", "uname", "hostname", "nproc", "arch", "logname", "uuidgen":
 		return true
 	case "git":
-		sub, _ := gitSubcommand(words[1:])
+		sub, rest := gitSubcommand(words[1:])
+		for _, a := range rest {
+			if strings.HasPrefix(a, "--show-") || strings.HasPrefix(a, "--git-") || strings.HasPrefix(a, "--path") ||
+				strings.HasPrefix(a, "--absolute") || strings.HasPrefix(a, "--local-env") || a == "--get-regexp" || strings.HasPrefix(a, "--resolve") {
+				return false // a path (--show-toplevel, --git-dir), not a value
+			}
+		}
 		switch sub {
 		case "rev-parse", "describe", "config", "branch", "rev-list", "symbolic-ref", "merge-base":
 			return true
