@@ -83,7 +83,7 @@ func hasGlobChar(s string) bool {
 
 // expansion accumulates the texts a word can be while its parts are read.
 type expansion struct {
-	sawValue bool // a value substitution ($(date)) stands in the word so far
+	sawValue bool     // a value substitution ($(date)) stands in the word so far
 	cands    []string // every text so far; nil once unknown
 	dyn      bool     // some part is not a plain literal
 	computed bool
