@@ -300,6 +300,10 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 		s.suppose(me, args)
 	case name == "git":
 		s.git(me, args[1:])
+	case name == "go":
+		s.goTool(me, args[1:])
+	case name == "make" || name == "gmake":
+		s.makeRecipes(me, args[1:])
 	case name == "sed":
 		if sedRuns(args[1:]) {
 			c.see("sed's e command runs its text as a command")
@@ -685,6 +689,64 @@ func (s *scriptWalk) git(me int, args []string) {
 			s.suppose(me, append([]string{"git bisect"}, rest[1:]...))
 			c = &s.w.c.Commands[me]
 			c.alts = append(c.alts, rest[1:])
+		}
+	case "grep":
+		for i, a := range rest {
+			if a == "-O" || a == "--open-files-in-pager" {
+				if i+1 < len(rest) && !strings.HasPrefix(rest[i+1], "-") {
+					s.runScript(me, "git grep -O", rest[i+1], false)
+				}
+			} else if v, ok := cutOpt(a, "--open-files-in-pager"); ok {
+				s.runScript(me, "git grep -O", v, false)
+			} else if strings.HasPrefix(a, "-O") && len(a) > 2 {
+				s.runScript(me, "git grep -O", a[2:], false)
+			}
+		}
+	}
+}
+
+// goTool follows the command go test/run/build runs besides the build:
+// -exec CMD runs the test binary through CMD, -toolexec CMD runs every
+// tool of the build through it.
+func (s *scriptWalk) goTool(me int, args []string) {
+	for i, a := range args {
+		for _, opt := range []string{"-exec", "-toolexec", "--exec", "--toolexec"} {
+			if a == opt && i+1 < len(args) {
+				s.runScript(me, "go "+strings.TrimLeft(opt, "-"), args[i+1], false)
+			} else if v, ok := cutOpt(a, opt); ok {
+				s.runScript(me, "go "+strings.TrimLeft(opt, "-"), v, false)
+			}
+		}
+	}
+}
+
+// makeCommandVars are make variables whose value is a program recipes run.
+var makeCommandVars = map[string]bool{
+	"SHELL": true, "MAKESHELL": true, ".SHELLFLAGS": true, "RM": true, "CC": true, "CXX": true, "CPP": true,
+	"LD": true, "AR": true, "AS": true, "INSTALL": true, "MAKE": true, "CP": true, "MV": true, "MKDIR": true,
+	"GO": true, "PYTHON": true, "NPM": true, "DOCKER": true, "CARGO": true, "SED": true, "AWK": true,
+}
+
+// makeRecipes marks make unseen when its recipes come from somewhere the
+// engine cannot read or are changed on the line: a makefile read from the
+// input, --eval text, or a variable that changes the shell or a command
+// the recipes run (SHELL=, RM=, CC= ...).
+func (s *scriptWalk) makeRecipes(me int, args []string) {
+	c := &s.w.c.Commands[me]
+	for i, a := range args {
+		switch {
+		case (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(args) && (isStdinPath(args[i+1]) || c.isDyn(args[i+1])):
+			c.see("make reads its makefile from its input")
+			return
+		case strings.HasPrefix(a, "--eval"):
+			c.see("make --eval adds rules the engine does not read")
+			return
+		case !strings.HasPrefix(a, "-") && isAssignment(a):
+			name, val, _ := strings.Cut(a, "=")
+			if makeCommandVars[strings.TrimSuffix(name, "+")] || strings.ContainsAny(val, " \t;|&`$") {
+				c.see(fmt.Sprintf("make %s changes what its recipes run", short(a)))
+				return
+			}
 		}
 	}
 }
