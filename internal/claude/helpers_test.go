@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -273,6 +274,35 @@ func hookDecision(body map[string]any) (string, string) {
 }
 
 // groupGone fails the test if the fake's process group still has members.
+// liveInGroup reports whether a process of group pgid is still running:
+// one that is not a zombie. A killed grandchild reparented to an init that
+// does not reap (as in some containers) stays a zombie, holding nothing.
+func liveInGroup(pgid int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true // cannot tell: count it as alive
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...: comm may hold spaces, so read after the last ')'
+		i := strings.LastIndexByte(string(data), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		if f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
+}
+
 func (tu *turn) groupGone() {
 	tu.t.Helper()
 	for _, m := range tu.log {
@@ -283,8 +313,8 @@ func (tu *turn) groupGone() {
 		deadline := time.Now().Add(2 * time.Second)
 		for {
 			err := syscall.Kill(-pgid, 0)
-			if errors.Is(err, syscall.ESRCH) {
-				return
+			if errors.Is(err, syscall.ESRCH) || !liveInGroup(pgid) {
+				return // gone, or only zombies left for init to reap
 			}
 			if time.Now().After(deadline) {
 				tu.t.Fatalf("process group %d still alive after the run (kill -0: %v)", pgid, err)
