@@ -185,24 +185,55 @@ func isEditTool(t string) bool {
 // grep KEY .env, python3 < .env) for Read rules and deny Edit/Write rules.
 // Words only known at run time (cat $F) cannot be checked.
 func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
+	ok, _ := r.bashFileHit(c, list, seenOnly, false)
+	return ok
+}
+
+// FileHit says, for a file rule that fires on a Bash call, which file the
+// line touches ("it writes src/x", "it reads ., which holds a file the
+// rule names"); "" when the rule does not fire on a file the line names.
+func (r *Rule) FileHit(c *Call, list List) string {
+	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == AllowList {
+		return ""
+	}
+	_, what := r.bashFileHit(c, list, true, true)
+	return what
+}
+
+// bashFileHit is matchBashFiles; with describe it also says which file.
+func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, string) {
 	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == DenyList)
 	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == DenyList)
 	if !reads && !changes {
-		return false
+		return false, ""
 	}
 	if c.Err != nil || c.braceOverflow || c.dirOverflow {
-		return true // a line that cannot be parsed or expanded may touch anything
+		return true, "" // a line that cannot be parsed or expanded may touch anything
 	}
 	if !seenOnly && c.unseenReason(true) != "" {
-		return true // a command that cannot be seen through may touch any file
+		return true, "" // a command that cannot be seen through may touch any file
+	}
+	say := func(format string, p *Path) string {
+		if !describe {
+			return ""
+		}
+		name := p.Raw
+		if name == "" {
+			name = p.Abs
+		}
+		return fmt.Sprintf(format, name)
 	}
 	if changes {
 		for i := range c.Modifies {
-			if m := &c.Modifies[i]; m.inside && !m.removes && m.names == nil && !isEditTool(r.Tool) {
+			m := &c.Modifies[i]
+			if m.inside && !m.removes && m.names == nil && !isEditTool(r.Tool) {
 				continue // a Read rule is about what is read: writing new names into a folder reads nothing
 			}
-			if r.matchPath(&c.Modifies[i], c, list) {
-				return true
+			if r.matchPath(m, c, list) {
+				if m.inside {
+					return true, say("it writes inside %s", m)
+				}
+				return true, say("it writes %s", m)
 			}
 		}
 	}
@@ -218,16 +249,19 @@ func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
 			}
 			if p.tree && readRule && r.anyBase {
 				if r.holds(p, c) {
-					return true
+					return true, say("it reads all of %s, which holds a file the rule names", p)
 				}
 				continue
 			}
 			if r.matchPath(p, c, list) {
-				return true
+				if p.tree {
+					return true, say("it reads all of %s, which holds a file the rule names", p)
+				}
+				return true, say("it names %s", p)
 			}
 		}
 	}
-	return false
+	return false, ""
 }
 
 // matchPath matches a path rule: in allow both the path as written and its

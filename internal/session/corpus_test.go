@@ -95,3 +95,6 @@ func TestAutorunCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "autorun.json"
 // The guard: commands that write while looking read-only, writes into a
 // guarded folder's parent, writes that never name the guarded path (class 11).
 func TestGuardCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "guard.json", 10) }
+
+// A file rule that fires on a Bash line says which file the line touches.
+func TestFileReasonCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "reasons.json", 3) }

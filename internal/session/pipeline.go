@@ -181,6 +181,8 @@ func (e *Engine) denial(c, v *matcher.Call, r *rule) Decision {
 	default:
 		if why := r.Rule.Unseen(v, matcher.DenyList); why != "" {
 			d.Reason = fmt.Sprintf("%s is denied by the rule %s: %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
+		} else if hit := r.Rule.FileHit(v, matcher.DenyList); hit != "" {
+			d.Reason = fmt.Sprintf("%s is denied by the rule %s, as %s.", describe(c), r.String(), hit)
 		}
 	}
 	return d
@@ -284,6 +286,8 @@ func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 	if r.Rule != nil {
 		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
+		} else if hit := r.Rule.FileHit(v, matcher.AskList); hit != "" {
+			reason = fmt.Sprintf("%s needs approval (ask: %s), as %s.", describe(c), r.String(), hit)
 		}
 	}
 	return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src, Reason: reason})
