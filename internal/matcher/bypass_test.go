@@ -1,7 +1,6 @@
 package matcher_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,19 +112,8 @@ func TestClassCorpora(t *testing.T) {
 // number of cases and of attack cases (match, nocover).
 func runCorpus(t *testing.T, file string) (n, attacks int) {
 	tmp, env := bypassFixture(t)
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	name := filepath.Base(file)
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fields := strings.Split(text, "\t")
+	corpusRows(t, file, func(line int, fields []string) {
 		if len(fields) != 5 && len(fields) != 6 {
 			t.Fatalf("%s:%d: %d fields, want 5 or 6", name, line, len(fields))
 		}
@@ -169,7 +157,7 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 		default:
 			t.Fatalf("%s:%d: unknown expectation %q", name, line, expect)
 		}
-	}
+	})
 	return n, attacks
 }
 

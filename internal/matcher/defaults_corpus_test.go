@@ -1,9 +1,6 @@
 package matcher_test
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
 
 	"vibing/internal/matcher"
@@ -22,27 +19,16 @@ var defaultRules = map[string]string{
 // must refuse (naming that rule) and everyday commands none may refuse.
 func TestDefaultsCorpus(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("testdata/defaults.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	env := testEnv
 	denies, allows := 0, 0
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fields := strings.Split(text, "\t")
+	corpusRows(t, "testdata/defaults.txt", func(line int, fields []string) {
 		switch fields[0] {
 		case "@cwd":
 			env.Cwd = fields[1]
-			continue
+			return
 		case "@home":
 			env.Home = fields[1]
-			continue
+			return
 		}
 		if len(fields) != 3 {
 			t.Fatalf("defaults.txt:%d: %d fields, want 3", line, len(fields))
@@ -67,10 +53,7 @@ func TestDefaultsCorpus(t *testing.T) {
 		default:
 			t.Fatalf("defaults.txt:%d: unknown expectation %q", line, fields[0])
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	if denies < 10 || allows < 10 {
 		t.Errorf("defaults corpus has %d attacks and %d everyday commands, want at least 10 of each", denies, allows)
 	}

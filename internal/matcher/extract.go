@@ -98,18 +98,11 @@ func tarExtraction(args []string) (extraction, bool) {
 		case a == "--":
 			i = len(args) // member names follow
 		case strings.HasPrefix(a, "--"):
-			name, val, has := strings.Cut(a[2:], "=")
-			valued, known := tarLong[name]
-			switch {
-			case !known || (has && !valued):
+			name, val, last, ok := longOption(args, i, tarLong)
+			if !ok {
 				return ex, false
-			case valued && !has:
-				if i+1 >= len(args) {
-					return ex, false
-				}
-				i++
-				val = args[i]
 			}
+			i = last
 			switch name {
 			case "extract", "get":
 				extract = true
@@ -263,18 +256,11 @@ func patchExtraction(args []string) (extraction, bool) {
 		case a == "--" || a == "-" || len(a) < 2 || a[0] != '-':
 			return ex, false // an original file (or the patch) named as an operand
 		case strings.HasPrefix(a, "--"):
-			name, val, has := strings.Cut(a[2:], "=")
-			valued, known := patchLong[name]
-			switch {
-			case !known || (has && !valued):
+			name, val, last, ok := longOption(args, i, patchLong)
+			if !ok {
 				return ex, false
-			case valued && !has:
-				if i+1 >= len(args) {
-					return ex, false
-				}
-				i++
-				val = args[i]
 			}
+			i = last
 			ex.batch = ex.batch || name == "force" || name == "batch"
 			if ch, ok := long[name]; ok && !value(ch, val) {
 				return ex, false
@@ -354,18 +340,11 @@ func gitPatchExtraction(sub string, rest []string) (extraction, bool) {
 		case a == "-" || len(a) < 2 || a[0] != '-':
 			files = append(files, a)
 		case strings.HasPrefix(a, "--"):
-			name, val, has := strings.Cut(a[2:], "=")
-			valued, known := long[name]
-			switch {
-			case !known || (has && !valued):
+			name, val, last, ok := longOption(rest, i, long)
+			if !ok {
 				return ex, false
-			case valued && !has:
-				if i+1 >= len(rest) {
-					return ex, false
-				}
-				i++
-				val = rest[i]
 			}
+			i = last
 			switch name {
 			case "directory":
 				ex.prefix = strings.TrimSuffix(val, "/")
@@ -427,4 +406,25 @@ var extractEnv = map[extractKind]struct {
 // computed at run time, not a pattern the shell expands, not find's {}.
 func plainWord(w string) bool {
 	return w != "" && !strings.ContainsAny(w, "$`*?[{}\x00")
+}
+
+// longOption reads the long option args[i] ("--name" or "--name=value")
+// against table (name -> whether it takes a value). It returns the name,
+// the value, and the index of the last word it used; ok is false for an
+// option the table does not know, a value where none is taken, or a value
+// that is missing.
+func longOption(args []string, i int, table map[string]bool) (name, val string, last int, ok bool) {
+	name, val, has := strings.Cut(args[i][2:], "=")
+	valued, known := table[name]
+	switch {
+	case !known || (has && !valued):
+		return "", "", i, false
+	case valued && !has:
+		if i+1 >= len(args) {
+			return "", "", i, false
+		}
+		i++
+		val = args[i]
+	}
+	return name, val, i, true
 }

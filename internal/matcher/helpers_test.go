@@ -1,6 +1,9 @@
 package matcher_test
 
 import (
+	"bufio"
+	"os"
+	"strings"
 	"testing"
 
 	"vibing/internal/matcher"
@@ -29,4 +32,26 @@ func parseList(s string) matcher.List {
 		return matcher.AskList
 	}
 	return matcher.AllowList
+}
+
+// corpusRows calls row for every line of a corpus file that is neither
+// blank nor a # comment, split at tabs.
+func corpusRows(t *testing.T, file string, row func(line int, fields []string)) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		row(line, strings.Split(text, "\t"))
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
 }

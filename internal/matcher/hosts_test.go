@@ -1,8 +1,6 @@
 package matcher_test
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,19 +12,8 @@ import (
 func TestHostsCorpus(t *testing.T) {
 	t.Parallel()
 	tmp, env := bypassFixture(t)
-	f, err := os.Open("testdata/hosts.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	counts := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		fields := strings.Split(text, "\t")
+	corpusRows(t, "testdata/hosts.txt", func(line int, fields []string) {
 		if len(fields) != 5 {
 			t.Fatalf("hosts.txt:%d: %d fields, want 5", line, len(fields))
 		}
@@ -48,7 +35,7 @@ func TestHostsCorpus(t *testing.T) {
 		default:
 			t.Fatalf("hosts.txt:%d: unknown expectation %q", line, expect)
 		}
-	}
+	})
 	if counts["match"] < 10 || counts["nomatch"] < 10 {
 		t.Errorf("hosts corpus has %d match and %d nomatch cases, want at least 10 of each", counts["match"], counts["nomatch"])
 	}

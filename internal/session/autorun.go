@@ -77,15 +77,23 @@ func (e *Engine) allowedByName(d Decision) bool {
 // unseenAsk is the ask for a command the engine cannot see through, through
 // step 8.
 func (e *Engine) unseenAsk(c *matcher.Call, why string) Decision {
-	base := fmt.Sprintf("%s runs what the engine cannot see (%s), which could change vibing's permissions or a file that runs code", describe(c), why)
-	d := Decision{Decision: Ask, Source: SourceAutorun, Reason: base + "; it needs your approval in every mode."}
+	return e.askEveryMode(fmt.Sprintf("%s runs what the engine cannot see (%s), which could change vibing's permissions or a file that runs code", describe(c), why),
+		"Allow the program by name, e.g. /allow "+matcher.Suggest(c))
+}
+
+// askEveryMode is an ask that holds in every mode, bypassPermissions
+// included; where no prompt can be shown (dontAsk, a resumed session) it is
+// a deny that says how to allow the call (allowHow, a sentence without its
+// full stop).
+func (e *Engine) askEveryMode(why, allowHow string) Decision {
+	d := Decision{Decision: Ask, Source: SourceAutorun, Reason: why + "; it needs your approval in every mode."}
 	switch {
 	case e.mode == "dontAsk":
 		d.Decision = Deny
-		d.Reason = base + "; it needs your approval in every mode, but dontAsk mode never prompts. Allow the program by name, e.g. /allow " + matcher.Suggest(c) + "."
+		d.Reason = why + "; it needs your approval in every mode, but dontAsk mode never prompts. " + allowHow + "."
 	case e.resumed && e.cfg.ResumeAsk != config.ResumeAskPrompt:
 		d.Decision = Deny
-		d.Reason = base + "; it needs your approval in every mode, but approval prompts are off for resumed sessions. Allow the program by name, e.g. /allow " + matcher.Suggest(c) + ", or start a fresh session with /new-session."
+		d.Reason = why + "; it needs your approval in every mode, but approval prompts are off for resumed sessions. " + allowHow + ", or start a fresh session with /new-session."
 	}
 	return d
 }
@@ -101,18 +109,7 @@ func (e *Engine) autorunAsk(c, v *matcher.Call, h autorunHit) Decision {
 		subject = describe(c) + verb
 	}
 	why := fmt.Sprintf("%s a file that %s", subject, h.what)
-	fix := e.explicitRule(v, h)
-	d := Decision{Decision: Ask, Source: SourceAutorun,
-		Reason: why + "; it needs your approval in every mode."}
-	switch {
-	case e.mode == "dontAsk":
-		d.Decision = Deny
-		d.Reason = fmt.Sprintf("%s; it needs your approval in every mode, but dontAsk mode never prompts. Allow it by name with /allow %s.", why, fix)
-	case e.resumed && e.cfg.ResumeAsk != config.ResumeAskPrompt:
-		d.Decision = Deny
-		d.Reason = fmt.Sprintf("%s; it needs your approval in every mode, but approval prompts are off for resumed sessions. Allow it by name with /allow %s, or start a fresh session with /new-session.", why, fix)
-	}
-	return d
+	return e.askEveryMode(why, "Allow it by name with /allow "+e.explicitRule(v, h))
 }
 
 // explicitRule is the allow rule that names h: an Edit rule on its path
