@@ -593,31 +593,7 @@ func gitWrites(fw *fileWrites, args []string) {
 // findWrites: -delete removes what matches below the search roots;
 // -fprint FILE and friends write FILE.
 func findWrites(fw *fileWrites, args []string) {
-	// options before the roots: -H, -L, -P, -D LIST, -O LEVEL
-	follow, k := false, 0
-	for ; k < len(args); k++ {
-		a := args[k]
-		if a == "-D" {
-			k++
-			continue
-		}
-		if a != "-H" && a != "-L" && a != "-P" && !strings.HasPrefix(a, "-O") {
-			break
-		}
-		follow = follow || a == "-L"
-	}
-	args = args[k:]
-	var roots []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
-			break
-		}
-		roots = append(roots, a)
-	}
-	expr := args[len(roots):]
-	if len(roots) == 0 {
-		roots = []string{"."}
-	}
+	roots, expr, follow := findParts(args)
 	for i, a := range expr {
 		switch a {
 		case "-delete":

@@ -68,6 +68,9 @@ func (c *Call) noteUnseen() {
 // Unseen returns the reasons the engine cannot see what a Bash call runs
 // (empty when it can see all of it).
 func (c *Call) Unseen() []string {
+	if c.unseenCmd == "" {
+		return nil // noteUnseen found none when the line was walked
+	}
 	var out []string
 	for i := range c.Commands {
 		if u := c.Commands[i].unseen; u != "" {

@@ -118,17 +118,42 @@ func (s *scriptWalk) findExec(me int, dyns []bool) {
 // findRoots returns the folders find searches (its words before the
 // first test or action; "." when none).
 func findRoots(args []string) []string {
-	var roots []string
+	roots, _, _ := findParts(args)
+	return roots
+}
+
+// findParts splits find's arguments into the folders it searches ("."
+// when none), its expression, and whether it follows symbolic links (-L).
+// The options before the folders (-H, -L, -P, -D LIST, -O LEVEL) are
+// skipped.
+func findParts(args []string) (roots, expr []string, follow bool) {
+	k := 0
+	for ; k < len(args); k++ {
+		a := args[k]
+		if a == "-D" {
+			k++
+			continue
+		}
+		if a != "-H" && a != "-L" && a != "-P" && !strings.HasPrefix(a, "-O") {
+			break
+		}
+		follow = follow || a == "-L"
+	}
+	if k > len(args) {
+		k = len(args)
+	}
+	args = args[k:]
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
 			break
 		}
 		roots = append(roots, a)
 	}
+	expr = args[len(roots):]
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	return roots
+	return roots, expr, follow
 }
 
 // suScript finds the script su or runuser hands to the shell: -c SCRIPT,
