@@ -331,14 +331,18 @@ func normalDiffCmd(t string) bool {
 		}
 		return i > j
 	}
-	if !digits() {
-		return false
-	}
-	if i < len(t) && t[i] == ',' {
-		i++
+	lines := func() bool { // N or N,M
 		if !digits() {
 			return false
 		}
+		if i < len(t) && t[i] == ',' {
+			i++
+			return digits()
+		}
+		return true
+	}
+	if !lines() {
+		return false
 	}
 	if i >= len(t) || (t[i] != 'a' && t[i] != 'c' && t[i] != 'd') {
 		return false
@@ -347,16 +351,7 @@ func normalDiffCmd(t string) bool {
 	if i == len(t) {
 		return true
 	}
-	if !digits() {
-		return false
-	}
-	if i < len(t) && t[i] == ',' {
-		i++
-		if !digits() {
-			return false
-		}
-	}
-	return i == len(t)
+	return lines() && i == len(t)
 }
 
 // hunkCounts reads the line counts of a unified hunk (@@ -1,5 +1,6 @@).
