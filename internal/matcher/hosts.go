@@ -210,15 +210,6 @@ func (s *hostScan) words(args []string, xargs bool) {
 	s.urls(rest)
 }
 
-func hasShellC(args []string) bool {
-	for _, a := range args {
-		if a == "--command" || (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c')) {
-			return true
-		}
-	}
-	return false
-}
-
 // nonHostSchemes are URL schemes whose authority names no network host.
 var nonHostSchemes = map[string]bool{"file": true, "s3": true, "s3a": true, "s3n": true, "gs": true, "hdfs": true, "jar": true, "blob": true, "data": true, "about": true}
 

@@ -423,29 +423,6 @@ func (s *scriptWalk) readsInput(c *Command, args []string, redirs []*syntax.Redi
 	return c.Index > 0 || s.inputPiped()
 }
 
-// hasAnyFlag reports whether one of flags stands among args (or glued to
-// its value, -cCODE).
-func hasAnyFlag(args, flags []string) bool {
-	for _, a := range args {
-		for _, f := range flags {
-			if a == f || (len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func hasInputRedirect(redirs []*syntax.Redirect) bool {
-	for _, r := range redirs {
-		switch r.Op {
-		case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			return true
-		}
-	}
-	return false
-}
-
 // writtenByLine reports whether a path a command runs is one an earlier
 // command of the line writes (echo … > t.sh && sh t.sh, cp /bin/rm ./del):
 // what it runs is not what its name says.
