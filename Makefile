@@ -25,7 +25,7 @@ build: $(BIN)
 
 $(BIN): $(GOFILES)
 	@mkdir -p bin
-	$(GO) build -trimpath -o $(BIN) ./cmd/vibing-agent
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/vibing-agent
 
 deps:
 	@scripts/install-claude.sh

@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -173,7 +172,7 @@ var pyModules = wordSet(`json sys re math cmath datetime time calendar collectio
 	unicodedata pprint html keyword copy heapq bisect array zlib secrets shlex difflib ipaddress colorsys
 	numbers csv glob fnmatch tomllib platform`)
 
-var pyOpenLiteral = regexp.MustCompile(`^\s*\(\s*(?:'[^'\\\n]*'|"[^"\\\n]*")\s*[,)]`)
+var pyOpenLiteral = newLazyRE(`^\s*\(\s*(?:'[^'\\\n]*'|"[^"\\\n]*")\s*[,)]`)
 
 var pyPrivate = []string{"f_", "tb_", "gi_", "cr_", "ag_", "co_", "func_", "im_"}
 

@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -25,10 +24,10 @@ var jsProcess = wordSet(`version versions argv env platform arch stdout stderr s
 var jsModules = wordSet(`os path util url crypto assert events querystring string_decoder buffer zlib readline punycode`)
 
 var (
-	jsRequireArg = regexp.MustCompile(`^\s*\(\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)")\s*\)`)
-	jsIndex      = regexp.MustCompile(`^\s*(?:\d+|'[^'\\\n]*'|"[^"\\\n]*")\s*$`)
-	jsEscape     = regexp.MustCompile(`\\u[0-9a-fA-F{]`)
-	jsAttr       = regexp.MustCompile(`^\s*\??\.\s*([A-Za-z_$][A-Za-z0-9_$]*)`)
+	jsRequireArg = newLazyRE(`^\s*\(\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)")\s*\)`)
+	jsIndex      = newLazyRE(`^\s*(?:\d+|'[^'\\\n]*'|"[^"\\\n]*")\s*$`)
+	jsEscape     = newLazyRE(`\\u[0-9a-fA-F{]`)
+	jsAttr       = newLazyRE(`^\s*\??\.\s*([A-Za-z_$][A-Za-z0-9_$]*)`)
 )
 
 func jsRisk(code string) string {
@@ -102,8 +101,8 @@ var perlModules = wordSet(`strict warnings utf8 feature integer bigint bignum co
 	Data::Dumper JSON::PP POSIX Time::Local Time::HiRes MIME::Base64 Digest::MD5 Digest::SHA Text::Wrap`)
 
 var (
-	perlSymbolic = regexp.MustCompile(`&\s*[$\{]|->\s*\$|\*\{|%(?:main)?::|\$\{\s*["'\\]|\$\$`)
-	perlModName  = regexp.MustCompile(`^\s*([A-Za-z0-9_:.]+)`)
+	perlSymbolic = newLazyRE(`&\s*[$\{]|->\s*\$|\*\{|%(?:main)?::|\$\{\s*["'\\]|\$\$`)
+	perlModName  = newLazyRE(`^\s*([A-Za-z0-9_:.]+)`)
 )
 
 func perlRisk(code string) string {
@@ -157,7 +156,7 @@ var rubyWords = wordSet(`system exec spawn syscall fork open popen popen2 popen3
 
 var rubyLibs = wordSet(`json set date time pp securerandom digest base64 bigdecimal prime English`)
 
-var rubyX = regexp.MustCompile(`%x[^A-Za-z0-9\s]`)
+var rubyX = newLazyRE(`%x[^A-Za-z0-9\s]`)
 
 func rubyRisk(code string) string {
 	switch {
@@ -181,7 +180,7 @@ func rubyRisk(code string) string {
 	return ""
 }
 
-var rubyRequire = regexp.MustCompile(`^\s*\(?\s*(?:'([a-z/_]+)'|"([a-z/_]+)")`)
+var rubyRequire = newLazyRE(`^\s*\(?\s*(?:'([a-z/_]+)'|"([a-z/_]+)")`)
 
 // PHP makes any string a function name (array_map('sys'.'tem', ...)), so
 // its inline code is read against a list of trusted words: every word that
@@ -205,9 +204,9 @@ var phpWords = wordSet(`echo print printf sprintf vprintf number_format PHP_VERS
 var phpSafeIni = wordSet(`memory_limit display_errors error_reporting date.timezone max_execution_time
 	html_errors log_errors precision serialize_precision`)
 
-var phpDynamic = regexp.MustCompile("`|\\$\\s*[$\\{]|\\$\\w+\\s*\\(|[)\\]}]\\s*\\(|new\\s*\\$")
+var phpDynamic = newLazyRE("`|\\$\\s*[$\\{]|\\$\\w+\\s*\\(|[)\\]}]\\s*\\(|new\\s*\\$")
 
-var phpInterp = regexp.MustCompile(`"[^"]*(?:\{\$|\$\{)`)
+var phpInterp = newLazyRE(`"[^"]*(?:\{\$|\$\{)`)
 
 func phpRisk(code string) string {
 	m := maskStrings(code, `'"`, 0, "")

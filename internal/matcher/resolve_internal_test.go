@@ -3,6 +3,7 @@ package matcher
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -142,6 +143,17 @@ func TestResolvePathLinks(t *testing.T) {
 		got := ResolvePath(raw, env)
 		if !strings.HasPrefix(got.Real, tmp+"/") {
 			t.Errorf("ResolvePath(%q).Real = %q, want a path of the loop", raw, got.Real)
+		}
+	}
+}
+
+// TestLazyREsCompile compiles every regular expression that is compiled
+// on first use, so a typo fails here rather than on some call.
+func TestLazyREsCompile(t *testing.T) {
+	for _, l := range []*lazyRE{awkLoad, awkLiteral, awkCallLiteral, pyOpenLiteral, jsRequireArg, jsIndex,
+		jsEscape, jsAttr, perlSymbolic, perlModName, rubyX, rubyRequire, phpDynamic, phpInterp} {
+		if _, err := regexp.Compile(l.expr); err != nil {
+			t.Errorf("%q: %v", l.expr, err)
 		}
 	}
 }
