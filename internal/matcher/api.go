@@ -186,6 +186,7 @@ type Call struct {
 	lower    string   // lower-cased tool name, for regex rules written as tool:bash:...
 	realCwd  string   // Env.Cwd with symlinks resolved
 	realHome string   // Env.Home with symlinks resolved
+	views    *pathViews // Path as the file rules read it, worked out once in Prepare (match.go)
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords

@@ -37,6 +37,9 @@ func (p *pathGlob) regexp() *regexp.Regexp {
 
 // Match reports whether the subject matches the pattern.
 func (p *pathGlob) Match(s string) bool {
+	if !strings.HasSuffix(s, p.tail) || !strings.Contains(s, p.need) {
+		return false // (neither holds U+FFFD: bytes compare as runes do)
+	}
 	if !utf8.ValidString(s) && strings.ContainsRune(p.text, utf8.RuneError) {
 		// regexp reads an invalid byte as U+FFFD, which the pattern names:
 		// only the glob library tells them apart (bounded: such a subject
@@ -45,9 +48,6 @@ func (p *pathGlob) Match(s string) bool {
 			return false
 		}
 		return p.g.Match(s)
-	}
-	if !strings.HasSuffix(s, p.tail) || !strings.Contains(s, p.need) {
-		return false
 	}
 	return p.regexp().MatchString(s)
 }

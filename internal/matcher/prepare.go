@@ -63,6 +63,9 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 		c.realCwd = realDir(env.Cwd)
 		c.realHome = realDir(env.Home)
 	}
+	if c.Path != nil {
+		c.views = newPathViews(c.Path, c)
+	}
 	return c
 }
 

@@ -136,3 +136,83 @@ func floorSyscalls(b *testing.B, p string) {
 	}
 	unix.Close(fd)
 }
+
+// bashSettings104 is a chat's 104 Bash rules, a realistic mix of prefix
+// (git status:*), exact (npm ci) and wildcard (npm run *) rules in the
+// deny, ask and allow lists; the benchmark line is allowed by three of
+// them, which stand last in their list so that every rule is looked at.
+func bashSettings104() frontmatter.Settings {
+	s := frontmatter.Settings{
+		Deny: []string{"Bash(rm -rf:*)", "Bash(git push --force:*)", "Bash(git push -f:*)", "Bash(sudo:*)",
+			"Bash(curl:*)", "Bash(wget:*)", "Bash(ssh:*)", "Bash(scp:*)", "Bash(dd:*)", "Bash(chmod 777 *)",
+			"Bash(git reset --hard:*)", "Bash(git clean -fdx)", "Bash(docker system prune:*)", "Bash(kubectl delete *)"},
+		Ask: []string{"Bash(git push:*)", "Bash(npm publish:*)", "Bash(docker run:*)", "Bash(kubectl apply:*)",
+			"Bash(terraform apply:*)", "Bash(git rebase:*)", "Bash(git merge:*)", "Bash(npm install *)",
+			"Bash(pip install:*)", "Bash(go get:*)", "Bash(cargo publish)", "Bash(make deploy)",
+			"Bash(helm upgrade * --install)", "Bash(git tag:*)"},
+		Allow: []string{"Bash(git diff:*)", "Bash(git log:*)", "Bash(git add:*)", "Bash(git commit:*)",
+			"Bash(git show:*)", "Bash(git branch:*)", "Bash(git fetch)", "Bash(npm run lint)", "Bash(npm run build)",
+			"Bash(npm run *)", "Bash(npm ci)", "Bash(go test:*)", "Bash(go build:*)", "Bash(go vet:*)",
+			"Bash(go mod tidy)", "Bash(cargo build:*)", "Bash(cargo test:*)", "Bash(cargo clippy *)", "Bash(make)",
+			"Bash(make build)", "Bash(make test)", "Bash(ls:*)", "Bash(cat:*)", "Bash(head:*)", "Bash(tail:*)",
+			"Bash(wc:*)", "Bash(rg:*)", "Bash(find . -name *)", "Bash(sed -n *)", "Bash(jq:*)", "Bash(pytest:*)",
+			"Bash(python3 -m pytest:*)", "Bash(yarn test)", "Bash(pnpm test:*)", "Bash(docker ps)",
+			"Bash(docker compose * logs)", "Bash(kubectl get:*)", "Bash(kubectl logs *)", "Bash(terraform plan:*)",
+			"Bash(git stash list)", "Bash(tree -L 2)", "Bash(echo:*)", "Bash(pwd)", "Bash(which:*)"},
+	}
+	for i := 0; len(s.Deny)+len(s.Ask)+len(s.Allow) < 101; i++ {
+		switch i % 4 {
+		case 0:
+			s.Allow = append(s.Allow, fmt.Sprintf("Bash(make target%d)", i))
+		case 1:
+			s.Allow = append(s.Allow, fmt.Sprintf("Bash(./scripts/job%d.sh:*)", i))
+		case 2:
+			s.Allow = append(s.Allow, fmt.Sprintf("Bash(tool%d * --dry-run)", i))
+		default:
+			s.Ask = append(s.Ask, fmt.Sprintf("Bash(deploy%d:*)", i))
+		}
+	}
+	s.Allow = append(s.Allow, "Bash(npm test:*)", "Bash(git status:*)", "Bash(grep:*)")
+	return s
+}
+
+// BenchmarkDecideBash104 is SPEC §9's Bash decision, shell parse
+// included, against 104 rules: a line of three commands, a pipe and a
+// redirection, allowed.
+func BenchmarkDecideBash104(b *testing.B) {
+	f := newFixture(b)
+	s := bashSettings104()
+	if n := len(s.Deny) + len(s.Ask) + len(s.Allow); n != 104 {
+		b.Fatalf("%d rules, want 104", n)
+	}
+	e, err := session.New(config.DefaultConfig(), s, tcase{}.options(f))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := benchBash
+	if d := e.Decide("Bash", in); d.Decision != session.Allow {
+		b.Fatalf("Decide = %s (%s), want allow", d.Decision, d.Reason)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Decide("Bash", in)
+	}
+}
+
+// BenchmarkDecidePreparedFile100 is the file decision without its
+// resolution: the pipeline on a call prepared once.
+func BenchmarkDecidePreparedFile100(b *testing.B) {
+	f := newFixture(b)
+	if err := os.MkdirAll(filepath.Join(f.proj, "src/pkg"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	e, err := session.New(config.DefaultConfig(), globSettings(100), tcase{}.options(f))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := e.Prepare("Edit", file("src/pkg/handler.go"))
+	b.ReportAllocs()
+	for b.Loop() {
+		e.DecideCall(c)
+	}
+}

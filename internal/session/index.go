@@ -1,7 +1,9 @@
 package session
 
 import (
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
@@ -18,6 +20,9 @@ type ruleSet struct {
 
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
+
+	byFolder sync.Map // folder names (folderKey) -> *ruleSet cut down to them (forCall)
+	folders  atomic.Int32
 }
 
 // rulesFor returns the rule set for tool; the caller holds e.mu (read).
@@ -49,14 +54,88 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 		}
 	}
 	s.ask = asks
+	s.derive()
+	v, _ := idx.LoadOrStore(tool, s)
+	return v.(*ruleSet)
+}
+
+// derive fills in the lists that follow from deny, ask, allow, sessDeny
+// and sessAllow.
+func (s *ruleSet) derive() {
 	s.narrowAllow = narrow(s.allow)
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
 	s.narrowValid = valid(s.narrowAllow)
 	s.ownAllow, s.ownNarrow = ownRules(s.allow), ownRules(s.narrowAllow)
 	s.ownAllowValid, s.ownNarrowValid = valid(s.ownAllow), valid(s.ownNarrow)
-	v, _ := idx.LoadOrStore(tool, s)
-	return v.(*ruleSet)
+}
+
+// maxFolderSets bounds the cut-down rule sets kept per tool (forCall);
+// past it a call's set is cut down for that call alone.
+const maxFolderSets = 256
+
+// forCall cuts the set down to the rules that may match c: for one path of
+// a file tool, a path rule anchored in another folder of the working
+// directory cannot (Edit(src/**) says nothing of docs/x.md), nor a rule
+// that speaks of other tools in its list (an allowed Read is no allowed
+// Edit); every other rule stays, in its order, so the rule that decides is
+// the same. The cut depends only on the rules, the tool and the folder
+// names, and is kept per names (the set is the tool's).
+func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
+	names, n, ok := c.CwdFolders()
+	if !ok {
+		return s
+	}
+	key := folderKey(names[:n])
+	if v, ok := s.byFolder.Load(key); ok {
+		return v.(*ruleSet)
+	}
+	in := func(r *rule, list matcher.List) bool {
+		if r.Rule == nil {
+			return true // invalid: fails closed in deny and ask
+		}
+		if !r.Rule.AppliesTo(c.Tool, list) {
+			return false
+		}
+		f := r.Rule.CwdFolder()
+		if f == "" {
+			return true
+		}
+		for _, name := range names[:n] {
+			if f == name {
+				return true
+			}
+		}
+		return false
+	}
+	cut := func(rules []*rule, list matcher.List) []*rule {
+		out := make([]*rule, 0, len(rules))
+		for _, r := range rules {
+			if in(r, list) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	deny, ask, allow := matcher.DenyList, matcher.AskList, matcher.AllowList
+	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
+		sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
+	t.derive()
+	if s.folders.Add(1) <= maxFolderSets {
+		s.byFolder.Store(key, t)
+	}
+	return t
+}
+
+// folderKey joins folder names into one map key ("/" never stands in one).
+func folderKey(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names, "/")
 }
 
 // dropIndex forgets the rule sets; the caller holds e.mu (write).

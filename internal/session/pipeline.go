@@ -45,7 +45,7 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	rs := e.rulesFor(c.Tool)
+	rs := e.rulesFor(c.Tool).forCall(c)
 	var bs *ruleSet
 	if bc != nil {
 		bs = e.rulesFor("Bash")
@@ -446,13 +446,13 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 func describe(c *matcher.Call) string {
 	switch {
 	case commandText(c) != "":
-		return fmt.Sprintf("%s (%s)", c.Tool, short(commandText(c)))
+		return c.Tool + " (" + short(commandText(c)) + ")"
 	case c.Path != nil && c.Path.Abs != "":
-		return fmt.Sprintf("%s of %s", c.Tool, c.Path.Abs)
+		return c.Tool + " of " + c.Path.Abs
 	case c.URL != "":
-		return fmt.Sprintf("%s of %s", c.Tool, short(c.URL))
+		return c.Tool + " of " + short(c.URL)
 	case c.Pattern != "":
-		return fmt.Sprintf("%s (%s)", c.Tool, short(c.Pattern))
+		return c.Tool + " (" + short(c.Pattern) + ")"
 	}
 	return c.Tool
 }
