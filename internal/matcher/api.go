@@ -181,11 +181,11 @@ type Call struct {
 
 	Detail string // the detail part of the action string
 
-	actions  []string // regex action strings: one per simple command, then the whole line
-	wrapped  []string // Bash: action strings of commands behind wrappers (deny/ask regexes)
-	lower    string   // lower-cased tool name, for regex rules written as tool:bash:...
-	realCwd  string   // Env.Cwd with symlinks resolved
-	realHome string   // Env.Home with symlinks resolved
+	actions  []string   // regex action strings: one per simple command, then the whole line
+	wrapped  []string   // Bash: action strings of commands behind wrappers (deny/ask regexes)
+	lower    string     // lower-cased tool name, for regex rules written as tool:bash:...
+	realCwd  string     // Env.Cwd with symlinks resolved
+	realHome string     // Env.Home with symlinks resolved
 	views    *pathViews // Path as the file rules read it, worked out once in Prepare (match.go)
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
