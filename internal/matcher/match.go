@@ -579,12 +579,16 @@ func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
 		}
 		return r.flags != nil && r.flags.match(words[1:])
 	default:
-		text := first
-		if len(words) > 1 {
-			text = first + " " + strings.Join(words[1:], " ")
-		}
-		if wildMatch(r.wild, text) || (r.wildBare != "" && hasWordPrefixText(text, r.wildBare)) {
-			return true
+		// both forms need the text to start with wildNeed: looked at on
+		// the words, before the text is put together
+		if joinedHasPrefix(first, words[1:], r.wildNeed) {
+			text := first
+			if len(words) > 1 {
+				text = first + " " + strings.Join(words[1:], " ")
+			}
+			if wildMatch(r.wild, text) || (r.wildBare != "" && hasWordPrefixText(text, r.wildBare)) {
+				return true
+			}
 		}
 		// a word only known at run time may be what the pattern needs
 		if cmd != nil && cmd.dyn != nil && len(words) > 1 {
@@ -607,6 +611,25 @@ func wordsEqualDyn(a, b []string, cmd *Command) bool {
 		}
 	}
 	return true
+}
+
+// joinedHasPrefix reports whether first and rest, joined by single
+// spaces, start with p.
+func joinedHasPrefix(first string, rest []string, p string) bool {
+	s := first
+	for i := 0; ; i++ {
+		if len(p) <= len(s) {
+			return strings.HasPrefix(s, p)
+		}
+		if !strings.HasPrefix(p, s) || i >= len(rest) {
+			return false
+		}
+		p = p[len(s):]
+		if p[0] != ' ' {
+			return false
+		}
+		p, s = p[1:], rest[i]
+	}
 }
 
 func hasWordPrefixText(text, prefix string) bool {
