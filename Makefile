@@ -54,9 +54,18 @@ test-lua: build
 test-e2e-nvim: build
 	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
 
+# BENCHCOUNT=6 repeats every benchmark (for benchstat); the raw output is kept
+# in bin/bench.txt and the side-by-side figures of SPEC §9 are summed up last.
+BENCHCOUNT ?= 1
+BENCHPKGS  := ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
+BENCHSTAT  ?= $(shell command -v benchstat 2>/dev/null || ls $$($(GO) env GOPATH)/bin/benchstat 2>/dev/null)
+
 bench: build
 	VIBING_TEST_NO_BUILD=1 scripts/test-lua.sh bench
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
+	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) $(BENCHPKGS) | tee bin/bench.txt
+	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules; check vs hello-world"
+	@grep -E '^(Benchmark(FileFloor|DecideBash104|CheckVsHello)|pkg:)' bin/bench.txt
+	@if [ -n "$(BENCHSTAT)" ]; then $(BENCHSTAT) -filter '.name:/^(FileFloor|DecideBash104|CheckVsHello)$$/' bin/bench.txt; fi
 
 demo: build
 	@scripts/demo.sh

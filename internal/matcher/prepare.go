@@ -11,6 +11,17 @@ import (
 
 // Prepare parses and resolves one tool call for matching.
 func Prepare(tool string, input map[string]any, env Env) *Call {
+	return prepare(tool, input, env, true)
+}
+
+// PrepareUnresolved is Prepare without resolving the symlinks of a file
+// tool's path (Path.Real is Path.Abs), for a caller that knows nothing it
+// decides depends on where the path lands. A Bash line is prepared in full.
+func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
+	return prepare(tool, input, env, false)
+}
+
+func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	canon, _ := tools.Canonical(tool)
 	c := &Call{Tool: canon, Input: input, Env: env, lower: strings.ToLower(canon)}
 	info, known := tools.Lookup(canon)
@@ -26,7 +37,7 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 			c.Detail = compactJSON(input)
 			break
 		}
-		rp := ResolvePath(p, env)
+		rp := resolvePath(p, env, resolve)
 		c.Path = &rp
 		c.Detail = rp.Abs
 	case known && info.Arg == tools.ArgPattern:
@@ -48,7 +59,7 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 				c.Err = err
 			}
 			if p != "" {
-				rp := ResolvePath(p, env)
+				rp := resolvePath(p, env, resolve)
 				c.Path = &rp
 			}
 		}

@@ -25,6 +25,11 @@ import (
 
 // ResolvePath resolves p against env as a tool path is resolved.
 func ResolvePath(p string, env Env) Path {
+	return resolvePath(p, env, true)
+}
+
+// resolvePath is ResolvePath; without links, Real is Abs (PrepareUnresolved).
+func resolvePath(p string, env Env, links bool) Path {
 	out := Path{Raw: p}
 	abs := p
 	switch {
@@ -42,6 +47,10 @@ func ResolvePath(p string, env Env) Path {
 		abs = "/" + abs
 	}
 	out.Abs = filepath.Clean(abs)
+	if !links {
+		out.Real = out.Abs
+		return out
+	}
 	if out.Abs == "/dev/null" { // the one target every shell line uses; never a link
 		out.Real = out.Abs
 		return out

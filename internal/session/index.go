@@ -193,3 +193,40 @@ func mayApply(r *rule, tool string) bool {
 	}
 	return false
 }
+
+// prepareFor prepares a call for a decision. A read-only tool's path is
+// left unresolved (its symlinks not followed) only when nothing the
+// decision looks at can depend on where it lands: in bypassPermissions
+// mode, where reads are allowed inside and outside the working directory
+// alike, with no rule of any list that reads paths for that tool (a path or
+// regex rule, or one that could not be parsed). The guard and the autorun
+// step look at writes only. In every other case the path is resolved.
+func (e *Engine) prepareFor(tool string, input map[string]any, env matcher.Env) *matcher.Call {
+	tool = strings.TrimSpace(tool)
+	if e.pathsIrrelevant(tool) {
+		return matcher.PrepareUnresolved(tool, input, env)
+	}
+	return matcher.Prepare(tool, input, env)
+}
+
+func (e *Engine) pathsIrrelevant(tool string) bool {
+	if e.broken != nil || e.mode != "bypassPermissions" {
+		return false
+	}
+	canon, _ := tools.Canonical(tool)
+	info, known := tools.Lookup(canon)
+	if !known || canon == "Bash" || info.Edit || tools.LevelOf(canon) != tools.ReadOnly {
+		return false
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	rs := e.rulesFor(canon)
+	for _, list := range [][]*rule{rs.deny, rs.ask, rs.allow, rs.sessDeny, rs.sessAllow} {
+		for _, r := range list {
+			if r.Rule == nil || r.Rule.OnFiles() || r.Rule.IsRegex() {
+				return false
+			}
+		}
+	}
+	return true
+}
