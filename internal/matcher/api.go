@@ -83,6 +83,7 @@ type Path struct {
 	meta     bool        // a Bash argument of a command that looks at its name only (ls, stat): Read rules skip it
 	removes  bool        // inside, and the command removes what it finds there (find -delete, git clean)
 	names    [][]namePat // inside, from find -name ... -delete: only entries with such a name (findnames.go)
+	looked   *fileStat   // what the look-up of Real said while resolving it, when it was looked up (hardlink.go)
 }
 
 // Inside reports whether p stands for some file below Abs whose name is

@@ -38,13 +38,22 @@ func (c *Call) statFile(name string) fileStat {
 		return v.(fileStat)
 	}
 	var out fileStat
-	if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			out = fileStat{ok: true, nlink: uint64(st.Nlink), dev: uint64(st.Dev), inode: uint64(st.Ino)}
-		}
+	if fi, err := os.Stat(name); err == nil {
+		out = statOf(fi)
 	}
 	c.stats.Store(name, out)
 	return out
+}
+
+// statOf is what fi says as far as hard links go.
+func statOf(fi os.FileInfo) fileStat {
+	if !fi.Mode().IsRegular() {
+		return fileStat{}
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return fileStat{ok: true, nlink: uint64(st.Nlink), dev: uint64(st.Dev), inode: uint64(st.Ino)}
+	}
+	return fileStat{}
 }
 
 // hardLinked reports whether p is a hard link to a file the literal path

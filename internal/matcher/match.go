@@ -885,49 +885,43 @@ func writeAllowed(rules []*Rule, c *Call, w *Path) bool {
 	return false
 }
 
-// CwdFolder returns the name of the folder of the working directory that
-// every path the rule matches lies in, as the rule reads a file tool's path
-// (not a Bash line's): the first name of the literal start of a path
-// pattern anchored at the working directory (Edit(src/gen/**) -> "src").
-// It is "" when the rule may match a path anywhere else: any other kind of
-// rule, a pattern whose first name holds a glob character, an absolute,
-// home or any-depth pattern, and a literal path (a hard link to it may
-// stand anywhere).
-func (r *Rule) CwdFolder() string {
+// CwdDir returns the folder below the working directory, with its
+// trailing "/", that every path the rule matches lies in, as the rule reads
+// a file tool's path (not a Bash line's): the folder part of the literal
+// start of a path pattern anchored at the working directory
+// (Edit(src/gen/**/*.ts) -> "src/gen/"). It is "" when the rule may match a
+// path anywhere else: any other kind of rule, a pattern whose first name
+// holds a glob character, an absolute, home or any-depth pattern, and a
+// literal path (a hard link to it may stand anywhere).
+func (r *Rule) CwdDir() string {
 	if r == nil || r.kind != kindPath || r.anchor != anchorCwd || r.literal || r.anyBase {
 		return ""
 	}
-	if i := strings.IndexByte(r.lit, '/'); i > 0 {
-		return r.lit[:i]
-	}
-	return ""
+	return r.lit[:strings.LastIndexByte(r.lit, '/')+1]
 }
 
-// CwdFolders returns the names of the working directory's folders (or
-// files) that the call's path lies in, as written and resolved: a rule
-// whose CwdFolder is none of them cannot match the call. ok is false when
-// the call is not one path of a file tool (Bash, searches, a folder a
-// command writes into, an input that could not be read): then any rule
-// may match.
-func (c *Call) CwdFolders() (names [3]string, n int, ok bool) {
+// CwdDirs returns the folders below the working directory that the call's
+// path lies in, as written and resolved, each with its trailing "/" (""
+// for a path right in the working directory): a rule whose CwdDir is not
+// the start of one of them cannot match the call. ok is false when the
+// call is not one path of a file tool (Bash, searches, a folder a command
+// writes into, an input that could not be read): then any rule may match.
+func (c *Call) CwdDirs() (dirs [3]string, n int, ok bool) {
 	v := c.views
 	if v == nil || c.Err != nil || c.Path == nil || c.Path.inside || c.Path.unsure || c.Tool == "Bash" || IsSearch(c.Tool) {
-		return names, 0, false
+		return dirs, 0, false
 	}
 	add := func(pv *pathView) {
-		if pv.noCwd || pv.cwdRel == "" || pv.cwdRel == "\x00" {
-			return
+		if pv.noCwd || pv.cwdRel == "\x00" {
+			return // outside: no rule anchored in a folder below it matches
 		}
-		name := pv.cwdRel
-		if i := strings.IndexByte(name, '/'); i >= 0 {
-			name = name[:i]
-		}
-		for _, have := range names[:n] {
-			if have == name {
+		dir := pv.cwdRel[:strings.LastIndexByte(pv.cwdRel, '/')+1]
+		for _, have := range dirs[:n] {
+			if have == dir {
 				return
 			}
 		}
-		names[n] = name
+		dirs[n] = dir
 		n++
 	}
 	add(&v.abs)
@@ -935,7 +929,7 @@ func (c *Call) CwdFolders() (names [3]string, n int, ok bool) {
 	if v.realDiffers {
 		add(&v.realAtCwd)
 	}
-	return names, n, true
+	return dirs, n, true
 }
 
 // AppliesTo reports whether the rule may match a call of tool (not Bash,

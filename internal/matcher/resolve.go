@@ -69,7 +69,7 @@ func resolvePath(p string, env Env, links bool) Path {
 	if !dotted {
 		abs = out.Abs
 	}
-	out.Real = resolveReal(abs, out.Abs, env.Cwd)
+	out.Real, out.looked = resolveRealStat(sysRealPath, abs, out.Abs, env.Cwd)
 	return out
 }
 
@@ -84,12 +84,36 @@ func resolveReal(abs, clean, cwd string) string {
 
 // resolveRealBy is resolveReal with sys standing for the system's
 // resolution (sysRealPath; the tests compare it with none).
+//
+// A path at most maxShallow names below the working directory, with no
+// ".." and no symlink on the way, is looked at name by name from the
+// working directory's cached resolution: at most three Lstat, cheaper than
+// the system's open and readlink (and than one more open per missing
+// folder for a file not yet created).
 func resolveRealBy(sys func(string) (string, bool), abs, clean, cwd string) string {
+	r, _ := resolveRealStat(sys, abs, clean, cwd)
+	return r
+}
+
+// resolveRealStat is resolveRealBy that also gives what a look-up of the
+// result found, when the resolution looked it up.
+func resolveRealStat(sys func(string) (string, bool), abs, clean, cwd string) (string, *fileStat) {
+	if abs == clean {
+		if r, st, ok := lstatUnderStat(clean, cwd, maxShallow); ok {
+			return r, st
+		}
+	}
+	return resolveRealSlow(sys, abs, clean, cwd), nil
+}
+
+func resolveRealSlow(sys func(string) (string, bool), abs, clean, cwd string) string {
 	if r, ok := sys(abs); ok {
 		return r
 	}
-	if abs == clean && cwd != "" && cwd != "/" && len(clean) <= maxPathLen && strings.HasPrefix(clean, cwd+"/") {
-		return walkUnder(clean, cwd)
+	if abs == clean {
+		if r, ok := lstatUnder(clean, cwd, -1); ok {
+			return r
+		}
 	}
 	return walkRealPath(abs)
 }
@@ -145,27 +169,42 @@ func hasDotDot(p string) bool {
 	return false
 }
 
-// realPathUnder is realPath for the common case of a path below the working
-// directory: the folder's own resolution is cached (realDir), so only the
-// components below it are looked at, one Lstat each, until one does not
-// exist. Any symlink among them, or any other case, takes the full walk.
+// realPathUnder is realPath for a clean path, with the shortcut of
+// resolveRealBy for one a few names below the working directory.
 func realPathUnder(abs, cwd string) string {
 	if abs == "/dev/null" { // the one target every shell line uses; never a link
 		return abs
 	}
-	if r, ok := sysRealPath(abs); ok {
-		return r
-	}
-	if cwd == "" || cwd == "/" || len(abs) > maxPathLen || !strings.HasPrefix(abs, cwd+"/") {
-		return walkRealPath(abs)
-	}
-	return walkUnder(abs, cwd)
+	return resolveRealBy(sysRealPath, abs, abs, cwd)
 }
 
-// walkUnder is the portable realPathUnder for abs below cwd.
-func walkUnder(abs, cwd string) string {
-	cur := realDir(cwd)
+// maxShallow is how many names below the working directory lstatUnder
+// looks at before the system's resolution (three system calls) is the
+// cheaper: a path such as src/pkg/a.go costs at most three Lstat.
+const maxShallow = 3
+
+// lstatUnder resolves abs (clean, below cwd) from the working directory's
+// cached resolution (realDir), one Lstat per name, until a name does not
+// exist (the rest is appended as written). ok is false when a name is a
+// symlink or cannot be looked at, or when abs lies more than maxNames
+// names below cwd (maxNames < 0: any depth): the caller resolves it fully.
+func lstatUnder(abs, cwd string, maxNames int) (string, bool) {
+	r, _, ok := lstatUnderStat(abs, cwd, maxNames)
+	return r, ok
+}
+
+// lstatUnderStat is lstatUnder that also says what the look-up of the
+// result found (a regular file's links, device and inode; nothing there).
+func lstatUnderStat(abs, cwd string, maxNames int) (string, *fileStat, bool) {
+	if cwd == "" || cwd == "/" || len(abs) > maxPathLen || !strings.HasPrefix(abs, cwd+"/") {
+		return "", nil, false
+	}
 	rest := abs[len(cwd)+1:]
+	if maxNames >= 0 && strings.Count(rest, "/") >= maxNames {
+		return "", nil, false
+	}
+	cur := realDir(cwd)
+	var last os.FileInfo
 	for rest != "" {
 		comp := rest
 		i := strings.IndexByte(rest, '/')
@@ -178,19 +217,23 @@ func walkUnder(abs, cwd string) string {
 		fi, err := os.Lstat(next)
 		switch {
 		case err == nil && fi.Mode()&os.ModeSymlink != 0:
-			return walkRealPath(abs)
+			return "", nil, false
 		case err == nil:
-			cur = next
+			cur, last = next, fi
 		case errors.Is(err, fs.ErrNotExist):
 			if rest == "" {
-				return next
+				return next, &fileStat{}, true
 			}
-			return next + "/" + rest
+			return next + "/" + rest, &fileStat{}, true
 		default:
-			return walkRealPath(abs)
+			return "", nil, false
 		}
 	}
-	return cur
+	if last == nil {
+		return cur, nil, true
+	}
+	st := statOf(last)
+	return cur, &st, true
 }
 
 // maxPathLen is the longest path the system resolves in one call

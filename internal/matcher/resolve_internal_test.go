@@ -87,6 +87,12 @@ func TestSysRealPathAgreesWithWalk(t *testing.T) {
 				if got != want {
 					t.Errorf("%s: system %q, walk %q", strings.TrimPrefix(raw, tmp), strings.TrimPrefix(got, tmp), strings.TrimPrefix(want, tmp))
 				}
+				// and the two without the shortcut below the working directory
+				if sys, ok := sysRealPath(abs); ok {
+					if walk := walkRealPath(abs); sys != walk {
+						t.Errorf("%s: sysRealPath %q, walkRealPath %q", strings.TrimPrefix(raw, tmp), strings.TrimPrefix(sys, tmp), strings.TrimPrefix(walk, tmp))
+					}
+				}
 			}
 		}
 	}

@@ -21,7 +21,7 @@ type ruleSet struct {
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
 
-	byFolder sync.Map // folder names (folderKey) -> *ruleSet cut down to them (forCall)
+	byFolder sync.Map // a path's folders (folderKey) -> *ruleSet cut down to them (forCall)
 	folders  atomic.Int32
 }
 
@@ -70,23 +70,26 @@ func (s *ruleSet) derive() {
 	s.ownAllowValid, s.ownNarrowValid = valid(s.ownAllow), valid(s.ownNarrow)
 }
 
+// cutPerCall turns forCall on (the tests compare decisions without it).
+var cutPerCall = true
+
 // maxFolderSets bounds the cut-down rule sets kept per tool (forCall);
 // past it a call's set is cut down for that call alone.
 const maxFolderSets = 256
 
 // forCall cuts the set down to the rules that may match c: for one path of
 // a file tool, a path rule anchored in another folder of the working
-// directory cannot (Edit(src/**) says nothing of docs/x.md), nor a rule
-// that speaks of other tools in its list (an allowed Read is no allowed
-// Edit); every other rule stays, in its order, so the rule that decides is
-// the same. The cut depends only on the rules, the tool and the folder
-// names, and is kept per names (the set is the tool's).
+// directory cannot (Edit(src/gen/**) says nothing of src/pkg/x.go), nor a
+// rule that speaks of other tools in its list (an allowed Read is no
+// allowed Edit); every other rule stays, in its order, so the rule that
+// decides is the same. The cut depends only on the rules, the tool and the
+// path's folders, and is kept per folders (the set is the tool's).
 func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
-	names, n, ok := c.CwdFolders()
-	if !ok {
+	dirs, n, ok := c.CwdDirs()
+	if !ok || !cutPerCall {
 		return s
 	}
-	key := folderKey(names[:n])
+	key := folderKey(dirs[:n])
 	if v, ok := s.byFolder.Load(key); ok {
 		return v.(*ruleSet)
 	}
@@ -97,12 +100,12 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 		if !r.Rule.AppliesTo(c.Tool, list) {
 			return false
 		}
-		f := r.Rule.CwdFolder()
-		if f == "" {
+		d := r.Rule.CwdDir()
+		if d == "" {
 			return true
 		}
-		for _, name := range names[:n] {
-			if f == name {
+		for _, dir := range dirs[:n] {
+			if strings.HasPrefix(dir, d) {
 				return true
 			}
 		}
@@ -127,15 +130,15 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 	return t
 }
 
-// folderKey joins folder names into one map key ("/" never stands in one).
-func folderKey(names []string) string {
-	switch len(names) {
+// folderKey joins folders into one map key (NUL stands in no path).
+func folderKey(dirs []string) string {
+	switch len(dirs) {
 	case 0:
-		return ""
+		return "\x00"
 	case 1:
-		return names[0]
+		return dirs[0]
 	}
-	return strings.Join(names, "/")
+	return strings.Join(dirs, "\x00")
 }
 
 // dropIndex forgets the rule sets; the caller holds e.mu (write).
