@@ -345,7 +345,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 
 	if readOnly && c.Err == nil && e.mode != "bypassPermissions" {
 		if inside {
-			d.Decision, d.Reason = Allow, fmt.Sprintf("%s is a read-only tool, allowed in %s mode.", c.Tool, e.mode)
+			d.Decision, d.Reason = Allow, c.Tool+" is a read-only tool, allowed in "+e.mode+" mode."
 		} else {
 			d.Decision, d.Reason = Ask, fmt.Sprintf("%s reads outside the working directory, so it needs approval.", describe(c))
 		}
@@ -370,9 +370,11 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 			return e.policy(c, d)
 		}
 	}
-	d.Decision, d.Reason = Ask, fmt.Sprintf("%s needs approval (%s tool, %s mode).", describe(c), level, e.mode)
+	d.Decision = Ask
 	if known && info.Edit && !inside {
-		d.Reason = fmt.Sprintf("%s edits a file outside the working directory, so it needs approval.", describe(c))
+		d.Reason = describe(c) + " edits a file outside the working directory, so it needs approval."
+	} else {
+		d.Reason = describe(c) + " needs approval (" + string(level) + " tool, " + e.mode + " mode)."
 	}
 	return e.policy(c, d)
 }
