@@ -34,6 +34,9 @@ type fileStat struct {
 
 // statFile stats name (following symlinks) once per call.
 func (c *Call) statFile(name string) fileStat {
+	if p := c.Path; p != nil && p.looked != nil && name == p.Real {
+		return *p.looked // resolving the call's path looked it up already
+	}
 	if v, ok := c.stats.Load(name); ok {
 		return v.(fileStat)
 	}

@@ -76,9 +76,6 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	}
 	if c.Path != nil {
 		c.views = newPathViews(c.Path, c)
-		if st := c.Path.looked; st != nil {
-			c.stats.Store(c.Path.Real, *st) // resolving looked it up: no second stat (hardlink.go)
-		}
 	}
 	return c
 }
