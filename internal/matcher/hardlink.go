@@ -34,22 +34,28 @@ type fileStat struct {
 
 // statFile stats name (following symlinks) once per call.
 func (c *Call) statFile(name string) fileStat {
-	if p := c.Path; p != nil && p.looked != nil && name == p.Real {
-		return *p.looked // resolving the call's path looked it up already
-	}
 	if v, ok := c.stats.Load(name); ok {
 		return v.(fileStat)
 	}
 	var out fileStat
 	if fi, err := os.Stat(name); err == nil {
-		out = statOf(fi)
+		out = fileStatOf(fi)
 	}
 	c.stats.Store(name, out)
 	return out
 }
 
-// statOf is what fi says as far as hard links go.
-func statOf(fi os.FileInfo) fileStat {
+// statOf is statFile of p.Real, or what resolving p found there when that
+// looked it up already.
+func (c *Call) statOf(p *Path) fileStat {
+	if p.looked != nil {
+		return *p.looked
+	}
+	return c.statFile(p.Real)
+}
+
+// fileStatOf is what fi says as far as hard links go.
+func fileStatOf(fi os.FileInfo) fileStat {
 	if !fi.Mode().IsRegular() {
 		return fileStat{}
 	}
@@ -65,7 +71,7 @@ func (r *Rule) hardLinked(p *Path, c *Call) bool {
 	if !r.literal || p.inside || p.Real == "" {
 		return false
 	}
-	cand := c.statFile(p.Real)
+	cand := c.statOf(p)
 	if !cand.ok || cand.nlink < 2 {
 		return false
 	}

@@ -232,7 +232,7 @@ func lstatUnderStat(abs, cwd string, maxNames int) (string, *fileStat, bool) {
 	if last == nil {
 		return cur, nil, true
 	}
-	st := statOf(last)
+	st := fileStatOf(last)
 	return cur, &st, true
 }
 
