@@ -2,11 +2,11 @@ package matcher
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Path resolution. A tool path is made absolute and cleaned (Abs), and its
@@ -195,6 +195,9 @@ func lstatUnder(abs, cwd string, maxNames int) (string, bool) {
 
 // lstatUnderStat is lstatUnder that also says what the look-up of the
 // result found (a regular file's links, device and inode; nothing there).
+// The result is the working directory's resolution followed by the names
+// below it, so the look-ups are of its prefixes: no string is built per
+// name.
 func lstatUnderStat(abs, cwd string, maxNames int) (string, *fileStat, bool) {
 	if cwd == "" || cwd == "/" || len(abs) > maxPathLen || !strings.HasPrefix(abs, cwd+"/") {
 		return "", nil, false
@@ -203,37 +206,30 @@ func lstatUnderStat(abs, cwd string, maxNames int) (string, *fileStat, bool) {
 	if maxNames >= 0 && strings.Count(rest, "/") >= maxNames {
 		return "", nil, false
 	}
-	cur := realDir(cwd)
-	var last os.FileInfo
-	for rest != "" {
-		comp := rest
-		i := strings.IndexByte(rest, '/')
-		if i >= 0 {
-			comp, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
+	real := realDir(cwd) + abs[len(cwd):]
+	from := len(real) - len(rest) // where the names below the working directory start
+	var st syscall.Stat_t
+	for i := from; i <= len(real); i++ {
+		if i < len(real) && real[i] != '/' {
+			continue
 		}
-		next := cur + "/" + comp
-		fi, err := os.Lstat(next)
+		err := syscall.Lstat(real[:i], &st)
 		switch {
-		case err == nil && fi.Mode()&os.ModeSymlink != 0:
+		case err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFLNK:
 			return "", nil, false
 		case err == nil:
-			cur, last = next, fi
-		case errors.Is(err, fs.ErrNotExist):
-			if rest == "" {
-				return next, &fileStat{}, true
-			}
-			return next + "/" + rest, &fileStat{}, true
+			continue
+		case err == syscall.ENOENT:
+			return real, &fileStat{}, true // the rest does not exist yet
 		default:
 			return "", nil, false
 		}
 	}
-	if last == nil {
-		return cur, nil, true
+	out := fileStat{}
+	if st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		out = fileStat{ok: true, nlink: uint64(st.Nlink), dev: uint64(st.Dev), inode: uint64(st.Ino)}
 	}
-	st := fileStatOf(last)
-	return cur, &st, true
+	return real, &out, true
 }
 
 // maxPathLen is the longest path the system resolves in one call
