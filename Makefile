@@ -4,7 +4,8 @@
 #   make deps     install what the tests need: the claude CLI and Neovim 0.10 (into .deps/)
 #   make test     gofmt, go vet, every Go test, a short fuzz run, the Lua suite on
 #                 Neovim 0.7 and 0.10, and the embedded-Neovim end-to-end tests on both
-#   make bench    the Go benchmarks
+#   make bench    the benchmarks (Go and Neovim), ending with the side-by-side figures of
+#                 SPEC §9; BENCHCOUNT=6 repeats them for benchstat (output in bin/bench.txt)
 #   make demo     Neovim with the plugin and a scripted demo agent (no API key needed)
 
 GO        ?= go
