@@ -1,7 +1,7 @@
 package main
 
 import (
-	"vibing/internal/chatload"
+	"vibing/internal/policy"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/session"
@@ -16,7 +16,7 @@ type chatEngine struct {
 	loadErr  error // invalid rules or preset: the engine fails closed on them
 }
 
-// openChat reads the config and loads the chat through chatload.Open, the
+// openChat reads the config and loads the chat through policy.Open, the
 // loader the editor's RPC host uses too (same project root, working
 // directory and guarded paths). cwd is the --cwd flag ("" = the chat's
 // working_dir, relative to its project root, else the current directory).
@@ -27,7 +27,7 @@ func openChat(chat, cwd, configPath string, opts session.Options) (*chatEngine, 
 	if err != nil {
 		return nil, err
 	}
-	ch, err := chatload.Open(chatload.Request{Config: cfg, ConfigFile: configPath, ChatFile: chat, Cwd: cwd, Options: opts})
+	ch, err := policy.Open(policy.Request{Config: cfg, ConfigFile: configPath, ChatFile: chat, Cwd: cwd, Options: opts})
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,14 @@ type Config struct {
 	AuditPath        string            `yaml:"audit_path" json:"audit_path"`
 	ClaudeCmd        string            `yaml:"claude_cmd" json:"claude_cmd"`
 	Permissions      Template          `yaml:"permissions" json:"permissions"`
+	// ClaudeSettings reads Claude Code's own settings files as policy
+	// layers (SPEC §11); default true.
+	ClaudeSettings *bool `yaml:"claude_settings" json:"claude_settings"`
 }
+
+// ReadClaudeSettings reports whether Claude Code's settings files are policy
+// layers.
+func (c *Config) ReadClaudeSettings() bool { return c.ClaudeSettings == nil || *c.ClaudeSettings }
 
 // BuiltinPresets are the presets every user has.
 func BuiltinPresets() map[string]Preset {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"vibing/internal/chatload"
+	"vibing/internal/policy"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
@@ -181,7 +181,7 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	}
 	// the same loader as vibing-agent check/explain/run: same project root,
 	// working directory and guarded paths
-	ch, err := chatload.Open(chatload.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
+	ch, err := policy.Open(policy.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
 	if err != nil {
 		return failed(err.Error()), nil
 	}
