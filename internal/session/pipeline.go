@@ -19,7 +19,26 @@ func (e *Engine) DecideCall(c *matcher.Call) Decision {
 	d := e.decide(c)
 	d.Level = string(tools.LevelOf(c.Tool))
 	d.Action = c.Action()
+	if d.Decision == Ask {
+		e.limitAnswers(&d)
+	}
 	return d
+}
+
+// limitAnswers turns off the answers a managed switch forbids on an ask.
+func (e *Engine) limitAnswers(d *Decision) {
+	var why []string
+	if e.sw.DisableAlways || e.sw.ManagedRulesOnly {
+		d.NoAlways = true
+		why = append(why, "always answers")
+	}
+	if e.sw.DisableSessionGrants || e.sw.ManagedRulesOnly {
+		d.NoSession = true
+		why = append(why, "for-session answers")
+	}
+	if d.Limit == "" && len(why) > 0 {
+		d.Limit = "managed policy turns off " + strings.Join(why, " and ")
+	}
 }
 
 func (e *Engine) decide(c *matcher.Call) Decision {
