@@ -1,9 +1,9 @@
 package main
 
 import (
-	"vibing/internal/policy"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
+	"vibing/internal/policy"
 	"vibing/internal/session"
 )
 
@@ -14,6 +14,8 @@ type chatEngine struct {
 	settings frontmatter.Settings
 	engine   *session.Engine
 	loadErr  error // invalid rules or preset: the engine fails closed on them
+	files    []policy.File
+	root     string
 }
 
 // openChat reads the config and loads the chat through policy.Open, the
@@ -31,5 +33,5 @@ func openChat(chat, cwd, configPath string, opts session.Options) (*chatEngine, 
 	if err != nil {
 		return nil, err
 	}
-	return &chatEngine{cfg: cfg, path: ch.Path, settings: ch.Settings, engine: ch.Engine, loadErr: ch.LoadErr}, nil
+	return &chatEngine{cfg: cfg, path: ch.Path, settings: ch.Settings, engine: ch.Engine, loadErr: ch.LoadErr, files: ch.Files, root: ch.Root}, nil
 }

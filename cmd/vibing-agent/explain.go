@@ -5,9 +5,34 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"strings"
 
+	"vibing/internal/policy"
 	"vibing/internal/session"
 )
+
+// filesText lists the policy files found, with their trust and what waits.
+func filesText(files []policy.File) string {
+	if len(files) == 0 {
+		return "\nPolicy files: none besides the chat (managed /etc/vibing, ~/.config/vibing/policy.yaml, ~/.claude/settings.json, .vibing/policy.yaml, .claude/settings*.json were looked for).\n"
+	}
+	var b strings.Builder
+	b.WriteString("\nPolicy files:\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "  %-8s %s", f.Layer, f.Name)
+		if f.Trust != "" {
+			fmt.Fprintf(&b, " (%s)", f.Trust)
+		}
+		b.WriteString("\n")
+		if len(f.Waiting) > 0 {
+			fmt.Fprintf(&b, "           waiting for trust (vibing-agent trust %s): %s\n", f.Name, strings.Join(f.Waiting, ", "))
+		}
+		for _, w := range f.Warnings {
+			fmt.Fprintf(&b, "           WARNING: %s\n", w)
+		}
+	}
+	return b.String()
+}
 
 func init() {
 	register(command{name: "explain", summary: "the chat's effective permissions in plain words", run: runExplain})
@@ -17,7 +42,9 @@ const explainUsage = `Usage: vibing-agent explain --chat FILE [--json] [flags]
 
 Prints what the chat's settings mean: for every tool, what runs without asking,
 what asks, what is refused and why; the default deny rules; the files no tool
-may change. Exit 1 when the chat cannot be read or its settings are invalid
+may change; every rule by policy layer (managed, user, project, chat,
+session) with warnings for rules that never count; the policy files found
+and which of their allow rules wait for 'vibing-agent trust'. Exit 1 when the chat cannot be read or its settings are invalid
 (the explanation is still printed and says what is wrong).
 
 Flags:
@@ -56,10 +83,14 @@ func runExplain(_ context.Context, args []string, io stdio) int {
 	}
 	x := ce.engine.Explain()
 	if *asJSON {
-		b, _ := json.MarshalIndent(x, "", "  ")
+		b, _ := json.MarshalIndent(struct {
+			session.Explanation
+			Files []policy.File `json:"files"`
+		}{x, ce.files}, "", "  ")
 		fmt.Fprintln(io.out, string(b))
 	} else {
 		fmt.Fprint(io.out, x.Text())
+		fmt.Fprint(io.out, filesText(ce.files))
 	}
 	if ce.loadErr != nil {
 		return exitFail

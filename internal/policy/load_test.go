@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vibing/internal/policy"
 	"vibing/internal/frontmatter"
+	"vibing/internal/policy"
 	"vibing/internal/session"
 )
 

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"vibing/internal/policy"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
+	"vibing/internal/policy"
 	"vibing/internal/tools"
 	"vibing/internal/version"
 )

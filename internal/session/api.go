@@ -51,10 +51,10 @@ type PolicyFile struct {
 
 // Switches are the managed layer's switches (SPEC §11).
 type Switches struct {
-	DisableBypass        bool // no bypassPermissions mode, no "open" preset
-	DisableAlways        bool // no always-allow answers
-	DisableSessionGrants bool // no allow-for-session answers
-	ManagedRulesOnly     bool // the rules of every lower layer are ignored
+	DisableBypass        bool `json:"disable_bypass,omitempty"`         // no bypassPermissions mode, no "open" preset
+	DisableAlways        bool `json:"disable_always,omitempty"`         // no always-allow answers
+	DisableSessionGrants bool `json:"disable_session_grants,omitempty"` // no allow-for-session answers
+	ManagedRulesOnly     bool `json:"managed_rules_only,omitempty"`     // the rules of every lower layer are ignored
 }
 
 // Decision is the outcome of the pipeline for one tool call.

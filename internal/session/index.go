@@ -40,7 +40,7 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 	s := &ruleSet{
 		deny: keep(e.deny, true), ask: keep(e.ask, true), allow: keep(e.allow, false),
 		managedAsk: keep(e.managedAsk, true),
-		sessDeny: keep(e.sessDeny, true), sessAllow: keep(e.sessAllow, false),
+		sessDeny:   keep(e.sessDeny, true), sessAllow: keep(e.sessAllow, false),
 	}
 	// an ask rule overridden by an allow of the same text never asks: drop
 	// it here, once per change, rather than on every call
