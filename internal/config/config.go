@@ -76,11 +76,11 @@ func BuiltinPresets() map[string]Preset {
 		"open": {Mode: "bypassPermissions"},
 		"standard": {
 			Mode: "default",
-			Allow: []string{"Read", "Glob", "Grep", "Edit", "Write",
+			Allow: []string{"Read(**)", "Edit(**)",
 				"Bash(git status:*)", "Bash(git diff:*)", "Bash(git log:*)", "Bash(git add:*)", "Bash(git commit:*)"},
 			Ask: []string{"Bash", "Bash(git push:*)", "WebFetch"},
 		},
-		"locked": {Mode: "dontAsk", Allow: []string{"Read", "Glob", "Grep"}},
+		"locked": {Mode: "dontAsk", Allow: []string{"Read(**)"}},
 	}
 }
 
@@ -95,7 +95,7 @@ func DefaultConfig() *Config {
 		Presets:          map[string]Preset{},
 		Permissions: Template{
 			Mode:  "default",
-			Allow: []string{"Read", "Glob", "Grep"},
+			Allow: []string{"Read(**)"},
 			Ask:   []string{},
 			Deny:  []string{},
 		},

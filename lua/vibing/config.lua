@@ -36,7 +36,7 @@ M.defaults = {
   -- Permission template written into every new chat's frontmatter.
   permissions = {
     mode = "default", -- default | acceptEdits | plan | dontAsk | bypassPermissions
-    allow = { "Read", "Glob", "Grep" },
+    allow = { "Read(**)" },
     ask = {},
     deny = {},
     preset = nil, -- open | standard | locked | one of `presets`
