@@ -25,6 +25,7 @@ type chatEngine struct {
 // A chat that cannot be read or parsed is an error; settings the engine
 // cannot use come back in loadErr with an engine that fails closed.
 func openChat(chat, cwd, configPath string, opts session.Options) (*chatEngine, error) {
+	learnTools()
 	cfg, err := loadConfig(configPath)
 	if err != nil {
 		return nil, err

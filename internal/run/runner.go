@@ -36,6 +36,10 @@ type Runner struct {
 
 	// Notices are shown to the person (as notice events) once the run starts.
 	Notices []string
+
+	// OnTools, when set, learns the tools the CLI offers (from its init
+	// event), so rules for tools newer than vibing's table are accepted.
+	OnTools func(names []string)
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
@@ -204,6 +208,9 @@ func (s *state) notice(format string, a ...any) {
 func (s *state) handle(ev Event) {
 	switch ev.Kind {
 	case KindSession:
+		if len(ev.Tools) > 0 && s.r.OnTools != nil {
+			s.r.OnTools(ev.Tools)
+		}
 		s.sessionID = ev.SessionID
 		if !s.sessionSent {
 			s.sessionSent = true
