@@ -5,34 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"strings"
 
 	"vibing/internal/policy"
 	"vibing/internal/session"
 )
-
-// filesText lists the policy files found, with their trust and what waits.
-func filesText(files []policy.File) string {
-	if len(files) == 0 {
-		return "\nPolicy files: none besides the chat (managed /etc/vibing, ~/.config/vibing/policy.yaml, ~/.claude/settings.json, .vibing/policy.yaml, .claude/settings*.json were looked for).\n"
-	}
-	var b strings.Builder
-	b.WriteString("\nPolicy files:\n")
-	for _, f := range files {
-		fmt.Fprintf(&b, "  %-8s %s", f.Layer, f.Name)
-		if f.Trust != "" {
-			fmt.Fprintf(&b, " (%s)", f.Trust)
-		}
-		b.WriteString("\n")
-		if len(f.Waiting) > 0 {
-			fmt.Fprintf(&b, "           waiting for trust (vibing-agent trust %s): %s\n", f.Name, strings.Join(f.Waiting, ", "))
-		}
-		for _, w := range f.Warnings {
-			fmt.Fprintf(&b, "           WARNING: %s\n", w)
-		}
-	}
-	return b.String()
-}
 
 func init() {
 	register(command{name: "explain", summary: "the chat's effective permissions in plain words", run: runExplain})
@@ -90,7 +66,7 @@ func runExplain(_ context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.out, string(b))
 	} else {
 		fmt.Fprint(io.out, x.Text())
-		fmt.Fprint(io.out, filesText(ce.files))
+		fmt.Fprint(io.out, policy.FilesText(ce.files))
 	}
 	if ce.loadErr != nil {
 		return exitFail

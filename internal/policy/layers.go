@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"vibing/internal/config"
 	"vibing/internal/session"
@@ -226,4 +228,27 @@ func mergeSwitches(dst *session.Switches, s session.Switches) {
 	dst.DisableAlways = dst.DisableAlways || s.DisableAlways
 	dst.DisableSessionGrants = dst.DisableSessionGrants || s.DisableSessionGrants
 	dst.ManagedRulesOnly = dst.ManagedRulesOnly || s.ManagedRulesOnly
+}
+
+// FilesText lists the policy files found, with their trust and what waits.
+func FilesText(files []File) string {
+	if len(files) == 0 {
+		return "\nPolicy files: none besides the chat (managed /etc/vibing, ~/.config/vibing/policy.yaml, ~/.claude/settings.json, .vibing/policy.yaml, .claude/settings*.json were looked for).\n"
+	}
+	var b strings.Builder
+	b.WriteString("\nPolicy files:\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "  %-8s %s", f.Layer, f.Name)
+		if f.Trust != "" {
+			fmt.Fprintf(&b, " (%s)", f.Trust)
+		}
+		b.WriteString("\n")
+		if len(f.Waiting) > 0 {
+			fmt.Fprintf(&b, "           waiting for trust (vibing-agent trust %s): %s\n", f.Name, strings.Join(f.Waiting, ", "))
+		}
+		for _, w := range f.Warnings {
+			fmt.Fprintf(&b, "           WARNING: %s\n", w)
+		}
+	}
+	return b.String()
 }

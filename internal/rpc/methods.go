@@ -191,7 +191,11 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"ok": true, "text": x.Text(), "explanation": m}
+	files, err := plain(ch.Files)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"ok": true, "text": x.Text() + policy.FilesText(ch.Files), "explanation": m, "files": files, "root": ch.Root}
 	if serr != nil {
 		out["error"] = serr.Error()
 	}
