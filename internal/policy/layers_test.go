@@ -258,6 +258,22 @@ func TestLayers(t *testing.T) {
 	}
 }
 
+func TestBinaryGuarded(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ch := w.open("permissions_mode: bypassPermissions\n", nil)
+	for _, c := range []call{
+		file("Write", w.places.Binary, "deny", "guard"),
+		bash("cp /tmp/evil "+w.places.Binary, "deny", "guard"),
+		bash("echo x > "+filepath.Join(w.places.Managed, "policy.yaml"), "deny", "guard"),
+		bash("mkdir -p "+filepath.Join(w.places.ClaudeManaged, "managed-settings.d"), "deny", "guard"),
+	} {
+		if d := ch.Engine.Decide(c.tool, c.input); d.Decision != c.want || d.Source != c.source {
+			t.Errorf("%s %v = %s from %s (%s), want %s from %s", c.tool, c.input, d.Decision, d.Source, d.Reason, c.want, c.source)
+		}
+	}
+}
+
 func TestManagedAskAnswersOnce(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
