@@ -20,7 +20,9 @@ func BenchmarkOpenAllLayers(b *testing.B) {
 		}
 		return "[" + strings.Join(r, ", ") + "]"
 	}
-	yamlFile := func(p string) string { return "deny: " + rules(p+"d") + "\nask: " + rules(p+"q") + "\nallow: " + rules(p+"a") + "\n" }
+	yamlFile := func(p string) string {
+		return "deny: " + rules(p+"d") + "\nask: " + rules(p+"q") + "\nallow: " + rules(p+"a") + "\n"
+	}
 	jsonFile := func(p string) string {
 		return `{"permissions":{"deny":` + rules(p+"d") + `,"ask":` + rules(p+"q") + `,"allow":` + rules(p+"a") + `}}`
 	}
