@@ -27,8 +27,8 @@ func TestSlashCommands(t *testing.T) {
 		{
 			name: "allow", lines: []string{"/allow Bash(npm:*)"},
 			check: func(t *testing.T, c chatFile) {
-				if !has(c.Allow, "Bash(npm:*)") || !has(c.Allow, "Read") {
-					t.Errorf("permissions_allow = %q, want Read and Bash(npm:*)", c.Allow)
+				if !has(c.Allow, "Bash(npm:*)") || !has(c.Allow, "Read(**)") {
+					t.Errorf("permissions_allow = %q, want Read(**) and Bash(npm:*)", c.Allow)
 				}
 			},
 			note: "Added Bash(npm:*) to permissions_allow.", level: levelInfo,
