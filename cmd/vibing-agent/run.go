@@ -91,6 +91,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
 			Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
+		OnTools:         rememberTools,
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))

@@ -76,6 +76,7 @@ type Output struct {
 	// approval_request
 	SuggestedRule string   `json:"suggested_rule,omitempty"`
 	Options       []string `json:"options,omitempty"`
+	Limit         string   `json:"limit,omitempty"` // why some answers are not offered
 	TimeoutS      int      `json:"timeout_s,omitempty"`
 
 	// approval_resolved

@@ -61,6 +61,21 @@ function M.check()
     r.warn("claude unavailable: " .. claude .. " is not on PATH (install @anthropic-ai/claude-code or set claude_cmd)")
   end
 
+  if not missing then
+    local trust = require("vibing.permissions.trust")
+    local dir = trust.project_dir()
+    local waiting, terr = trust.waiting(bin, dir)
+    if not waiting then
+      r.warn("project policy files of " .. dir .. " could not be listed: " .. tostring(terr))
+    elseif #waiting == 0 then
+      r.ok("project policy files of " .. dir .. ": nothing waits for trust")
+    else
+      for _, l in ipairs(waiting) do
+        r.warn("waits for trust (:VibingTrust): " .. l)
+      end
+    end
+  end
+
   local db = o.audit_path
   if not db or db == "" then
     -- The same default as vibing-agent's: $XDG_STATE_HOME/vibing/audit.sqlite.

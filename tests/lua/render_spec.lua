@@ -96,6 +96,15 @@ describe("render.block", function()
     assert.falsy(text:find("always", 1, true) and text:find("%[a%]"), "no always key")
     assert.falsy(text:find("more waiting", 1, true))
   end)
+  it("says why answers are limited by managed policy", function()
+    local r = vim.deepcopy(req)
+    r.options = { "allow_once", "deny_once" }
+    r.limit = "the ask rule Bash(git push:*) is managed policy (managed:/etc/vibing/policy.yaml): it can be approved once, never always or for the session"
+    local text = table.concat((render.block(r, keys, 0)), "\n")
+    assert.matches("answers limited: the ask rule Bash(git push:*) is managed policy", text, true)
+    assert.falsy(text:find("[a] always allow", 1, true))
+    assert.falsy(text:find("[s] allow for session", 1, true))
+  end)
   it("shows a long command on a few lines", function()
     local r = vim.deepcopy(req)
     r.input = { command = table.concat({ "1", "2", "3", "4", "5", "6", "7", "8", "9", "10" }, "\n") }

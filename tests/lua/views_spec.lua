@@ -83,3 +83,42 @@ describe(":help vibing", function()
     end
   end)
 end)
+
+describe(":VibingTrust", function()
+  it("shows what waits, trusts after a yes, and checkhealth follows", function()
+    local dir = vim.fn.getcwd()
+    vim.fn.mkdir(dir .. "/.vibing", "p")
+    vim.fn.writefile({ 'allow: ["Bash(npm test)"]' }, dir .. "/.vibing/policy.yaml")
+    vim.cmd("checkhealth vibing")
+    assert.matches("waits for trust (:VibingTrust): .vibing/policy.yaml", buffer_text(), true)
+    local asked
+    local real_confirm = vim.fn.confirm
+    vim.fn.confirm = function(msg)
+      asked = msg
+      return 1
+    end
+    local ok, err = pcall(vim.cmd, "VibingTrust " .. vim.fn.fnameescape(dir))
+    vim.fn.confirm = real_confirm
+    assert.truthy(ok, err)
+    assert.matches("waiting: Bash(npm test)", asked, true)
+    assert.matches("Trusted .vibing/policy.yaml", helpers.notified(), true)
+    vim.cmd("VibingTrust " .. vim.fn.fnameescape(dir))
+    assert.matches("Nothing to trust", helpers.last().msg, true)
+    vim.cmd("checkhealth vibing")
+    assert.matches("nothing waits for trust", buffer_text(), true)
+  end)
+  it("trusts nothing when the person says no", function()
+    local dir = vim.fn.getcwd()
+    vim.fn.mkdir(dir .. "/.vibing", "p")
+    vim.fn.writefile({ 'allow: ["Bash(npm test)"]' }, dir .. "/.vibing/policy.yaml")
+    local real_confirm = vim.fn.confirm
+    vim.fn.confirm = function()
+      return 2
+    end
+    vim.cmd("VibingTrust " .. vim.fn.fnameescape(dir))
+    vim.fn.confirm = real_confirm
+    assert.matches("Nothing trusted", helpers.last().msg, true)
+    vim.cmd("checkhealth vibing")
+    assert.matches("waits for trust", buffer_text(), true)
+  end)
+end)
