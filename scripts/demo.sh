@@ -34,8 +34,8 @@ agent=${VIBING_DEMO_AGENT:-$root/bin/vibing-agent}
 [[ -x $agent ]] || die "$agent is missing: run make demo (it builds vibing-agent first)"
 if [[ -n ${VIBING_DEMO_NVIM:-} ]]; then
 	nvim_bin=$VIBING_DEMO_NVIM
-elif command -v nvim >/dev/null 2>&1; then
-	nvim_bin=nvim
+elif system_nvim=$(command -v nvim 2>/dev/null) && [[ -x $system_nvim ]]; then
+	nvim_bin=$system_nvim
 else
 	# No Neovim on the machine: the newest one unpacked privately (skipped when present).
 	"$root/scripts/install-nvim.sh" 0.12 >&2 || die "no nvim on PATH and Neovim 0.12 could not be unpacked into .deps/; set VIBING_DEMO_NVIM"
