@@ -19,16 +19,27 @@ local function first_line(cmd)
   return out[1] or ""
 end
 
+-- The Neovim releases the plugin is tested on (make test runs all three of 0.7.2, 0.10, 0.12).
+M.tested = "0.7.2 through 0.12"
+
+---The health level ("ok", "warn" or "error") and sentence for Neovim version v.
+---@param v table { major, minor, patch } as vim.version() returns it
+---@return string level, string message
+function M.nvim_status(v)
+  local nv = ("%d.%d.%d"):format(v.major, v.minor, v.patch)
+  if v.major == 0 and (v.minor < 7 or (v.minor == 7 and v.patch < 2)) then
+    return "error", ("Neovim %s is too old: vibing needs 0.7.2 or later (tested on %s)"):format(nv, M.tested)
+  elseif v.major == 0 and v.minor <= 12 then
+    return "ok", ("Neovim %s (vibing is tested on %s)"):format(nv, M.tested)
+  end
+  return "warn", ("Neovim %s is newer than the releases vibing is tested on (%s)"):format(nv, M.tested)
+end
+
 function M.check()
   local r = reporter()
   r.start("vibing")
-  local v = vim.version()
-  local nv = ("%d.%d.%d"):format(v.major, v.minor, v.patch)
-  if v.major == 0 and v.minor < 7 then
-    r.error("Neovim " .. nv .. " is too old: vibing needs 0.7.2 or later")
-  else
-    r.ok("Neovim " .. nv)
-  end
+  local level, msg = M.nvim_status(vim.version())
+  r[level](msg)
 
   local rpc = require("vibing.rpc")
   local want = require("vibing.version")

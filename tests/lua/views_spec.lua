@@ -60,6 +60,24 @@ describe(":checkhealth vibing", function()
     assert.matches("audit database writable", text, true)
     assert.matches(vim.env.XDG_STATE_HOME .. "/vibing/audit.sqlite", text, true)
   end)
+  it("says which Neovim releases are tested and flags older and newer ones", function()
+    local health = require("vibing.health")
+    local cases = {
+      { { major = 0, minor = 7, patch = 2 }, "ok", "Neovim 0.7.2 (vibing is tested on 0.7.2 through 0.12)" },
+      { { major = 0, minor = 12, patch = 4 }, "ok", "Neovim 0.12.4 (vibing is tested on 0.7.2 through 0.12)" },
+      { { major = 0, minor = 7, patch = 0 }, "error", "Neovim 0.7.0 is too old: vibing needs 0.7.2 or later" },
+      { { major = 0, minor = 6, patch = 1 }, "error", "Neovim 0.6.1 is too old" },
+      { { major = 0, minor = 13, patch = 0 }, "warn", "Neovim 0.13.0 is newer than the releases vibing is tested on (0.7.2 through 0.12)" },
+      { { major = 1, minor = 0, patch = 0 }, "warn", "Neovim 1.0.0 is newer" },
+    }
+    for _, c in ipairs(cases) do
+      local level, msg = health.nvim_status(c[1])
+      assert.equals(c[2], level)
+      assert.matches(c[3], msg, true)
+    end
+    vim.cmd("checkhealth vibing")
+    assert.matches("(vibing is tested on 0.7.2 through 0.12)", buffer_text(), true)
+  end)
   it("reports a missing binary as an error", function()
     require("vibing").setup({ bin = "/nowhere/vibing-agent" })
     vim.cmd("checkhealth vibing")
