@@ -145,7 +145,12 @@ func ReadSettings(path string) (*Settings, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s, nil
 	}
-	top, err := parseObject(data)
+	var any0 any
+	err = json.Unmarshal(data, &any0) // for the offset of a syntax error
+	top, perr := parseObject(data)
+	if err == nil {
+		err = perr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s is not valid JSON at %s (%v); fix it by hand, it was left as it is", ErrInvalidSettings, path, syntaxLine(data, err), err)
 	}
