@@ -134,6 +134,9 @@ func (h *Hook) preToolUse(in *Input) []byte {
 	default:
 		row.Decision, answer = "deny", decisionAnswer("deny", "vibing: "+d.Reason)
 	}
+	if in.AgentID != "" {
+		row.Reason += fmt.Sprintf(" (call of subagent %s, %s)", in.AgentID, in.AgentType)
+	}
 	if err := h.record(row); err != nil {
 		return denyAnswer(fmt.Sprintf("vibing could not write the audit row for %s (%v), so the call is refused.", tool, err))
 	}
