@@ -85,7 +85,7 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	path := cfg.AuditDB()
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && !hasHookSpool(path) {
 		// Opening would create an empty database; there is nothing to list.
 		if !*asJSON {
 			fmt.Fprintf(io.out, "No audit entries yet (%s does not exist).\n", path)
@@ -98,6 +98,10 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	defer db.Close()
+	if err := importHookSpool(ctx, db); err != nil {
+		// the rows stay in the spool for the next import
+		fmt.Fprintf(io.err, "vibing-agent audit: warning: %v\n", err)
+	}
 	entries, err := db.Query(ctx, q)
 	if err != nil {
 		fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
