@@ -56,3 +56,41 @@ func runAgentIn(t *testing.T, bin, dir, stdin string, args ...string) string {
 	}
 	return string(out)
 }
+
+// The hook reads every policy layer: a deny in ~/.claude/settings.json and a
+// trusted project allow decide in a terminal session as in a chat, and an
+// untrusted project allow leaves the call to the mode ({}).
+func TestHookReadsLayers(t *testing.T) {
+	bin := sharedAgent(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{"permissions":{"deny":["Bash(touch:*)"]}}`)
+	writeFile(t, filepath.Join(proj, ".vibing", "policy.yaml"), "allow: [\"Bash(npm test)\"]\n")
+	cfg := filepath.Join(dir, "options.json")
+	writeFile(t, cfg, `{"audit_path":"`+filepath.Join(dir, "audit.sqlite")+`"}`)
+	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "CLAUDE_PROJECT_DIR=" + proj}
+	hookOut := func(cmd string) string {
+		c := exec.Command(bin, "hook", "--config", cfg)
+		c.Dir = proj
+		c.Env = append(os.Environ(), env...)
+		c.Stdin = strings.NewReader(`{"session_id":"s","cwd":"` + proj + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`)
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("hook: %v", err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if out := hookOut("touch x"); !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "Bash(touch:*)") {
+		t.Errorf("a ~/.claude/settings.json deny: hook answered %s", out)
+	}
+	if out := hookOut("npm test"); out != "{}" {
+		t.Errorf("an untrusted project allow: hook answered %s, want {}", out)
+	}
+	if _, errOut, code := runAgent(t, bin, proj, env, "trust"); code != exitOK {
+		t.Fatalf("trust: %s", errOut)
+	}
+	if out := hookOut("npm test"); !strings.Contains(out, `"permissionDecision":"allow"`) {
+		t.Errorf("a trusted project allow: hook answered %s", out)
+	}
+}
