@@ -196,19 +196,27 @@ local function unmap(bufnr)
   end
 end
 
--- What a key does outside the block: the person's own map, else the key itself.
+-- Outside the block a key does what it did before: the person's own map,
+-- else Neovim's own command, with the count and register typed before it.
 local function fallback(saved, key)
-  if not saved then
-    return key
+  if saved and saved.callback and saved.expr ~= 1 then
+    saved.callback()
+    return
   end
-  if saved.callback then
-    if saved.expr == 1 then
-      return saved.callback() or ""
-    end
-    vim.schedule(saved.callback)
-    return "<Ignore>"
+  local prefix = ""
+  if vim.v.register ~= "" and vim.v.register ~= '"' then
+    prefix = '"' .. vim.v.register
   end
-  return saved.rhs or key
+  if vim.v.count > 0 then
+    prefix = prefix .. vim.v.count
+  end
+  local rhs, mode = key, "n"
+  if saved then
+    rhs = (saved.callback and saved.callback()) or saved.rhs or key
+    mode = saved.noremap == 1 and "n" or "m"
+  end
+  -- "i": before what is still typed, so `yy` stays one yank
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(prefix .. rhs, true, false, true), mode .. "i", false)
 end
 
 local function map(bufnr)
@@ -230,16 +238,31 @@ local function map(bufnr)
       end
       local label = render.labels[d] or d:gsub("_", " ")
       vim.keymap.set("n", key, function()
-        if not M.cursor_inside(bufnr) then
-          return fallback((hidden[bufnr] or {})[key], key)
-        end
-        vim.schedule(function()
+        if M.cursor_inside(bufnr) then
           M.act(bufnr, d)
-        end)
-        return "<Ignore>"
-      end, { buffer = bufnr, expr = true, nowait = true, desc = "vibing: " .. label .. " (inside the approval block)" })
+        else
+          fallback((hidden[bufnr] or {})[key], key)
+        end
+      end, { buffer = bufnr, nowait = true, desc = "vibing: " .. label .. " (inside the approval block)" })
     end
   end
+end
+
+---Move the current window's cursor to the pending block of bufnr (when the
+---window shows it), so the answer keys act.
+---@param bufnr integer
+---@return boolean moved
+function M.focus(bufnr)
+  local p = M.active(bufnr)
+  if not p or not p.mark or vim.api.nvim_get_current_buf() ~= bufnr then
+    return false
+  end
+  local row = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+  if not row then
+    return false
+  end
+  vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
+  return true
 end
 
 ---Run an answer key's action on the active request.
