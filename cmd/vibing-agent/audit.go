@@ -38,11 +38,17 @@ Flags:
                      source, reason, and for answered approvals input_sha256
                      (the full hex digest) and edited
   --config FILE      options (YAML or JSON) written by the editor from setup()
+  --what-if RULE     replay the listed calls against each chat's effective policy,
+                     with and without RULE, and print those whose outcome RULE
+                     would change (the chat must still exist)
+  --as LIST          the list --what-if adds RULE to: deny (default), ask, allow
 
 Examples:
   vibing-agent audit
   vibing-agent audit --chat .vibing/chat/chat-20261122-100000.md --since 1h
   vibing-agent audit --since 2d --limit 0 --json | jq -r 'select(.decision=="deny") | .action'
+  vibing-agent audit --limit 0 --what-if 'Bash(curl:*)'            # what would this deny break?
+  vibing-agent audit --limit 0 --what-if 'Bash(npm:*)' --as allow  # which prompts would it save?
 `
 
 func runAudit(ctx context.Context, args []string, io stdio) int {
@@ -53,6 +59,8 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 	since := fs.String("since", "", "only rows newer than `DURATION`")
 	limit := fs.Int("limit", 50, "at most `N` rows; 0 means all")
 	asJSON := fs.Bool("json", false, "print JSON Lines")
+	whatIfRule := fs.String("what-if", "", "replay with `RULE` added")
+	whatIfList := fs.String("as", "deny", "the `LIST` --what-if adds the rule to")
 	cfgPath := registerConfigFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
@@ -80,7 +88,7 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	path := cfg.AuditDB()
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && !hasHookSpool(path) {
 		// Opening would create an empty database; there is nothing to list.
 		if !*asJSON {
 			fmt.Fprintf(io.out, "No audit entries yet (%s does not exist).\n", path)
@@ -93,10 +101,17 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	defer db.Close()
+	if err := importHookSpool(ctx, db); err != nil {
+		// the rows stay in the spool for the next import
+		fmt.Fprintf(io.err, "vibing-agent audit: warning: %v\n", err)
+	}
 	entries, err := db.Query(ctx, q)
 	if err != nil {
 		fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
 		return exitFail
+	}
+	if *whatIfRule != "" {
+		return whatIf(io.out, io.err, cfg, *cfgPath, *whatIfRule, *whatIfList, entries)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(io.out)

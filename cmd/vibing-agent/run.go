@@ -92,6 +92,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 			Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
 		Env:             eng.Env(),
+		OnTools:         rememberTools,
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))

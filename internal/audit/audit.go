@@ -21,9 +21,14 @@ const (
 	DecisionAskApproved = "ask_approved"
 	DecisionAskDenied   = "ask_denied"
 	DecisionAskTimeout  = "ask_timeout"
+	// Decisions of `vibing-agent hook`, which never learns the outcome of
+	// what it hands back to Claude Code: "ask_cli" went to the CLI's own
+	// prompt, "defer" left the call to the CLI's own rules and mode.
+	DecisionAskCLI = "ask_cli"
+	DecisionDefer  = "defer"
 )
 
-// ErrDecision is wrapped when an entry's decision is not one of the five.
+// ErrDecision is wrapped when an entry's decision is not one of those above.
 var ErrDecision = errors.New("audit: unknown decision")
 
 // Entry is one audit row.
@@ -33,7 +38,7 @@ type Entry struct {
 	SessionID string    `json:"session_id"`
 	Tool      string    `json:"tool"`
 	Action    string    `json:"action"`
-	Decision  string    `json:"decision"` // allow, deny, ask_approved, ask_denied, ask_timeout
+	Decision  string    `json:"decision"` // allow, deny, ask_approved, ask_denied, ask_timeout, ask_cli, defer
 	Rule      string    `json:"rule"`
 	Source    string    `json:"source"`
 	Reason    string    `json:"reason"`
@@ -200,7 +205,8 @@ func (db *DB) Close() error { return db.db.Close() }
 // ValidDecision reports whether d is one of the recorded decisions.
 func ValidDecision(d string) bool {
 	switch d {
-	case DecisionAllow, DecisionDeny, DecisionAskApproved, DecisionAskDenied, DecisionAskTimeout:
+	case DecisionAllow, DecisionDeny, DecisionAskApproved, DecisionAskDenied, DecisionAskTimeout,
+		DecisionAskCLI, DecisionDefer:
 		return true
 	}
 	return false
@@ -220,7 +226,7 @@ func AbsChat(chat string) string {
 // Record adds one entry. A zero Time means now.
 func (db *DB) Record(ctx context.Context, e Entry) error {
 	if !ValidDecision(e.Decision) {
-		return fmt.Errorf("%w %q (want allow, deny, ask_approved, ask_denied or ask_timeout)", ErrDecision, e.Decision)
+		return fmt.Errorf("%w %q (want allow, deny, ask_approved, ask_denied, ask_timeout, ask_cli or defer)", ErrDecision, e.Decision)
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()

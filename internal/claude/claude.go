@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"vibing/internal/hook"
 	"vibing/internal/run"
 )
 
@@ -100,6 +101,8 @@ func (c *Claude) Start(ctx context.Context, t run.Turn) (run.Conn, error) {
 	cmd := exec.Command(c.Bin, Args(t)...)
 	cmd.Dir = t.Cwd
 	cmd.Env = append(append(os.Environ(), c.Env...), t.Env...)
+	// an installed `vibing-agent hook` stands aside for this claude: the run decides
+	cmd.Env = append(cmd.Env, hook.RunToken())
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = 2 * time.Second
 	stderr := &tail{max: 4096}

@@ -25,6 +25,7 @@ type message struct {
 	DurationMS   int64           `json:"duration_ms"`
 	Result       string          `json:"result"`
 	Errors       []string        `json:"errors"`
+	Tools        []string        `json:"tools"` // system/init: the CLI's tools
 }
 
 type block struct {
@@ -180,7 +181,7 @@ func (k *conn) dispatch(m *message) bool {
 		}
 	case "system":
 		if m.Subtype == "init" {
-			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID}
+			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID, Tools: m.Tools}
 		}
 	case "assistant":
 		for _, b := range blocks(m.Message) {

@@ -61,7 +61,14 @@ type Config struct {
 	AuditPath        string            `yaml:"audit_path" json:"audit_path"`
 	ClaudeCmd        string            `yaml:"claude_cmd" json:"claude_cmd"`
 	Permissions      Template          `yaml:"permissions" json:"permissions"`
+	// ClaudeSettings reads Claude Code's own settings files as policy
+	// layers (SPEC §11); default true.
+	ClaudeSettings *bool `yaml:"claude_settings" json:"claude_settings"`
 }
+
+// ReadClaudeSettings reports whether Claude Code's settings files are policy
+// layers.
+func (c *Config) ReadClaudeSettings() bool { return c.ClaudeSettings == nil || *c.ClaudeSettings }
 
 // BuiltinPresets are the presets every user has.
 func BuiltinPresets() map[string]Preset {
@@ -69,11 +76,11 @@ func BuiltinPresets() map[string]Preset {
 		"open": {Mode: "bypassPermissions"},
 		"standard": {
 			Mode: "default",
-			Allow: []string{"Read", "Glob", "Grep", "Edit", "Write",
+			Allow: []string{"Read(**)", "Edit(**)",
 				"Bash(git status:*)", "Bash(git diff:*)", "Bash(git log:*)", "Bash(git add:*)", "Bash(git commit:*)"},
 			Ask: []string{"Bash", "Bash(git push:*)", "WebFetch"},
 		},
-		"locked": {Mode: "dontAsk", Allow: []string{"Read", "Glob", "Grep"}},
+		"locked": {Mode: "dontAsk", Allow: []string{"Read(**)"}},
 	}
 }
 
@@ -88,7 +95,7 @@ func DefaultConfig() *Config {
 		Presets:          map[string]Preset{},
 		Permissions: Template{
 			Mode:  "default",
-			Allow: []string{"Read", "Glob", "Grep"},
+			Allow: []string{"Read(**)"},
 			Ask:   []string{},
 			Deny:  []string{},
 		},

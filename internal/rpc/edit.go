@@ -251,8 +251,8 @@ func setMode(doc *frontmatter.Document, lines []string, mode string, res *EditRe
 		return fmt.Errorf("unknown permission mode %q: use one of %s (example: /permission acceptEdits)", mode, strings.Join(config.Modes, ", "))
 	}
 	key := frontmatter.KeyMode
-	if hasKey(lines, frontmatter.KeyModeAlias) && !hasKey(lines, frontmatter.KeyMode) {
-		key = frontmatter.KeyModeAlias // keep the person's spelling
+	if hasKey(lines, frontmatter.KeyModeAlias) {
+		key = frontmatter.KeyModeAlias // it wins over permissions_mode, so it is the one to change
 	}
 	if err := doc.Set(key, mode); err != nil {
 		return err

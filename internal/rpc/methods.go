@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"vibing/internal/chatload"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
+	"vibing/internal/policy"
 	"vibing/internal/tools"
 	"vibing/internal/version"
 )
@@ -181,7 +181,7 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	}
 	// the same loader as vibing-agent check/explain/run: same project root,
 	// working directory and guarded paths
-	ch, err := chatload.Open(chatload.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
+	ch, err := policy.Open(policy.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
 	if err != nil {
 		return failed(err.Error()), nil
 	}
@@ -191,7 +191,11 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"ok": true, "text": x.Text(), "explanation": m}
+	files, err := plain(ch.Files)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"ok": true, "text": x.Text() + policy.FilesText(ch.Files), "explanation": m, "files": files, "root": ch.Root}
 	if serr != nil {
 		out["error"] = serr.Error()
 	}

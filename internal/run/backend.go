@@ -59,6 +59,7 @@ type Event struct {
 	Message    string      // KindError
 	RequestID  string      // KindWithdraw
 	Permission *Permission // KindPermission
+	Tools      []string    // KindSession: the tools the CLI offers (its system/init event)
 }
 
 // Verdict is the answer to a permission request.

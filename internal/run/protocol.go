@@ -84,6 +84,7 @@ type Output struct {
 	// approval_request
 	SuggestedRule string           `json:"suggested_rule,omitempty"`
 	Options       []string         `json:"options,omitempty"`
+	Limit         string           `json:"limit,omitempty"` // why some answers are not offered
 	TimeoutS      int              `json:"timeout_s,omitempty"`
 	Preview       *preview.Preview `json:"preview,omitempty"`
 

@@ -44,6 +44,10 @@ type Runner struct {
 	// Env is where approval previews read the files a call would change;
 	// its zero value reads them from Turn.Cwd.
 	Env matcher.Env
+
+	// OnTools, when set, learns the tools the CLI offers (from its init
+	// event), so rules for tools newer than vibing's table are accepted.
+	OnTools func(names []string)
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
@@ -213,6 +217,9 @@ func (s *state) notice(format string, a ...any) {
 func (s *state) handle(ev Event) {
 	switch ev.Kind {
 	case KindSession:
+		if len(ev.Tools) > 0 && s.r.OnTools != nil {
+			s.r.OnTools(ev.Tools)
+		}
 		s.sessionID = ev.SessionID
 		if !s.sessionSent {
 			s.sessionSent = true
@@ -423,8 +430,33 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	ap := &pendingApproval{id: id, perm: p, decision: d, suggested: s.suggest(p), timer: time.NewTimer(s.r.ApprovalTimeout)}
 	s.pending = ap
 	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
-		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: Options,
-		TimeoutS: int(s.r.ApprovalTimeout / time.Second), Detail: s.detail(p.Tool, p.Input), Preview: s.preview(p)})
+		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: answersFor(d),
+		Limit: d.Limit, TimeoutS: int(s.r.ApprovalTimeout / time.Second), Detail: s.detail(p.Tool, p.Input), Preview: s.preview(p)})
+}
+
+// answersFor lists the answers the person may give to ask d: a managed ask
+// or switch takes the always and for-session answers away.
+func answersFor(d session.Decision) []string {
+	if !d.NoAlways && !d.NoSession {
+		return Options
+	}
+	out := make([]string, 0, len(Options))
+	for _, o := range Options {
+		if (d.NoAlways && (o == AlwaysAllow || o == AlwaysDeny)) || (d.NoSession && (o == AllowForSession || o == DenyForSession)) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func offered(d session.Decision, answer string) bool {
+	for _, o := range answersFor(d) {
+		if o == answer {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve ends the pending approval. Its audit row holds the SHA-256 of the
@@ -481,6 +513,15 @@ func (s *state) answer(m Input) {
 	denied := "User denied execution of " + s.describe(ap.perm.Tool, ap.perm.Input)
 	if why := strings.TrimSpace(m.Reason); why != "" {
 		denied += ": " + why
+	}
+	if !offered(ap.decision, m.Decision) && m.Decision != "" {
+		for _, o := range Options {
+			if o == m.Decision {
+				s.notice("%s is not offered for this call (%s); the call is denied once", m.Decision, ap.decision.Limit)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
+			}
+		}
 	}
 	if m.UpdatedInput != nil {
 		s.edited(m, denied)

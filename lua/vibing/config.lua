@@ -18,6 +18,7 @@ local M = {}
 ---@field approval_timeout_s integer
 ---@field resume_ask string deny|prompt
 ---@field default_deny_rules boolean
+---@field claude_settings boolean read Claude Code's settings files as policy layers
 ---@field audit_path string|nil
 ---@field approval_preview_lines integer
 ---@field keymaps table
@@ -37,7 +38,7 @@ M.defaults = {
   -- Permission template written into every new chat's frontmatter.
   permissions = {
     mode = "default", -- default | acceptEdits | plan | dontAsk | bypassPermissions
-    allow = { "Read", "Glob", "Grep" },
+    allow = { "Read(**)" },
     ask = {},
     deny = {},
     preset = nil, -- open | standard | locked | one of `presets`
@@ -52,6 +53,9 @@ M.defaults = {
   resume_ask = "deny",
   -- Refuse well-known destructive shell commands (rm -rf /, sudo, ...).
   default_deny_rules = true,
+  -- Read Claude Code's own settings (~/.claude/settings.json, the project's
+  -- .claude/settings*.json, its managed settings) as policy layers.
+  claude_settings = true,
   -- Audit database; nil means $XDG_STATE_HOME/vibing/audit.sqlite (~/.local/state/...).
   audit_path = nil,
   -- Lines of a preview (diff, new file, command) shown in an approval block;
@@ -145,6 +149,7 @@ local schema = {
   approval_timeout_s = positive_integer,
   resume_ask = one_of({ "deny", "prompt" }),
   default_deny_rules = is("boolean"),
+  claude_settings = is("boolean"),
   audit_path = is("string", true),
   approval_preview_lines = positive_integer,
   keymaps = {
@@ -276,6 +281,7 @@ function M.backend_options(o)
     approval_timeout_s = o.approval_timeout_s,
     resume_ask = o.resume_ask,
     default_deny_rules = o.default_deny_rules,
+    claude_settings = o.claude_settings,
     claude_cmd = o.claude_cmd,
     audit_path = o.audit_path,
     permissions = {

@@ -319,6 +319,10 @@ function M.block(req, keys, waiting, max_lines)
   add("│ asked by: " .. asked .. ((reason and reason ~= "") and (" — " .. M.oneline(reason, 160)) or ""))
   local sugg = field(req, "suggested_rule")
   add("│ suggested rule: " .. ((sugg and sugg ~= "") and sugg or "(none: type one for an always answer)"), "VibingApprovalRule")
+  local limit = field(req, "limit")
+  if limit and limit ~= "" then
+    add("│ answers limited: " .. M.oneline(limit, 160))
+  end
   local offered = {}
   for _, o in ipairs(field(req, "options") or M.decisions) do
     offered[o] = true

@@ -370,7 +370,8 @@ function M.answer(bufnr, decision, extra)
   end
   local offered = render.field(p.req, "options")
   if type(offered) == "table" and not vim.tbl_contains(offered, decision) then
-    require("vibing.log").warn(("%s is not offered for this request"):format(render.labels[decision]))
+    local limit = render.field(p.req, "limit")
+    require("vibing.log").warn(("%s is not offered for this request%s"):format(render.labels[decision], (limit and limit ~= "") and (": " .. limit) or ""))
     return
   end
   local function send(rule)
