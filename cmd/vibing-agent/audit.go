@@ -24,7 +24,9 @@ const auditUsage = `Usage: vibing-agent audit [--chat FILE] [--since DURATION] [
 
 Lists the permission decisions recorded in the audit log, newest first: for
 every tool call its time, decision (allow, deny, ask_approved, ask_denied,
-ask_timeout), tool, action, the rule and source that decided, and the chat.
+ask_timeout), tool, action, the rule and source that decided, for answered
+approvals the start of the SHA-256 of the input approved (and "edited" when
+the person changed it first), and the chat.
 The database is audit_path from --config, else $XDG_STATE_HOME/vibing/audit.sqlite.
 
 Flags:
@@ -33,7 +35,8 @@ Flags:
   --limit N          at most N rows (default 50; 0 means all)
   --json             JSON Lines: one JSON object per row, newest first, with the
                      keys time, chat, session_id, tool, action, decision, rule,
-                     source, reason
+                     source, reason, and for answered approvals input_sha256
+                     (the full hex digest) and edited
   --config FILE      options (YAML or JSON) written by the editor from setup()
   --what-if RULE     replay the listed calls against each chat's effective policy,
                      with and without RULE, and print those whose outcome RULE
@@ -157,13 +160,26 @@ func printAuditTable(w io.Writer, entries []audit.Entry) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tACTION\tRULE\tSOURCE\tCHAT")
+	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tACTION\tRULE\tSOURCE\tINPUT\tCHAT")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			e.Time.Local().Format("2006-01-02 15:04:05"), e.Decision, cell(e.Tool), cell(e.Action, 60),
-			cell(e.Rule), cell(e.Source), cell(e.Chat))
+			cell(e.Rule), cell(e.Source), inputCell(e), cell(e.Chat))
 	}
 	tw.Flush()
+}
+
+// inputCell shows the start of the approved input's SHA-256, and whether the
+// person edited it ("-" for calls nobody was asked about).
+func inputCell(e audit.Entry) string {
+	if e.InputSHA256 == "" {
+		return "-"
+	}
+	s := "sha256:" + e.InputSHA256[:min(12, len(e.InputSHA256))]
+	if e.Edited {
+		s += " edited"
+	}
+	return s
 }
 
 // cell makes a value fit one table cell: no tabs or line breaks, "-" when

@@ -91,6 +91,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
 			Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
+		Env:             eng.Env(),
 		OnTools:         rememberTools,
 	}
 	if engErr != nil {
@@ -128,5 +129,6 @@ type auditRecorder struct{ db *audit.DB }
 
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
 	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
-		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason})
+		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
+		InputSHA256: e.InputSHA256, Edited: e.Edited})
 }

@@ -42,6 +42,10 @@ type Entry struct {
 	Rule      string    `json:"rule"`
 	Source    string    `json:"source"`
 	Reason    string    `json:"reason"`
+	// InputSHA256 is the hex SHA-256 of the input an answered approval was
+	// about (what ran, when approved); "" for calls nobody was asked about.
+	InputSHA256 string `json:"input_sha256,omitempty"`
+	Edited      bool   `json:"edited,omitempty"` // the person edited the input before approving it
 }
 
 // Query selects entries: those of one chat (empty: every chat), recorded at
@@ -107,6 +111,10 @@ func Open(path string) (*DB, error) {
 			tx.Rollback()
 			return err
 		}
+		if err := migrate(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
 		return tx.Commit()
 	})
 	if err != nil {
@@ -114,6 +122,42 @@ func Open(path string) (*DB, error) {
 		return nil, fmt.Errorf("audit: cannot use %s as the audit database: %w", abs, err)
 	}
 	return &DB{db: db, path: abs}, nil
+}
+
+// columns added after the first schema, each with its definition: a
+// database made by an older vibing-agent gains them when it is opened.
+var columns = []struct{ name, def string }{
+	{"input_sha256", "TEXT NOT NULL DEFAULT ''"},
+	{"edited", "INTEGER NOT NULL DEFAULT 0"},
+}
+
+// migrate adds the columns an older database lacks.
+func migrate(tx *sql.Tx) error {
+	rows, err := tx.Query("SELECT name FROM pragma_table_info('audit')")
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		have[name] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range columns {
+		if !have[c.name] {
+			if _, err := tx.Exec("ALTER TABLE audit ADD COLUMN " + c.name + " " + c.def); err != nil {
+				return fmt.Errorf("add column %s: %w", c.name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // retryBusy runs fn again while SQLite reports the database busy or locked
@@ -189,9 +233,10 @@ func (db *DB) Record(ctx context.Context, e Entry) error {
 	}
 	err := retryBusy(ctx, func() error {
 		_, err := db.db.ExecContext(ctx,
-			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason)
+			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason,
+			e.InputSHA256, e.Edited)
 		return err
 	})
 	if err != nil {
@@ -212,7 +257,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "time_ns >= ?")
 		args = append(args, q.Since.UnixNano())
 	}
-	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason FROM audit"
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited FROM audit"
 	if len(where) > 0 {
 		stmt += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -230,7 +275,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 	for rows.Next() {
 		var e Entry
 		var ns int64
-		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason); err != nil {
+		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited); err != nil {
 			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
 		}
 		e.Time = time.Unix(0, ns)

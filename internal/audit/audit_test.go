@@ -3,6 +3,7 @@ package audit_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -271,5 +272,40 @@ func TestOpenErrors(t *testing.T) {
 				t.Errorf("Open(%q) = %q, want it to say %q", tc.path, err, tc.want)
 			}
 		})
+	}
+}
+
+// A database made before input_sha256 and edited existed gains them on open;
+// its old rows read as "" and false.
+func TestMigrateAddsApprovalColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.sqlite")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(`CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ns INTEGER NOT NULL,
+		chat TEXT NOT NULL DEFAULT '', session_id TEXT NOT NULL DEFAULT '', tool TEXT NOT NULL DEFAULT '',
+		action TEXT NOT NULL DEFAULT '', decision TEXT NOT NULL, rule TEXT NOT NULL DEFAULT '',
+		source TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '');
+		INSERT INTO audit (time_ns, tool, decision) VALUES (1, 'Bash', 'allow');`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := audit.Open(path)
+	if err != nil {
+		t.Fatalf("Open(old database) = %v", err)
+	}
+	defer db.Close()
+	sum := strings.Repeat("ab", 32)
+	if err := db.Record(context.Background(), audit.Entry{Tool: "Write", Decision: audit.DecisionAskApproved, InputSHA256: sum, Edited: true}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(context.Background(), audit.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].InputSHA256 != sum || !rows[0].Edited || rows[1].InputSHA256 != "" || rows[1].Edited {
+		t.Errorf("rows = %+v, want the new row with its SHA-256 and edited, the old one without", rows)
 	}
 }

@@ -66,6 +66,9 @@ type Event struct {
 type Verdict struct {
 	Allow   bool
 	Message string // why, for a deny: reaches the model
+	// UpdatedInput, for an allow, is the input to run instead of the one
+	// asked about (the person edited it); nil runs the input as asked.
+	UpdatedInput map[string]any
 }
 
 // Permission is a backend's question "may this tool call run?". Reply must be

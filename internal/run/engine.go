@@ -53,6 +53,10 @@ type AuditEntry struct {
 	Rule      string
 	Source    string
 	Reason    string
+	// InputSHA256 is the hex SHA-256 of the exact input an answered approval
+	// let run (its JSON with sorted keys); "" for calls nobody was asked about.
+	InputSHA256 string
+	Edited      bool // the person edited the input before approving it
 }
 
 // Recorder stores audit rows (internal/audit in production).

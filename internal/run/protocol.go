@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"vibing/internal/preview"
 )
 
 // Errors.
@@ -49,6 +51,11 @@ type Input struct {
 	ID       string `json:"id,omitempty"`
 	Decision string `json:"decision,omitempty"`
 	Rule     string `json:"rule,omitempty"`
+	// UpdatedInput, with an allow answer, is the input to run instead (the
+	// person edited the proposal): its keys replace the original's.
+	UpdatedInput map[string]any `json:"updated_input,omitempty"`
+	// Reason, with a deny answer, is the person's own words to the model.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Output is one line the runner writes on stdout. Only the fields of its
@@ -61,9 +68,10 @@ type Output struct {
 
 	Text string `json:"text,omitempty"`
 
-	ID    string         `json:"id,omitempty"`
-	Tool  string         `json:"tool,omitempty"`
-	Input map[string]any `json:"input,omitempty"`
+	ID     string         `json:"id,omitempty"`
+	Tool   string         `json:"tool,omitempty"`
+	Input  map[string]any `json:"input,omitempty"`
+	Detail string         `json:"detail,omitempty"` // what the call acts on, in one string (preview.Detail)
 
 	// decision
 	Decision string `json:"decision,omitempty"`
@@ -74,10 +82,14 @@ type Output struct {
 	Action   string `json:"action,omitempty"`
 
 	// approval_request
-	SuggestedRule string   `json:"suggested_rule,omitempty"`
-	Options       []string `json:"options,omitempty"`
-	Limit         string   `json:"limit,omitempty"` // why some answers are not offered
-	TimeoutS      int      `json:"timeout_s,omitempty"`
+	SuggestedRule string           `json:"suggested_rule,omitempty"`
+	Options       []string         `json:"options,omitempty"`
+	Limit         string           `json:"limit,omitempty"` // why some answers are not offered
+	TimeoutS      int              `json:"timeout_s,omitempty"`
+	Preview       *preview.Preview `json:"preview,omitempty"`
+
+	// approval_resolved: the approved input was the person's edit
+	Edited bool `json:"edited,omitempty"`
 
 	// approval_resolved
 	By string `json:"by,omitempty"`

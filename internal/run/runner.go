@@ -3,13 +3,17 @@ package run
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"vibing/internal/matcher"
+	"vibing/internal/preview"
 	"vibing/internal/session"
 )
 
@@ -36,6 +40,10 @@ type Runner struct {
 
 	// Notices are shown to the person (as notice events) once the run starts.
 	Notices []string
+
+	// Env is where approval previews read the files a call would change;
+	// its zero value reads them from Turn.Cwd.
+	Env matcher.Env
 
 	// OnTools, when set, learns the tools the CLI offers (from its init
 	// event), so rules for tools newer than vibing's table are accepted.
@@ -114,6 +122,7 @@ type pendingApproval struct {
 	decision  session.Decision
 	suggested string
 	timer     *time.Timer
+	updated   map[string]any // the person's edited input, once approved with one
 }
 
 type state struct {
@@ -219,7 +228,7 @@ func (s *state) handle(ev Event) {
 	case KindText:
 		_ = s.w.Write(Output{Type: "text", Text: ev.Text})
 	case KindToolUse:
-		_ = s.w.Write(Output{Type: "tool_use", ID: ev.ToolUseID, Tool: ev.Tool, Input: ev.Input})
+		_ = s.w.Write(Output{Type: "tool_use", ID: ev.ToolUseID, Tool: ev.Tool, Input: ev.Input, Detail: s.detail(ev.Tool, ev.Input)})
 	case KindToolResult:
 		_ = s.w.Write(Output{Type: "tool_result", ID: ev.ToolUseID, IsError: ptr(ev.IsError), Content: ptr(ev.Content)})
 	case KindPermission:
@@ -345,7 +354,7 @@ func (s *state) pump() {
 func (s *state) decide(p *Permission) {
 	d := s.pipeline(p)
 	_ = s.w.Write(Output{Type: "decision", ID: p.ToolUseID, Tool: p.Tool, Decision: d.Decision, Reason: d.Reason,
-		Rule: d.Rule, Source: d.Source, Level: d.Level, Action: d.Action})
+		Rule: d.Rule, Source: d.Source, Level: d.Level, Action: d.Action, Detail: s.detail(p.Tool, p.Input)})
 	switch {
 	case d.Decision == session.Allow:
 		s.settle(p, Verdict{Allow: true}, d, AuditAllow, d.Reason)
@@ -399,12 +408,15 @@ func (s *state) settle(p *Permission, v Verdict, d session.Decision, outcome, re
 
 // record writes the audit row of a tool call.
 func (s *state) record(p *Permission, d session.Decision, outcome, reason string) {
+	s.recordEntry(AuditEntry{Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason})
+}
+
+func (s *state) recordEntry(e AuditEntry) {
 	if s.r.Audit == nil {
 		return
 	}
-	err := s.r.Audit.Record(s.ctx, AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID,
-		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason})
-	if err != nil {
+	e.Time, e.Chat, e.SessionID = time.Now(), s.r.Chat, s.sessionID
+	if err := s.r.Audit.Record(s.ctx, e); err != nil {
 		s.notice("audit: %v", err)
 	}
 }
@@ -419,7 +431,7 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	s.pending = ap
 	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
 		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: answersFor(d),
-		Limit: d.Limit, TimeoutS: int(s.r.ApprovalTimeout / time.Second)})
+		Limit: d.Limit, TimeoutS: int(s.r.ApprovalTimeout / time.Second), Detail: s.detail(p.Tool, p.Input), Preview: s.preview(p)})
 }
 
 // answersFor lists the answers the person may give to ask d: a managed ask
@@ -447,17 +459,48 @@ func offered(d session.Decision, answer string) bool {
 	return false
 }
 
-// resolve ends the pending approval.
+// resolve ends the pending approval. Its audit row holds the SHA-256 of the
+// input the answer was about: the person's edit when they approved one.
 func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	ap := s.pending
 	s.pending = nil
 	ap.timer.Stop()
-	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message})
+	edited := allow && ap.updated != nil
+	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message, Edited: edited})
 	reason := message
 	if allow {
 		reason = "approved by the person (" + answer + ")"
+		if edited {
+			reason = "approved by the person (" + answer + ") after editing the input"
+		}
 	}
-	s.settle(ap.perm, Verdict{Allow: allow, Message: message}, ap.decision, outcome, reason)
+	v := Verdict{Allow: allow, Message: message}
+	input := ap.perm.Input
+	if edited {
+		v.UpdatedInput, input = ap.updated, ap.updated
+	}
+	if !v.Allow && v.Message == "" {
+		v.Message = "Denied by vibing"
+	}
+	p := ap.perm
+	if p.ToolUseID != "" {
+		s.verdicts[p.ToolUseID] = v
+	}
+	p.Reply(v)
+	d := ap.decision
+	s.recordEntry(AuditEntry{Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source,
+		Reason: reason, InputSHA256: InputHash(input), Edited: edited})
+}
+
+// InputHash is the hex SHA-256 of a tool input's JSON (keys sorted), the
+// fingerprint audit rows keep of what an approval let run.
+func InputHash(input map[string]any) string {
+	b, err := json.Marshal(input)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // answer applies the person's answer to the pending approval.
@@ -467,7 +510,10 @@ func (s *state) answer(m Input) {
 	if rule == "" {
 		rule = ap.suggested
 	}
-	denied := "User denied execution of " + Describe(ap.perm.Tool, ap.perm.Input)
+	denied := "User denied execution of " + s.describe(ap.perm.Tool, ap.perm.Input)
+	if why := strings.TrimSpace(m.Reason); why != "" {
+		denied += ": " + why
+	}
 	if !offered(ap.decision, m.Decision) && m.Decision != "" {
 		for _, o := range Options {
 			if o == m.Decision {
@@ -476,6 +522,10 @@ func (s *state) answer(m Input) {
 				return
 			}
 		}
+	}
+	if m.UpdatedInput != nil {
+		s.edited(m, denied)
+		return
 	}
 	switch m.Decision {
 	case AllowOnce:
@@ -564,10 +614,65 @@ func (s *state) guard(f func() error) (err error) {
 
 // Describe names a tool call for a person: "Bash (npm install)".
 func Describe(tool string, input map[string]any) string {
-	for _, k := range []string{"command", "file_path", "notebook_path", "url", "pattern", "path", "query"} {
-		if v, ok := input[k].(string); ok && v != "" {
-			return fmt.Sprintf("%s (%s)", tool, v)
-		}
+	return preview.Describe(tool, input, "")
+}
+
+func (s *state) env() matcher.Env {
+	env := s.r.Env
+	if env.Cwd == "" {
+		env.Cwd = s.r.Turn.Cwd
 	}
-	return tool
+	return env
+}
+
+func (s *state) describe(tool string, input map[string]any) string {
+	return preview.Describe(tool, input, s.env().Cwd)
+}
+
+func (s *state) detail(tool string, input map[string]any) string {
+	return preview.Detail(tool, input, s.env().Cwd)
+}
+
+// preview builds what the person sees of the call; a failure shows the
+// input as JSON rather than nothing.
+func (s *state) preview(p *Permission) (pv *preview.Preview) {
+	defer func() {
+		if e := recover(); e != nil {
+			pv = &preview.Preview{Kind: preview.KindJSON, Problem: fmt.Sprintf("the preview failed: %v", e)}
+		}
+	}()
+	env := s.env()
+	if p.Cwd != "" {
+		env.Shell = []string{p.Cwd}
+	}
+	v := preview.Build(p.Tool, p.Input, env)
+	return &v
+}
+
+// edited applies an answer that carries the person's edited input: only an
+// allow_once may carry one, and the edit goes through the pipeline again,
+// so an edit can never run what a deny rule refuses.
+func (s *state) edited(m Input, denied string) {
+	ap := s.pending
+	if m.Decision != AllowOnce {
+		s.notice("an edited input can only be approved once (%s); the call is denied once instead", AllowOnce)
+		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+		return
+	}
+	merged := make(map[string]any, len(ap.perm.Input)+len(m.UpdatedInput))
+	for k, v := range ap.perm.Input {
+		merged[k] = v
+	}
+	for k, v := range m.UpdatedInput {
+		merged[k] = v
+	}
+	d := s.pipeline(&Permission{Tool: ap.perm.Tool, Input: merged, Cwd: ap.perm.Cwd})
+	if d.Decision == session.Deny {
+		msg := "The edited " + ap.perm.Tool + " call is refused: " + d.Reason
+		s.notice("%s", msg)
+		s.resolve(false, ByUser, msg, AuditAskDenied, DenyOnce)
+		return
+	}
+	ap.updated = merged
+	s.approve(m.Decision)
 }

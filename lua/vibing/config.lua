@@ -20,7 +20,8 @@ local M = {}
 ---@field default_deny_rules boolean
 ---@field claude_settings boolean read Claude Code's settings files as policy layers
 ---@field audit_path string|nil
----@field keymaps table<string, string|false>
+---@field approval_preview_lines integer
+---@field keymaps table
 ---@field backend string claude | demo
 ---@field window table
 
@@ -57,17 +58,26 @@ M.defaults = {
   claude_settings = true,
   -- Audit database; nil means $XDG_STATE_HOME/vibing/audit.sqlite (~/.local/state/...).
   audit_path = nil,
-  -- Buffer-local keys in chats; false disables one. The six answers are
-  -- mapped only while an approval prompt waits in that chat.
+  -- Lines of a preview (diff, new file, command) shown in an approval block;
+  -- the rest is one key away (review).
+  approval_preview_lines = 40,
+  -- Buffer-local keys in chats; false disables one.
   keymaps = {
     send = "<CR>",
     cancel = "<C-c>",
-    allow_once = "y",
-    deny_once = "n",
-    allow_for_session = "s",
-    deny_for_session = "S",
-    always_allow = "a", -- asks for the rule first, prefilled with the suggestion
-    always_deny = "A",
+    -- Answers to an approval: mapped only while one waits in that chat, and
+    -- acting only with the cursor inside the pending block (elsewhere the key
+    -- does what it did before, your own buffer-local map included).
+    approval = {
+      allow_once = "y",
+      deny_once = "n",
+      allow_for_session = "s",
+      deny_for_session = "S",
+      always_allow = "a", -- asks for the rule first, prefilled with the suggestion
+      always_deny = "A",
+      review = "d", -- side by side in a new tab; edit the proposal, then approve it there
+      deny_reason = "r", -- deny, with a reason typed for the agent
+    },
   },
   -- Where :VibingChat opens a chat.
   window = {
@@ -141,15 +151,20 @@ local schema = {
   default_deny_rules = is("boolean"),
   claude_settings = is("boolean"),
   audit_path = is("string", true),
+  approval_preview_lines = positive_integer,
   keymaps = {
     send = key_or_false,
     cancel = key_or_false,
-    allow_once = key_or_false,
-    deny_once = key_or_false,
-    allow_for_session = key_or_false,
-    deny_for_session = key_or_false,
-    always_allow = key_or_false,
-    always_deny = key_or_false,
+    approval = {
+      allow_once = key_or_false,
+      deny_once = key_or_false,
+      allow_for_session = key_or_false,
+      deny_for_session = key_or_false,
+      always_allow = key_or_false,
+      always_deny = key_or_false,
+      review = key_or_false,
+      deny_reason = key_or_false,
+    },
   },
   window = {
     position = one_of(M.positions),

@@ -40,6 +40,8 @@ vim.api.nvim_create_autocmd("User", {
       end
       local keys = answers[p.req.tool] or "n"
       table.insert(log, ("message %d: %s %s → %s"):format(sent, p.req.tool, p.req.id, keys))
+      -- the answer keys act inside the block, where a person moves to answer
+      require("vibing.ui.approval").focus(vim.api.nvim_get_current_buf())
       press(keys)
     end)
   end,

@@ -41,7 +41,7 @@ func TestChatRealClaude(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(c.dir, "approved.txt")); err == nil {
 		t.Fatal("approved.txt exists before the answer")
 	}
-	if block := c.lastReply(); !strings.Contains(block, "command: touch approved.txt") || !strings.Contains(block, "I will create the file.") {
+	if block := c.lastReply(); !strings.Contains(block, "```sh\ntouch approved.txt\n```") || !strings.Contains(block, "I will create the file.") {
 		t.Errorf("reply before the answer:\n%s", block)
 	}
 	c.keys("y")

@@ -6,7 +6,7 @@ local writer = require("vibing.chat.writer")
 
 local function req(id, tool, cmd)
   return {
-    id = id, tool = tool or "Bash", input = { command = cmd or "npm test" }, level = "mutating", rule = "Bash",
+    id = id, tool = tool or "Bash", input = { command = cmd or "npm test" }, detail = cmd or "npm test", level = "mutating", rule = "Bash",
     suggested_rule = "Bash(npm test:*)", timeout_s = 30,
     options = { "allow_once", "deny_once", "allow_for_session", "deny_for_session", "always_allow", "always_deny" },
   }
@@ -28,6 +28,20 @@ local function text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
 end
 
+-- Put the cursor inside the pending block of buf.
+local function in_block(buf)
+  vim.api.nvim_set_current_buf(buf)
+  local p = approval.active(buf)
+  local row = vim.api.nvim_buf_get_extmark_by_id(buf, approval.ns, p.mark, {})[1]
+  vim.api.nvim_win_set_cursor(0, { row + 2, 0 })
+end
+
+-- Type keys as a person would, then let scheduled work run.
+local function press(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "xt", false)
+  vim.wait(20)
+end
+
 local function mapped(buf, lhs)
   for _, m in ipairs(vim.api.nvim_buf_get_keymap(buf, "n")) do
     if m.lhs == lhs then
@@ -44,9 +58,10 @@ describe("approval", function()
     assert.matches("Approval needed: Bash (mutating)", text(buf), true)
     assert.truthy(mapped(buf, "y"), "y mapped while pending")
     assert.equals("t1", vim.b[buf].vibing_approval)
-    vim.api.nvim_feedkeys("y", "xt", false)
+    in_block(buf)
+    press("y")
     assert.equals({ { type = "approval_response", id = "t1", decision = "allow_once" } }, sent)
-    vim.api.nvim_feedkeys("n", "xt", false)
+    press("n")
     assert.equals(1, #sent, "a second key does not answer twice")
     approval.resolved(buf, { id = "t1", decision = "allow_once", by = "user" })
     assert.equals({ "## Assistant", "⏺ Bash: npm test — allowed once by you" }, vim.api.nvim_buf_get_lines(buf, 0, -1, false))
@@ -64,9 +79,10 @@ describe("approval", function()
     assert.equals(1, select(2, text(buf):gsub("Approval needed", "")), "one block at a time")
     approval.resolved(buf, { id = "t1", decision = "deny_once", by = "user" })
     assert.matches("⏺ Bash: npm test — denied by you", text(buf), true)
-    assert.matches("command: make\n", text(buf), true)
+    assert.matches("│ make\n", text(buf), true)
     assert.matches("· 1 more waiting", text(buf), true)
-    vim.api.nvim_feedkeys("s", "xt", false)
+    in_block(buf)
+    press("s")
     assert.equals({ type = "approval_response", id = "t2", decision = "allow_for_session" }, sent[1])
     approval.cancel_all(buf)
     local t = text(buf)
@@ -124,13 +140,149 @@ describe("approval", function()
     local b, wb, sb, sendb = setup_buf()
     approval.request(a, req("ta"), senda, wa)
     approval.request(b, req("tb"), sendb, wb)
-    vim.api.nvim_set_current_buf(b)
-    vim.api.nvim_feedkeys("n", "xt", false)
+    in_block(b)
+    press("n")
     assert.equals({}, sa)
     assert.equals("tb", sb[1].id)
     assert.equals(1, approval.pending(a))
     approval.cancel_all(a)
     approval.cancel_all(b)
+  end)
+
+  it("leaves keys outside the block alone: yy stays a yank", function()
+    local buf, w, sent, send = setup_buf()
+    vim.api.nvim_buf_set_lines(buf, 0, 1, false, { "## Assistant line to yank" })
+    approval.request(buf, req("t1"), send, w)
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.fn.setreg('"', "")
+    press("yy")
+    assert.equals({}, sent, "no answer from outside the block")
+    assert.equals("## Assistant line to yank\n", vim.fn.getreg('"'))
+    assert.equals(1, approval.pending(buf))
+    in_block(buf)
+    press("y")
+    assert.equals("allow_once", sent[1].decision)
+    approval.cancel_all(buf)
+  end)
+
+  it("runs a person's own buffer-local map outside the block and restores it afterwards", function()
+    local buf, w, sent, send = setup_buf()
+    local mine = 0
+    vim.keymap.set("n", "n", function()
+      mine = mine + 1
+    end, { buffer = buf, desc = "my own n" })
+    approval.request(buf, req("t1"), send, w)
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    press("n")
+    assert.equals(1, mine, "my map ran outside the block")
+    assert.equals({}, sent)
+    in_block(buf)
+    press("n")
+    assert.equals("deny_once", sent[1].decision)
+    approval.resolved(buf, { id = "t1", decision = "deny_once", by = "user" })
+    local m = vim.fn.maparg("n", "n", false, true)
+    assert.equals("my own n", m.desc, "my map is back")
+    press("n")
+    assert.equals(2, mine)
+  end)
+
+  it("uses the keys of keymaps.approval", function()
+    helpers.reset()
+    require("vibing").setup({ keymaps = { approval = { allow_once = "<leader>y", deny_once = false } } })
+    local buf, w, sent, send = setup_buf()
+    approval.request(buf, req("t1"), send, w)
+    assert.matches("[<leader>y] allow once", text(buf), true)
+    assert.falsy(mapped(buf, "n"), "a disabled key is not mapped")
+    approval.cancel_all(buf)
+    helpers.reset()
+  end)
+
+  it("r denies with the reason the person types", function()
+    local buf, w, sent, send = setup_buf()
+    local real = vim.ui.input
+    vim.ui.input = function(_, cb)
+      cb("  use make instead ")
+    end
+    approval.request(buf, req("t1"), send, w)
+    in_block(buf)
+    press("r")
+    vim.ui.input = real
+    assert.equals({ { type = "approval_response", id = "t1", decision = "deny_once", reason = "use make instead" } }, sent)
+    approval.cancel_all(buf)
+  end)
+
+  it("d opens the change side by side in diff mode; approving there sends the edit", function()
+    local buf, w, sent, send = setup_buf()
+    local path = vim.fn.tempname() .. ".txt"
+    vim.fn.writefile({ "one", "two" }, path)
+    local r = req("t1", "Write")
+    r.input = { file_path = path, content = "one\nTWO\n" }
+    r.preview = { kind = "diff", path = path, unified = "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n", added = 1, removed = 1 }
+    approval.request(buf, r, send, w)
+    local tabs = #vim.api.nvim_list_tabpages()
+    in_block(buf)
+    press("d")
+    assert.equals(tabs + 1, #vim.api.nvim_list_tabpages(), "a new tab")
+    local wins = vim.api.nvim_tabpage_list_wins(0)
+    assert.equals(2, #wins)
+    for _, win in ipairs(wins) do
+      assert.truthy(vim.wo[win].diff, "window in diff mode")
+    end
+    local left = vim.api.nvim_win_get_buf(wins[1])
+    assert.equals({ "one", "two" }, vim.api.nvim_buf_get_lines(left, 0, -1, false))
+    assert.falsy(vim.bo[left].modifiable, "the current side is read-only")
+    local right = vim.api.nvim_get_current_buf()
+    assert.equals({ "one", "TWO" }, vim.api.nvim_buf_get_lines(right, 0, -1, false))
+    vim.api.nvim_buf_set_lines(right, 1, 2, false, { "edited by me" })
+    press("y")
+    assert.equals(tabs, #vim.api.nvim_list_tabpages(), "the review tab closed")
+    assert.equals({ { type = "approval_response", id = "t1", decision = "allow_once",
+      updated_input = { content = "one\nedited by me\n" } } }, sent)
+    approval.cancel_all(buf)
+  end)
+
+  it("d on a Bash call opens an editable command buffer", function()
+    local buf, w, sent, send = setup_buf()
+    local r = req("t1", "Bash", "rm -rf build")
+    r.preview = { kind = "command", command = "rm -rf build" }
+    approval.request(buf, r, send, w)
+    in_block(buf)
+    press("d")
+    assert.equals(1, #vim.api.nvim_tabpage_list_wins(0))
+    assert.equals("sh", vim.bo.filetype)
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { "rm -rf build/tmp" })
+    press("y")
+    assert.equals({ command = "rm -rf build/tmp" }, sent[1].updated_input)
+    approval.cancel_all(buf)
+  end)
+
+  it("approving an unedited review sends no updated_input", function()
+    local buf, w, sent, send = setup_buf()
+    local r = req("t1", "Bash", "ls")
+    r.preview = { kind = "command", command = "ls" }
+    approval.request(buf, r, send, w)
+    in_block(buf)
+    press("d")
+    press("y")
+    assert.equals({ { type = "approval_response", id = "t1", decision = "allow_once" } }, sent)
+    approval.cancel_all(buf)
+  end)
+
+  it("renders a 2,000-line preview without stalling", function()
+    local buf, w, _, send = setup_buf()
+    local body = { "--- a/big.txt", "+++ b/big.txt", "@@ -1,0 +1,2000 @@" }
+    for i = 1, 2000 do
+      table.insert(body, "+line " .. i)
+    end
+    local r = req("t1", "Write")
+    r.preview = { kind = "diff", path = "big.txt", unified = table.concat(body, "\n") .. "\n", added = 2000 }
+    local t0 = vim.loop.hrtime()
+    approval.request(buf, r, send, w)
+    local ms = (vim.loop.hrtime() - t0) / 1e6
+    print(("    a 2,000-line diff preview rendered in %.2f ms"):format(ms))
+    assert.truthy(ms < 100, ("rendering took %.1f ms"):format(ms))
+    assert.matches("… 1963 more lines — press d", text(buf), true)
+    approval.cancel_all(buf)
   end)
 
   it("links its highlight groups by default", function()
@@ -176,5 +328,17 @@ describe("send", function()
   end)
   it("reports idle and unknown chats as an empty status", function()
     assert.equals("", require("vibing").status(0))
+  end)
+end)
+
+describe("review.edit_between", function()
+  local review = require("vibing.ui.review")
+  it("turns an edited file into the smallest unique Edit", function()
+    local cur = { "a", "x", "b", "x", "c" }
+    assert.equals({ "b", "B" }, { review.edit_between(cur, { "a", "x", "B", "x", "c" }) })
+    -- "x" alone is not unique: the edit grows by a line on each side
+    assert.equals({ "a\nx\nb", "a\ny\nb" }, { review.edit_between(cur, { "a", "y", "b", "x", "c" }) })
+    assert.equals({ "c", "c\nd" }, { review.edit_between(cur, { "a", "x", "b", "x", "c", "d" }) })
+    assert.equals(nil, review.edit_between(cur, cur))
   end)
 end)

@@ -211,7 +211,7 @@ function handlers.text(r, ev)
 end
 
 function handlers.tool_use(r, ev)
-  r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {} }
+  r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {}, detail = render.field(ev, "detail") }
 end
 
 function handlers.decision(r, ev)
@@ -221,7 +221,11 @@ function handlers.decision(r, ev)
     return -- the approval block shows it
   end
   t.ran = ev.decision == "allow"
-  local line, hl = render.tool_line(t.tool or ev.tool, t.input, ev)
+  local detail = render.detail(ev)
+  if detail == "" then
+    detail = render.detail(t)
+  end
+  local line, hl = render.tool_line(t.tool or ev.tool, detail, ev)
   r.writer:lines({ line }, hl)
 end
 
@@ -229,6 +233,9 @@ function handlers.approval_request(r, ev)
   local t = r.tools[ev.id]
   if t and type(render.field(ev, "input")) ~= "table" then
     ev.input = t.input
+  end
+  if t and not render.field(ev, "detail") then
+    ev.detail = t.detail
   end
   approval.request(r.buf, ev, function(msg)
     send_json(r, msg)

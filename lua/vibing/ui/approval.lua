@@ -1,8 +1,11 @@
 ---@mod vibing.ui.approval Approval prompts inside the chat buffer.
 ---One block at a time per chat (the active request); later requests wait in
 ---a queue and the block says how many. While a chat has a pending request,
----single keys in that buffer answer it; the maps go away with the last one.
----After the answer (or a timeout or a cancel) the block collapses to one line.
+---single keys (keymaps.approval) answer it, but only with the cursor inside
+---the block: elsewhere a key does what it did before (a `yy` stays a yank, a
+---buffer-local map of yours still runs), and your maps come back once the
+---last request is answered. After the answer (or a timeout or a cancel) the
+---block collapses to one line.
 local M = {}
 
 local render = require("vibing.chat.render")
@@ -38,6 +41,13 @@ M.highlights = {
   VibingError = "ErrorMsg",
   VibingNotice = "DiagnosticHint",
   VibingStatus = "Comment",
+  VibingDiffAdd = "DiffAdd",
+  VibingDiffDelete = "DiffDelete",
+  VibingDiffHunk = "DiffChange",
+  VibingDiffFile = "Title",
+  VibingApprovalFence = "Comment",
+  VibingApprovalCode = "Normal",
+  VibingApprovalEffect = "WarningMsg",
 }
 
 ---Define the highlight groups (idempotent).
@@ -48,8 +58,18 @@ function M.setup_highlights()
 end
 
 local function keys()
-  return require("vibing").options().keymaps
+  return require("vibing").options().keymaps.approval or {}
 end
+
+local function preview_lines()
+  return require("vibing").options().approval_preview_lines or 40
+end
+
+-- The answers besides the six decisions.
+local extra_actions = { "review", "deny_reason" }
+
+---@type table<integer, table<string, table>> chat buffer -> key -> the person's own buffer-local map it hid
+local hidden = {}
 
 ---Fire a `User` autocmd (for statuslines, tests and the demo).
 ---@param pattern string
@@ -125,7 +145,7 @@ end
 
 local function show(bufnr, p)
   local q = queues[bufnr]
-  local lines, hls = render.block(p.req, keys(), #q - 1)
+  local lines, hls = render.block(p.req, keys(), #q - 1, preview_lines())
   draw(bufnr, p, lines, hls)
   set_countdown(bufnr, p)
   p.shown_at = p.shown_at or vim.loop.hrtime()
@@ -133,27 +153,148 @@ local function show(bufnr, p)
   fire("VibingApproval", { buf = bufnr, id = p.req.id })
 end
 
+---Whether the cursor of the current window is inside the pending block of bufnr.
+---@param bufnr integer
+---@return boolean
+function M.cursor_inside(bufnr)
+  local p = M.active(bufnr)
+  if not p or not p.mark or vim.api.nvim_get_current_buf() ~= bufnr then
+    return false
+  end
+  local row = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+  local cur = vim.api.nvim_win_get_cursor(0)[1] - 1
+  return row ~= nil and cur >= row and cur < row + p.nlines
+end
+
+-- Restore one of the person's buffer-local maps hidden by ours.
+local function restore(bufnr, m)
+  local opts = {
+    buffer = bufnr,
+    expr = m.expr == 1,
+    remap = m.noremap ~= 1,
+    silent = m.silent == 1,
+    nowait = m.nowait == 1,
+    desc = m.desc,
+  }
+  pcall(vim.keymap.set, "n", m.lhs, m.callback or m.rhs, opts)
+end
+
 local function unmap(bufnr)
+  local saved = hidden[bufnr] or {}
+  hidden[bufnr] = nil
   if not vim.api.nvim_buf_is_valid(bufnr) then
     return
   end
-  for _, d in ipairs(render.decisions) do
-    local k = keys()[d]
-    if k then
-      pcall(vim.keymap.del, "n", k, { buffer = bufnr })
+  local k = keys()
+  for _, d in ipairs(vim.list_extend(vim.deepcopy(render.decisions), extra_actions)) do
+    if k[d] then
+      pcall(vim.keymap.del, "n", k[d], { buffer = bufnr })
+    end
+  end
+  for _, m in pairs(saved) do
+    restore(bufnr, m)
+  end
+end
+
+-- Outside the block a key does what it did before: the person's own map,
+-- else Neovim's own command, with the count and register typed before it.
+local function fallback(saved, key)
+  if saved and saved.callback and saved.expr ~= 1 then
+    saved.callback()
+    return
+  end
+  local prefix = ""
+  if vim.v.register ~= "" and vim.v.register ~= '"' then
+    prefix = '"' .. vim.v.register
+  end
+  if vim.v.count > 0 then
+    prefix = prefix .. vim.v.count
+  end
+  local rhs, mode = key, "n"
+  if saved then
+    rhs = (saved.callback and saved.callback()) or saved.rhs or key
+    mode = saved.noremap == 1 and "n" or "m"
+  end
+  -- "i": before what is still typed, so `yy` stays one yank
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(prefix .. rhs, true, false, true), mode .. "i", false)
+end
+
+local function map(bufnr)
+  local k = keys()
+  hidden[bufnr] = {}
+  for _, d in ipairs(vim.list_extend(vim.deepcopy(render.decisions), extra_actions)) do
+    local key = k[d]
+    if key then
+      local own = vim.fn.maparg(key, "n", false, true)
+      if type(own) == "table" and own.buffer == 1 then
+        -- maparg's callback is not callable from Lua on Neovim 0.7; the keymap list's is
+        own.callback = nil
+        for _, m in ipairs(vim.api.nvim_buf_get_keymap(bufnr, "n")) do
+          if m.lhs == own.lhs and type(m.callback) == "function" then
+            own.callback = m.callback
+          end
+        end
+        hidden[bufnr][key] = own
+      end
+      local label = render.labels[d] or d:gsub("_", " ")
+      vim.keymap.set("n", key, function()
+        if M.cursor_inside(bufnr) then
+          M.act(bufnr, d)
+        else
+          fallback((hidden[bufnr] or {})[key], key)
+        end
+      end, { buffer = bufnr, nowait = true, desc = "vibing: " .. label .. " (inside the approval block)" })
     end
   end
 end
 
-local function map(bufnr)
-  for _, d in ipairs(render.decisions) do
-    local k = keys()[d]
-    if k then
-      vim.keymap.set("n", k, function()
-        M.answer(bufnr, d)
-      end, { buffer = bufnr, nowait = true, desc = "vibing: " .. render.labels[d] })
-    end
+---Move the current window's cursor to the pending block of bufnr (when the
+---window shows it), so the answer keys act.
+---@param bufnr integer
+---@return boolean moved
+function M.focus(bufnr)
+  local p = M.active(bufnr)
+  if not p or not p.mark or vim.api.nvim_get_current_buf() ~= bufnr then
+    return false
   end
+  local row = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+  if not row then
+    return false
+  end
+  vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
+  return true
+end
+
+---Run an answer key's action on the active request.
+---@param bufnr integer
+---@param action string one of render.decisions, "review" or "deny_reason"
+function M.act(bufnr, action)
+  if action == "review" then
+    local p = M.active(bufnr)
+    if p then
+      require("vibing.ui.review").open(bufnr, p.req)
+    end
+  elseif action == "deny_reason" then
+    M.deny_with_reason(bufnr)
+  else
+    M.answer(bufnr, action)
+  end
+end
+
+---Deny the active request with a reason the person types (sent to the agent).
+---An empty or dismissed input leaves the request waiting.
+---@param bufnr integer
+function M.deny_with_reason(bufnr)
+  local p = M.active(bufnr)
+  if not p or p.answered then
+    return
+  end
+  vim.ui.input({ prompt = "Deny — your reason, sent to the agent: " }, function(reason)
+    reason = reason and vim.trim(reason)
+    if reason and reason ~= "" then
+      M.answer(bufnr, "deny_once", { reason = reason })
+    end
+  end)
 end
 
 ---A run asked for approval: queue it, show it when it is first in line.
@@ -221,7 +362,8 @@ end
 ---leaves the request waiting.
 ---@param bufnr integer
 ---@param decision string one of render.decisions
-function M.answer(bufnr, decision)
+---@param extra table|nil { updated_input = table } (allow_once) or { reason = string } (deny_once)
+function M.answer(bufnr, decision, extra)
   local p = M.active(bufnr)
   if not p or p.answered then
     return
@@ -238,6 +380,9 @@ function M.answer(bufnr, decision)
     end
     p.answered, p.rule = decision, rule
     local msg = { type = "approval_response", id = p.req.id, decision = decision }
+    for k, v in pairs(extra or {}) do
+      msg[k] = v
+    end
     local sugg = render.field(p.req, "suggested_rule")
     if rule and rule ~= sugg then
       msg.rule = rule
