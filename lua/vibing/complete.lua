@@ -27,6 +27,8 @@ function M.candidates(line)
   local out = {}
   if name == "permission" then
     out = vim.deepcopy(require("vibing.config").modes)
+  elseif name == "model" then
+    out = vim.deepcopy(require("vibing.slash").models)
   elseif name == "allow" or name == "ask" or name == "deny" or name == "preset" then
     local info = require("vibing.rpc").info()
     if type(info) == "table" then
