@@ -175,3 +175,65 @@ describe("permissions.builder", function()
     assert.equals("", b.current(s, "Write"))
   end)
 end)
+
+describe(":VibingChats", function()
+  local function with_select(answers, fn)
+    local real = vim.ui.select
+    local seen = {}
+    vim.ui.select = function(items, opts, cb)
+      local shown = {}
+      for _, it in ipairs(items) do
+        table.insert(shown, opts.format_item and opts.format_item(it) or it)
+      end
+      table.insert(seen, shown)
+      local want = table.remove(answers, 1)
+      for _, it in ipairs(items) do
+        local text = opts.format_item and opts.format_item(it) or it
+        if want and text:find(want, 1, true) then
+          return cb(it)
+        end
+      end
+      cb(nil)
+    end
+    local ok, err = pcall(fn)
+    vim.ui.select = real
+    assert.truthy(ok, err)
+    return seen
+  end
+  it("lists chats by title and last activity, opens one", function()
+    local buf1, p1 = helpers.new_chat()
+    vim.api.nvim_buf_set_lines(buf1, -1, -1, false, { "first question about Go" })
+    vim.cmd("silent write")
+    local buf2, p2 = helpers.new_chat()
+    vim.api.nvim_buf_set_lines(buf2, -1, -1, false, { "second question about Lua" })
+    vim.cmd("silent write")
+    vim.loop.fs_utime(p1, os.time() - 3600, os.time() - 3600)
+    vim.cmd("enew")
+    local seen = with_select({ "first question", "open" }, function()
+      vim.cmd("VibingChats")
+    end)
+    assert.matches("second question about Lua", seen[1][1], true)
+    assert.matches("first question about Go", seen[1][2], true)
+    assert.equals(p1, vim.api.nvim_buf_get_name(0))
+    assert.truthy(vim.b.vibing_chat)
+    assert.truthy(p2)
+  end)
+  it("deletes a chat after confirmation only", function()
+    local buf, path = helpers.new_chat()
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { "delete me" })
+    vim.cmd("silent write")
+    vim.cmd("enew")
+    local real_confirm = vim.fn.confirm
+    vim.fn.confirm = function() return 2 end
+    with_select({ "delete me", "delete" }, function() vim.cmd("VibingChats") end)
+    assert.equals(1, vim.fn.filereadable(path))
+    vim.fn.confirm = function() return 1 end
+    with_select({ "delete me", "delete" }, function() vim.cmd("VibingChats") end)
+    vim.fn.confirm = real_confirm
+    assert.equals(0, vim.fn.filereadable(path))
+  end)
+  it("says when there is no chat", function()
+    vim.cmd("VibingChats")
+    assert.matches("no chats yet", helpers.last().msg, true)
+  end)
+end)
