@@ -25,13 +25,33 @@ cmd("VibingCancel", function()
   require("vibing").cancel(0)
 end, { desc = "vibing: cancel the running message of this chat" })
 
+-- Chat files work however they are opened: read from disk, given a markdown
+-- filetype later, or already open when a plugin manager loads this file late
+-- (lazy.nvim's ft/cmd/keys triggers).
+local function attach(buf)
+  if vim.api.nvim_buf_is_loaded(buf) and vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] == "---" then
+    require("vibing.chat").maybe_attach(buf)
+  end
+end
+local group = vim.api.nvim_create_augroup("vibing", { clear = true })
 vim.api.nvim_create_autocmd("BufReadPost", {
-  group = vim.api.nvim_create_augroup("vibing", { clear = true }),
+  group = group,
   pattern = "*.md",
   desc = "vibing: attach to chat files",
   callback = function(a)
-    if vim.api.nvim_buf_get_lines(a.buf, 0, 1, false)[1] == "---" then
-      require("vibing.chat").maybe_attach(a.buf)
-    end
+    attach(a.buf)
   end,
 })
+vim.api.nvim_create_autocmd("FileType", {
+  group = group,
+  pattern = "markdown",
+  desc = "vibing: attach to chat files",
+  callback = function(a)
+    attach(a.buf)
+  end,
+})
+for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+  if vim.api.nvim_buf_get_name(buf):match("%.md$") then
+    attach(buf)
+  end
+end
