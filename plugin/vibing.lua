@@ -6,8 +6,15 @@ vim.g.loaded_vibing = true
 
 local cmd = vim.api.nvim_create_user_command
 cmd("VibingChat", function(a)
-  require("vibing.chat").open(a.args)
-end, { nargs = "?", complete = "file", desc = "vibing: open a new chat, or a saved one" })
+  if a.range > 0 and a.args == "" then
+    require("vibing.chat.context").chat_from_selection(a)
+  else
+    require("vibing.chat").open(a.args)
+  end
+end, { nargs = "?", range = true, complete = "file", desc = "vibing: open a new chat (with the selection), or a saved one" })
+cmd("VibingAdd", function(a)
+  require("vibing.chat.context").add(a)
+end, { nargs = "?", range = true, complete = "file", desc = "vibing: add a file or the selection to the chat's next message" })
 cmd("VibingChats", function()
   require("vibing.chat.list").pick()
 end, { desc = "vibing: find a saved chat, open or delete it" })

@@ -116,6 +116,14 @@ function M.attach(bufnr)
     return
   end
   vim.b[bufnr].vibing_chat = true
+  require("vibing.chat.context").touch(bufnr)
+  vim.api.nvim_create_autocmd("BufEnter", {
+    buffer = bufnr,
+    desc = "vibing: the chat :VibingAdd adds to",
+    callback = function()
+      require("vibing.chat.context").touch(bufnr)
+    end,
+  })
   if vim.bo[bufnr].filetype ~= "markdown" then
     vim.bo[bufnr].filetype = "markdown"
   end

@@ -5,6 +5,16 @@
 ---stays in the buffer. Allowed mentions get an audit row (source mention).
 local M = {}
 
+---Rewrite the `:L10-L20` and `:L10` line suffixes of mentions into the
+---form the claude CLI reads (`#L10-20`, `#L10`).
+---@param text string
+---@return string
+function M.rewrite(text)
+  text = text:gsub("(@[^%s@]-):L(%d+)%-L?(%d+)", "%1#L%2-%3")
+  text = text:gsub("(@[^%s@#]-):L(%d+)", "%1#L%2")
+  return text
+end
+
 ---Whether the message may be sent.
 ---@param bufnr integer the chat
 ---@param text string the message
