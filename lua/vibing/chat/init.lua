@@ -165,9 +165,11 @@ function M.last_user_section(bufnr)
   if not head then
     return nil
   end
+  -- the section ends at the next chat heading; any other "## " heading is
+  -- part of the person's message
   local last = #lines
   for i = head + 1, #lines do
-    if lines[i]:match("^## ") then
+    if lines[i]:match("^## Assistant%s*$") or lines[i]:match("^## User%s*$") then
       last = i - 1
       break
     end

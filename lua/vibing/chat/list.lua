@@ -20,7 +20,7 @@ local function first_message(lines)
       end
     elseif l:match("^## User%s*$") then
       in_user = true
-    elseif l:match("^## ") then
+    elseif l:match("^## Assistant%s*$") then
       in_user = false
     elseif in_user and l:match("%S") then
       return vim.trim(l)
