@@ -96,7 +96,7 @@ func Open(req Request) (*Chat, error) {
 	default:
 		doc, err := frontmatter.ReadFile(ch.Path)
 		if err != nil {
-			return nil, fmt.Errorf("chat %s: %w", req.ChatFile, err)
+			return nil, err // it names the file
 		}
 		if ch.Settings, err = doc.Settings(); err != nil {
 			return nil, fmt.Errorf("chat %s: %w", req.ChatFile, err)

@@ -502,6 +502,12 @@ function M.send(bufnr)
     log.error("this chat has no file: save it first (:write .vibing/chat/name.md), then send")
     return
   end
+  prompt = require("vibing.chat.mentions").rewrite(prompt)
+  local sendable, why_not = require("vibing.chat.mentions").check(bufnr, prompt, path)
+  if not sendable then
+    log.error(why_not)
+    return
+  end
   approval.setup_highlights()
   local writer, header = open_reply(bufnr)
   ---@type vibing.Run
