@@ -4,7 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"vibing/internal/audit"
@@ -62,6 +65,10 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
+	// A write to a closed stdout must fail with EPIPE, not kill the run with
+	// SIGPIPE: the "editor gone" path has to run. (Notify, not Ignore: an
+	// ignored signal would stay ignored in the CLI and its tools.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	w := run.NewWriter(io.out)
 	fail := func(format string, a ...any) int {
 		_ = w.Write(run.Output{Type: "error", Message: fmt.Sprintf(format, a...)})
@@ -91,6 +98,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
 			Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
+		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))
@@ -127,5 +135,5 @@ type auditRecorder struct{ db *audit.DB }
 
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
 	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
-		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason})
+		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason, Key: e.Key})
 }
