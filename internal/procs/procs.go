@@ -104,11 +104,17 @@ func Marked(marker string) []Proc {
 	if marker == "" {
 		return nil
 	}
+	return WithEnv(MarkerEnv + "=" + marker)
+}
+
+// WithEnv returns the live processes (but this one) whose environment holds
+// the entry kv ("KEY=VALUE").
+func WithEnv(kv string) []Proc {
 	all, err := List()
 	if err != nil {
 		return nil
 	}
-	want := []byte(MarkerEnv + "=" + marker + "\x00")
+	want := []byte(kv + "\x00")
 	self := os.Getpid()
 	var out []Proc
 	for _, p := range all {
