@@ -206,7 +206,7 @@ function M.resolved(bufnr, ev, rule)
     return
   end
   local p = table.remove(queues[bufnr], i)
-  local line, hl = render.outcome_line(p.req, ev, rule or p.rule)
+  local line, hl = render.outcome_line(p.req, ev, rule) -- a rule is named only once it is saved
   if p.mark then
     draw(bufnr, p, { line }, { hl })
     pcall(vim.api.nvim_buf_del_extmark, bufnr, ns, p.mark)
