@@ -12,6 +12,10 @@ local fm = require("vibing.chat.frontmatter")
 ---@type table<integer, string[]> bufnr -> the file's lines as last read or written
 local baseline = {}
 
+local function real(bufnr)
+  return (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+end
+
 local function read(path)
   if path == "" or vim.fn.filereadable(path) == 0 then
     return nil
@@ -47,13 +51,14 @@ end
 ---Remember the file as it is on disk now (after a read or a write).
 ---@param bufnr integer
 function M.remember(bufnr)
+  bufnr = real(bufnr)
   baseline[bufnr] = read(vim.api.nvim_buf_get_name(bufnr))
 end
 
 ---Forget a buffer (it was wiped).
 ---@param bufnr integer
 function M.forget(bufnr)
-  baseline[bufnr] = nil
+  baseline[real(bufnr)] = nil
 end
 
 -- Take in a change made on disk, or say why it cannot be.
@@ -77,6 +82,7 @@ end
 ---@param path string
 ---@return boolean ok, string|nil err
 function M.write_merged(bufnr, path)
+  bufnr = real(bufnr)
   local tmp = path .. ".vibing-tmp"
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   local ok, err = vim.fn.writefile(lines, tmp) == 0, nil
@@ -109,6 +115,7 @@ end
 ---@param bufnr integer
 ---@return boolean ok, string|nil err
 function M.save(bufnr)
+  bufnr = real(bufnr)
   if not vim.api.nvim_buf_is_valid(bufnr) then
     return true
   end
