@@ -24,9 +24,10 @@ const auditUsage = `Usage: vibing-agent audit [--chat FILE] [--since DURATION] [
 
 Lists the permission decisions recorded in the audit log, newest first: for
 every tool call its time, decision (allow, deny, ask_approved, ask_denied,
-ask_timeout), tool, action, the rule and source that decided, for answered
-approvals the start of the SHA-256 of the input approved (and "edited" when
-the person changed it first), and the chat.
+ask_timeout; ask_pending for a call whose run ended before it was answered),
+tool, action, the rule and source that decided, for answered approvals the
+start of the SHA-256 of the input approved (and "edited" when the person
+changed it first), and the chat.
 The database is audit_path from --config, else $XDG_STATE_HOME/vibing/audit.sqlite.
 
 Flags:

@@ -4,7 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"vibing/internal/audit"
@@ -62,6 +65,10 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
+	// A write to a closed stdout must fail with EPIPE, not kill the run with
+	// SIGPIPE: the "editor gone" path has to run. (Notify, not Ignore: an
+	// ignored signal would stay ignored in the CLI and its tools.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	w := run.NewWriter(io.out)
 	fail := func(format string, a ...any) int {
 		_ = w.Write(run.Output{Type: "error", Message: fmt.Sprintf(format, a...)})
@@ -93,6 +100,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
 		Env:             eng.Env(),
 		OnTools:         rememberTools,
+		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))
@@ -130,5 +138,5 @@ type auditRecorder struct{ db *audit.DB }
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
 	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
 		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
-		InputSHA256: e.InputSHA256, Edited: e.Edited})
+		InputSHA256: e.InputSHA256, Edited: e.Edited, Key: e.Key})
 }

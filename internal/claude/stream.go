@@ -130,8 +130,9 @@ func (k *conn) read(stdout io.Reader) {
 		k.Kill()
 	}
 	k.signalInit(fmt.Errorf("%w: claude exited first", ErrInitFailed))
-	waitErr := k.cmd.Wait()
-	k.Kill() // anything the CLI started and left in its group
+	waitErr := k.cmd.Wait() // the keeper ends after the CLI and after its tree
+	k.exited.Store(true)
+	k.sweep()
 	if done && failure == nil {
 		return
 	}

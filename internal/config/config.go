@@ -54,6 +54,7 @@ type Template struct {
 // editor-only keys along).
 type Config struct {
 	ApprovalTimeoutS int               `yaml:"approval_timeout_s" json:"approval_timeout_s"`
+	IdleTimeoutS     int               `yaml:"idle_timeout_s" json:"idle_timeout_s"` // 0: no limit
 	ResumeAsk        string            `yaml:"resume_ask" json:"resume_ask"`
 	DefaultDenyRules *bool             `yaml:"default_deny_rules" json:"default_deny_rules"`
 	Policies         map[string]string `yaml:"policies" json:"policies"`
@@ -89,6 +90,7 @@ func DefaultConfig() *Config {
 	on := true
 	return &Config{
 		ApprovalTimeoutS: 60,
+		IdleTimeoutS:     900,
 		ResumeAsk:        ResumeAskDeny,
 		DefaultDenyRules: &on,
 		Policies:         map[string]string{},
@@ -189,6 +191,9 @@ func (c *Config) Validate() error {
 	var errs []string
 	if c.ApprovalTimeoutS <= 0 {
 		errs = append(errs, fmt.Sprintf("approval_timeout_s must be a positive number of seconds, got %d", c.ApprovalTimeoutS))
+	}
+	if c.IdleTimeoutS < 0 {
+		errs = append(errs, fmt.Sprintf("idle_timeout_s must be a number of seconds (0: no limit), got %d", c.IdleTimeoutS))
 	}
 	if c.ResumeAsk != ResumeAskDeny && c.ResumeAsk != ResumeAskPrompt {
 		errs = append(errs, fmt.Sprintf("resume_ask must be %q or %q, got %q", ResumeAskDeny, ResumeAskPrompt, c.ResumeAsk))

@@ -97,8 +97,11 @@ func TestPromptMentions(t *testing.T) {
 }
 
 func TestInsideRun(t *testing.T) {
+	// run 100 -> claude 200 -> shell 250 -> nested 300; run 110 -> keeper
+	// 120 -> claude 210 (first child) and orphan 310 (adopted later)
 	const run, claude, nested, shell = 100, 200, 300, 250
-	parents := map[int]int{claude: run, nested: shell, shell: claude}
+	parents := map[int]int{claude: run, nested: shell, shell: claude, 120: 110, 210: 120, 310: 120}
+	first := map[int]int{120: 210}
 	proc := func(env map[string]string, ppid int) hook.Process {
 		return hook.Process{
 			Getenv:  func(k string) string { return env[k] },
@@ -106,6 +109,12 @@ func TestInsideRun(t *testing.T) {
 			ParentOf: func(pid int) (int, error) {
 				if p, ok := parents[pid]; ok {
 					return p, nil
+				}
+				return 0, filepath.ErrBadPattern
+			},
+			FirstChildOf: func(pid int) (int, error) {
+				if c, ok := first[pid]; ok {
+					return c, nil
 				}
 				return 0, filepath.ErrBadPattern
 			},
@@ -125,6 +134,9 @@ func TestInsideRun(t *testing.T) {
 		{"token naming another process", map[string]string{hook.RunEnv: "101", "CLAUDE_PID": "200"}, claude, false},
 		{"garbage token", map[string]string{hook.RunEnv: "x", "CLAUDE_PID": "200"}, claude, false},
 		{"claude already gone", map[string]string{hook.RunEnv: "100", "CLAUDE_PID": "999"}, 999, false},
+		{"run's claude under its keeper", map[string]string{hook.RunEnv: "110", "CLAUDE_PID": "210"}, 210, true},
+		{"an orphaned nested claude adopted by the keeper", map[string]string{hook.RunEnv: "110", "CLAUDE_PID": "310"}, 310, false},
+		{"keeper of another run", map[string]string{hook.RunEnv: "100", "CLAUDE_PID": "210"}, 210, false},
 	}
 	for _, tt := range tests {
 		if got := hook.InsideRun(proc(tt.env, tt.ppid)); got != tt.want {

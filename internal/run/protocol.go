@@ -110,10 +110,11 @@ type Output struct {
 // Writer writes Output lines; it is safe for concurrent use and remembers
 // the first write error (the editor went away).
 type Writer struct {
-	mu  sync.Mutex
-	w   *bufio.Writer
-	enc *json.Encoder
-	err error
+	mu     sync.Mutex
+	w      *bufio.Writer
+	enc    *json.Encoder
+	err    error
+	broken chan struct{} // closed at the first failed write
 }
 
 // NewWriter writes JSON Lines to w, flushing after every line.
@@ -121,7 +122,17 @@ func NewWriter(w io.Writer) *Writer {
 	bw := bufio.NewWriterSize(w, 64*1024)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	return &Writer{w: bw, enc: enc}
+	return &Writer{w: bw, enc: enc, broken: make(chan struct{})}
+}
+
+// Broken is closed once a write failed (the reader went away: EPIPE).
+func (w *Writer) Broken() <-chan struct{} { return w.broken }
+
+func (w *Writer) setErr(err error) {
+	if w.err == nil {
+		w.err = err
+		close(w.broken)
+	}
 }
 
 // Write writes one line.
@@ -132,11 +143,11 @@ func (w *Writer) Write(o Output) error {
 		return w.err
 	}
 	if err := w.enc.Encode(o); err != nil {
-		w.err = err
+		w.setErr(err)
 		return err
 	}
 	if err := w.w.Flush(); err != nil {
-		w.err = fmt.Errorf("stdout: %w", err)
+		w.setErr(fmt.Errorf("stdout: %w", err))
 	}
 	return w.err
 }

@@ -37,6 +37,11 @@ type Runner struct {
 
 	ApprovalTimeout time.Duration // default 60 s
 	CancelGrace     time.Duration // interrupt → kill; default 2 s
+	// IdleTimeout stops a backend that sends no event for this long while
+	// no approval is pending (interrupt, then kill); 0: no limit.
+	IdleTimeout time.Duration
+	// AuditWait bounds one audit write; default 30 s.
+	AuditWait time.Duration
 
 	// Notices are shown to the person (as notice events) once the run starts.
 	Notices []string
@@ -60,7 +65,9 @@ func (r *Runner) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // RunWith is Run on a Writer the caller may also use (for errors found
 // before the run starts).
 func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
-	s := &state{r: r, w: w, ctx: ctx, verdicts: map[string]Verdict{}}
+	s := &state{r: r, w: w, ctx: ctx, verdicts: map[string]Verdict{}, held: map[string][]*Permission{},
+		runID: newRunID(), audit: newAuditQueue(r.Audit, r.AuditWait)}
+	defer s.audit.close()
 	if r.ApprovalTimeout <= 0 {
 		r.ApprovalTimeout = DefaultApprovalTimeout
 	}
@@ -138,6 +145,12 @@ type state struct {
 	verdicts    map[string]Verdict // by tool_use_id: a call is decided once
 	approvals   int
 
+	runID string                   // names this run in the audit rows' call keys
+	audit *auditQueue              // audit rows, written off the loop
+	held  map[string][]*Permission // allowed calls waiting for their audit row, by tool_use_id
+	idle  *time.Timer              // no backend event for IdleTimeout
+	idled bool
+
 	editorGone bool
 	cancelled  bool
 	resultSent bool
@@ -148,17 +161,35 @@ type state struct {
 func (s *state) loop(inputs <-chan Input) error {
 	events := s.conn.Events()
 	done := s.ctx.Done()
+	broken := s.w.Broken()
+	if s.r.IdleTimeout > 0 {
+		s.idle = time.NewTimer(s.r.IdleTimeout)
+		defer s.idle.Stop()
+	}
 	for {
-		var timerC <-chan time.Time
+		var timerC, idleC <-chan time.Time
 		if s.pending != nil {
 			timerC = s.pending.timer.C
+		}
+		if s.idle != nil && s.pending == nil && !s.idled {
+			idleC = s.idle.C
 		}
 		select {
 		case ev, ok := <-events:
 			if !ok {
 				return s.finish()
 			}
+			s.touch()
 			s.handle(ev)
+		case res := <-s.audit.results:
+			s.audit.taken()
+			res.job.done(res.err)
+		case <-broken:
+			// stdout is gone (EPIPE): the editor is, whatever stdin says.
+			broken = nil
+			s.closeEditor()
+		case <-idleC:
+			s.idleOut()
 		case m, ok := <-inputs:
 			if !ok {
 				inputs = nil
@@ -189,7 +220,10 @@ func (s *state) finish() error {
 		p.Reply(Verdict{Message: "The agent stopped"})
 	}
 	s.queue = nil
+	s.flushAudit()
 	switch {
+	case s.idled:
+		return errors.New("the agent went silent")
 	case s.cancelled && !s.resultSent:
 		return s.fail(ErrCancelled)
 	case s.resultSent:
@@ -235,6 +269,10 @@ func (s *state) handle(ev Event) {
 		p := ev.Permission
 		if v, ok := s.verdicts[p.ToolUseID]; ok && p.ToolUseID != "" {
 			p.Reply(v)
+			return
+		}
+		if h, ok := s.held[p.ToolUseID]; ok && p.ToolUseID != "" {
+			s.held[p.ToolUseID] = append(h, p) // answered with the first once its row is written
 			return
 		}
 		s.queue = append(s.queue, p)
@@ -331,7 +369,7 @@ func (s *state) withdraw(id string) {
 		ap.timer.Stop()
 		_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: Withdrawn, By: ByAgent,
 			Message: "The agent withdrew the request before the person answered"})
-		s.record(ap.perm, ap.decision, AuditAskDenied, "withdrawn by the agent")
+		s.record(ap.perm, ap.decision, AuditAskDenied, "withdrawn by the agent", nil)
 		return
 	}
 	for i, p := range s.queue {
@@ -394,31 +432,114 @@ func (s *state) suggest(p *Permission) (rule string) {
 	return s.r.Engine.Suggest(p.Tool, p.Input)
 }
 
-// settle answers the backend, remembers the verdict and writes the audit row.
+// settle answers the backend, remembers the verdict and writes the audit
+// row. A refusal is answered at once; an allowed call is answered only once
+// its row is on disk, and refused if the row cannot be written (the audit
+// log fails closed).
 func (s *state) settle(p *Permission, v Verdict, d session.Decision, outcome, reason string) {
+	s.settleWith(p, v, d, outcome, reason, nil)
+}
+
+// settleWith is settle with more audit fields set by extra (the SHA-256 of
+// an approved input, whether it was edited).
+func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome, reason string, extra func(*AuditEntry)) {
 	if !v.Allow && v.Message == "" {
 		v.Message = "Denied by vibing"
 	}
-	if p.ToolUseID != "" {
-		s.verdicts[p.ToolUseID] = v
-	}
-	p.Reply(v)
-	s.record(p, d, outcome, reason)
-}
-
-// record writes the audit row of a tool call.
-func (s *state) record(p *Permission, d session.Decision, outcome, reason string) {
-	s.recordEntry(AuditEntry{Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason})
-}
-
-func (s *state) recordEntry(e AuditEntry) {
-	if s.r.Audit == nil {
+	if !v.Allow {
+		s.reply(p, v)
+		s.recordWith(p, d, outcome, reason, extra, func(err error) {
+			if err != nil {
+				s.notice("audit: the row of a refused call (%s) could not be written: %v", Describe(p.Tool, p.Input), err)
+			}
+		})
 		return
 	}
-	e.Time, e.Chat, e.SessionID = time.Now(), s.r.Chat, s.sessionID
-	if err := s.r.Audit.Record(s.ctx, e); err != nil {
-		s.notice("audit: %v", err)
+	if p.ToolUseID != "" {
+		s.held[p.ToolUseID] = nil
 	}
+	s.recordWith(p, d, outcome, reason, extra, func(err error) {
+		v := v
+		if err != nil {
+			v = Verdict{Message: "vibing could not write this call's audit row, so it is refused: " + err.Error()}
+			s.notice("%s was refused: its audit row could not be written (%v)", Describe(p.Tool, p.Input), err)
+		}
+		s.reply(p, v)
+	})
+}
+
+// reply answers p, and every request for the same call that waited for it.
+func (s *state) reply(p *Permission, v Verdict) {
+	if p.ToolUseID != "" {
+		s.verdicts[p.ToolUseID] = v
+		for _, q := range s.held[p.ToolUseID] {
+			q.Reply(v)
+		}
+		delete(s.held, p.ToolUseID)
+	}
+	p.Reply(v)
+}
+
+// record writes the audit row of a tool call off the loop; done (when not
+// nil) runs on the loop once the row is written or failed.
+func (s *state) record(p *Permission, d session.Decision, outcome, reason string, done func(error)) {
+	s.recordWith(p, d, outcome, reason, nil, done)
+}
+
+// recordWith is record with more fields set by extra.
+func (s *state) recordWith(p *Permission, d session.Decision, outcome, reason string, extra func(*AuditEntry), done func(error)) {
+	key := p.ToolUseID
+	if key == "" {
+		key = p.ID
+	}
+	e := AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID, Key: s.runID + ":" + key,
+		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason}
+	if extra != nil {
+		extra(&e)
+	}
+	s.audit.add(e, func(err error) {
+		switch {
+		case done != nil:
+			done(err)
+		case err != nil:
+			s.notice("audit: %v", err)
+		}
+	})
+}
+
+// flushAudit waits until every queued row is written (or failed), so rows
+// written while the run ends survive it.
+func (s *state) flushAudit() {
+	for s.audit.outstanding() > 0 {
+		res := <-s.audit.results
+		s.audit.taken()
+		res.job.done(res.err)
+	}
+}
+
+// touch restarts the idle deadline: the backend said something.
+func (s *state) touch() {
+	if s.idle != nil && !s.idled {
+		if !s.idle.Stop() {
+			select {
+			case <-s.idle.C:
+			default:
+			}
+		}
+		s.idle.Reset(s.r.IdleTimeout)
+	}
+}
+
+// idleOut stops a backend that went silent: one error, an interrupt, then
+// the kill after the grace period.
+func (s *state) idleOut() {
+	s.idled = true
+	_ = s.fail(fmt.Errorf("the agent sent nothing for %s (idle_timeout_s), so the run was stopped", s.r.IdleTimeout))
+	s.cancelled = true
+	if err := s.conn.Interrupt(); err != nil {
+		s.conn.Kill()
+	}
+	s.armKill()
 }
 
 func (s *state) ask(p *Permission, d session.Decision) {
@@ -432,6 +553,15 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
 		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: answersFor(d),
 		Limit: d.Limit, TimeoutS: int(s.r.ApprovalTimeout / time.Second), Detail: s.detail(p.Tool, p.Input), Preview: s.preview(p)})
+	// The call is on disk while it is asked: a run killed meanwhile leaves
+	// its trace. A call that cannot be recorded is not asked.
+	s.record(p, d, AuditAskPending, "waiting for the person's answer", func(err error) {
+		if err != nil && s.pending == ap {
+			msg := "vibing could not write this call's audit row, so it is refused: " + err.Error()
+			s.notice("%s was refused: its audit row could not be written (%v)", Describe(p.Tool, p.Input), err)
+			s.resolve(false, ByCancel, msg, AuditAskDenied, DenyOnce)
+		}
+	})
 }
 
 // answersFor lists the answers the person may give to ask d: a managed ask
@@ -479,17 +609,9 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	if edited {
 		v.UpdatedInput, input = ap.updated, ap.updated
 	}
-	if !v.Allow && v.Message == "" {
-		v.Message = "Denied by vibing"
-	}
-	p := ap.perm
-	if p.ToolUseID != "" {
-		s.verdicts[p.ToolUseID] = v
-	}
-	p.Reply(v)
-	d := ap.decision
-	s.recordEntry(AuditEntry{Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source,
-		Reason: reason, InputSHA256: InputHash(input), Edited: edited})
+	s.settleWith(ap.perm, v, ap.decision, outcome, reason, func(e *AuditEntry) {
+		e.InputSHA256, e.Edited = InputHash(input), edited
+	})
 }
 
 // InputHash is the hex SHA-256 of a tool input's JSON (keys sorted), the

@@ -16,6 +16,8 @@ local M = {}
 ---@field policies table<string, string> tool -> trust|once|always
 ---@field presets table<string, table> user-defined presets
 ---@field approval_timeout_s integer
+---@field idle_timeout_s integer
+---@field rpc_timeout_s integer
 ---@field resume_ask string deny|prompt
 ---@field default_deny_rules boolean
 ---@field claude_settings boolean read Claude Code's settings files as policy layers
@@ -49,6 +51,11 @@ M.defaults = {
   presets = {},
   -- Seconds an approval prompt waits before it counts as a denial.
   approval_timeout_s = 60,
+  -- Seconds the agent may stay silent (no event, no approval waiting) before
+  -- the run is stopped with an error; 0 means no limit.
+  idle_timeout_s = 900,
+  -- Seconds a call to the vibing-agent rpc host may take before it is given up.
+  rpc_timeout_s = 10,
   -- What an ask does in a resumed session: "deny" (with guidance) or "prompt".
   resume_ask = "deny",
   -- Refuse well-known destructive shell commands (rm -rf /, sudo, ...).
@@ -123,6 +130,10 @@ local function positive_integer(v)
   return type(v) == "number" and v > 0 and math.floor(v) == v, "must be a positive whole number of seconds"
 end
 
+local function seconds_or_zero(v)
+  return type(v) == "number" and v >= 0 and math.floor(v) == v, "must be a whole number of seconds (0: no limit)"
+end
+
 local function key_or_false(v)
   return v == false or type(v) == "string", "must be a key (string) or false"
 end
@@ -147,6 +158,8 @@ local schema = {
   policies = "policies",
   presets = "presets",
   approval_timeout_s = positive_integer,
+  idle_timeout_s = seconds_or_zero,
+  rpc_timeout_s = positive_integer,
   resume_ask = one_of({ "deny", "prompt" }),
   default_deny_rules = is("boolean"),
   claude_settings = is("boolean"),
@@ -279,6 +292,7 @@ end
 function M.backend_options(o)
   local out = {
     approval_timeout_s = o.approval_timeout_s,
+    idle_timeout_s = o.idle_timeout_s,
     resume_ask = o.resume_ask,
     default_deny_rules = o.default_deny_rules,
     claude_settings = o.claude_settings,

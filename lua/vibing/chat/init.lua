@@ -124,6 +124,24 @@ function M.attach(bufnr)
       require("vibing.chat.context").touch(bufnr)
     end,
   })
+  local store = require("vibing.chat.store")
+  store.remember(bufnr)
+  vim.api.nvim_create_autocmd({ "BufWritePost", "BufReadPost" }, {
+    group = vim.api.nvim_create_augroup("vibing_store_" .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = "vibing: remember the chat as it is on disk, to notice changes made elsewhere",
+    callback = function()
+      store.remember(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = vim.api.nvim_create_augroup("vibing_store_wipe_" .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = "vibing: forget the chat's saved state",
+    callback = function()
+      store.forget(bufnr)
+    end,
+  })
   if vim.bo[bufnr].filetype ~= "markdown" then
     vim.bo[bufnr].filetype = "markdown"
   end

@@ -122,16 +122,7 @@ function M.command(bufnr, path, config_path)
 end
 
 local function save(bufnr)
-  if not vim.api.nvim_buf_is_valid(bufnr) or vim.api.nvim_buf_get_name(bufnr) == "" then
-    return true
-  end
-  local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
-    vim.cmd("silent keepalt write!")
-  end)
-  if not ok then
-    log.error("could not save the chat: " .. tostring(err))
-  end
-  return ok
+  return (require("vibing.chat.store").save(bufnr))
 end
 
 -- Apply one frontmatter edit through the rpc host, then save the chat.
@@ -150,7 +141,10 @@ local function edit(bufnr, params)
   end
   if res.changed then
     fm.replace(bufnr, res.lines)
-    save(bufnr)
+    local ok, why = require("vibing.chat.store").save(bufnr)
+    if not ok then
+      return nil, why
+    end
   end
   return res
 end
@@ -271,12 +265,13 @@ end
 function handlers.rule_added(r, ev)
   local list = ev.list == "deny" and "deny" or "allow"
   local active = approval.active(r.buf)
-  if active then
-    r.rules[active.req.id] = ev.rule
-  end
   local res, err = edit(r.buf, { op = "add", list = list, rules = { ev.rule } })
   if not res then
     log.error(("could not add %s to permissions_%s: %s"):format(ev.rule, list, err))
+    return
+  end
+  if active then
+    r.rules[active.req.id] = ev.rule -- "added" is shown only once it is on disk
   end
 end
 

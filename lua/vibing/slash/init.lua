@@ -65,14 +65,7 @@ function M.finish(ctx)
   if cur == ctx.line then
     vim.api.nvim_buf_set_lines(b, ctx.lnum - 1, ctx.lnum, false, { "" })
   end
-  if vim.api.nvim_buf_get_name(b) ~= "" then
-    local ok, err = pcall(vim.api.nvim_buf_call, b, function()
-      vim.cmd("silent keepalt write")
-    end)
-    if not ok then
-      log.error("could not save the chat: " .. tostring(err))
-    end
-  end
+  require("vibing.chat.store").save(b)
 end
 
 ---Apply one edit through the host; replaces only the frontmatter lines.

@@ -347,7 +347,10 @@ function M.resolved(bufnr, ev, rule)
     return
   end
   local p = table.remove(queues[bufnr], i)
-  local line, hl = render.outcome_line(p.req, ev, rule or p.rule)
+  -- An "always" rule is named only once it is saved to the chat (rule comes
+  -- from rule_added after the save); a session grant names the answer's rule.
+  local always = ev.decision == "always_allow" or ev.decision == "always_deny"
+  local line, hl = render.outcome_line(p.req, ev, rule or (not always and p.rule or nil))
   if p.mark then
     draw(bufnr, p, { line }, { hl })
     pcall(vim.api.nvim_buf_del_extmark, bufnr, ns, p.mark)
