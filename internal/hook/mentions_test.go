@@ -98,7 +98,8 @@ func TestPromptMentions(t *testing.T) {
 
 func TestInsideRun(t *testing.T) {
 	const run, claude, nested, shell = 100, 200, 300, 250
-	parents := map[int]int{claude: run, nested: shell, shell: claude}
+	parents := map[int]int{claude: run, nested: shell, shell: claude,
+		2: 1, 7: 2, 9: 1} // in the sandbox: run's claude (2) under bwrap (1), a shell (7), an orphaned claude (9)
 	proc := func(env map[string]string, ppid int) hook.Process {
 		return hook.Process{
 			Getenv:  func(k string) string { return env[k] },
@@ -125,6 +126,9 @@ func TestInsideRun(t *testing.T) {
 		{"token naming another process", map[string]string{hook.RunEnv: "101", "CLAUDE_PID": "200"}, claude, false},
 		{"garbage token", map[string]string{hook.RunEnv: "x", "CLAUDE_PID": "200"}, claude, false},
 		{"claude already gone", map[string]string{hook.RunEnv: "100", "CLAUDE_PID": "999"}, 999, false},
+		{"run's own claude in the sandbox", map[string]string{hook.RunEnv: hook.SandboxRun, "CLAUDE_PID": "2"}, 2, true},
+		{"an orphaned nested claude in the sandbox", map[string]string{hook.RunEnv: hook.SandboxRun, "CLAUDE_PID": "9"}, 9, false},
+		{"a shell in the sandbox claiming to be run's claude", map[string]string{hook.RunEnv: hook.SandboxRun, "CLAUDE_PID": "2"}, 7, false},
 	}
 	for _, tt := range tests {
 		if got := hook.InsideRun(proc(tt.env, tt.ppid)); got != tt.want {
