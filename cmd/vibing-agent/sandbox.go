@@ -50,6 +50,13 @@ func sandboxInput(eng *session.Engine, root, configPath string, cfg *config.Conf
 	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath, Writable: cfg.SandboxWritable}
 }
 
+// sandboxReport is the sandbox part of explain.
+func sandboxReport(eng *session.Engine, root, configPath string, cfg *config.Config) sandbox.Report {
+	bin, _ := claude.Find(cfg.ClaudeCmd)
+	exe, _ := os.Executable()
+	return sandbox.NewReport(cfg.Sandbox, sandboxInput(eng, root, configPath, cfg, bin, exe))
+}
+
 // wrap derives the view and puts bwrap in front of cmd.
 func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	s.view = sandbox.Derive(s.input(cmd.Path))
