@@ -309,7 +309,7 @@ func (d *deriver) addRO(p, why string, dir, autorun bool) {
 		return
 	}
 	e := Entry{Path: r, Why: why, Dir: dir, Missing: missing, Bound: d.inWritable(r)}
-	if missing && e.Bound {
+	if missing && e.Bound && !d.madeWritable(filepath.Dir(r)) {
 		if fi, err := os.Stat(filepath.Dir(r)); err != nil || !fi.IsDir() {
 			// its folder does not exist either: hold nothing there (a
 			// placeholder would block creating the folder itself)
@@ -317,6 +317,17 @@ func (d *deriver) addRO(p, why string, dir, autorun bool) {
 		}
 	}
 	d.v.ReadOnly = append(d.v.ReadOnly, e)
+}
+
+// madeWritable reports whether dir is a writable folder the sandbox makes
+// before it starts (~/.claude on a first run).
+func (d *deriver) madeWritable(dir string) bool {
+	for _, w := range d.v.Writable {
+		if w.Missing && w.Path == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // allowed reports whether the engine lets a Write to p (or into the folder
