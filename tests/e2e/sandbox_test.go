@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -183,5 +184,32 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSandboxStartupCost times turns of the real CLI (one text answer) with
+// and without the sandbox, and holds what bubblewrap and the view add at
+// the start of a turn under half a second (the README quotes the numbers).
+func TestSandboxStartupCost(t *testing.T) {
+	needSandbox(t)
+	const n = 3
+	median := func(setting string) time.Duration {
+		var ds []time.Duration
+		for i := 0; i < n; i++ {
+			w := newWorld(t, "permissions_deny: [\"Read(.env)\"]\n", "sandbox: \""+setting+"\"\n", fakeapi.Turn{Text: "done"})
+			start := time.Now()
+			res := w.run(nil)
+			ds = append(ds, time.Since(start))
+			if res.code != 0 {
+				t.Fatalf("run: exit %d %v %s", res.code, res.types(), res.stderr)
+			}
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return ds[n/2]
+	}
+	off, on := median("off"), median("on")
+	t.Logf("turn with the sandbox off: %v, on: %v (median of %d; the difference is the sandbox's start-up cost)", off, on, n)
+	if on-off > 500*time.Millisecond {
+		t.Errorf("the sandbox adds %v to a turn, over the 500 ms budget", on-off)
 	}
 }
