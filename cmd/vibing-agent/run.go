@@ -17,6 +17,7 @@ import (
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/run"
+	"vibing/internal/sandbox"
 	"vibing/internal/session"
 )
 
@@ -80,7 +81,24 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		return fail("%v", err)
 	}
 	cfg, settings, eng, engErr, chatPath, dir := ce.cfg, ce.settings, ce.engine, ce.loadErr, ce.path, ce.engine.Env().Cwd
-	be, err := run.NewBackend(*backend, run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd})
+	bo := run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd}
+	var notices []string
+	if *backend == "claude" {
+		// the CLI runs inside the sandbox derived from the policy when
+		// the turn starts (SPEC §14)
+		choice, err := sandbox.Choose(cfg.Sandbox)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if choice.Use {
+			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg}
+			bo.Wrap = sb.wrap
+			defer sb.cleanup()
+		} else {
+			notices = append(notices, choice.Notice)
+		}
+	}
+	be, err := run.NewBackend(*backend, bo)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -101,6 +119,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		Env:             eng.Env(),
 		OnTools:         rememberTools,
 		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
+		Notices:         notices,
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))

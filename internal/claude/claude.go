@@ -40,6 +40,9 @@ type Claude struct {
 	Env         []string      // extra environment on top of the process's
 	MaxLine     int           // longest accepted output line; default 8 MiB
 	InitTimeout time.Duration // how long initialize may take; default 30 s
+	// Wrap, when set, rewrites the command just before it starts (the
+	// sandbox, SPEC §14); an error stops the start.
+	Wrap func(cmd *exec.Cmd) error
 }
 
 var _ run.Backend = (*Claude)(nil)
@@ -50,7 +53,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &Claude{Bin: bin}, nil
+		return &Claude{Bin: bin, Wrap: o.Wrap}, nil
 	})
 }
 
@@ -111,6 +114,11 @@ func (c *Claude) Start(ctx context.Context, t run.Turn) (run.Conn, error) {
 	cmd.WaitDelay = 2 * time.Second
 	stderr := &tail{max: 4096}
 	cmd.Stderr = stderr
+	if c.Wrap != nil {
+		if err := c.Wrap(cmd); err != nil {
+			return nil, err
+		}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -65,7 +65,20 @@ type Config struct {
 	// ClaudeSettings reads Claude Code's own settings files as policy
 	// layers (SPEC §11); default true.
 	ClaudeSettings *bool `yaml:"claude_settings" json:"claude_settings"`
+	// Sandbox says whether run and `vibing-agent claude` start the CLI
+	// inside bubblewrap (SPEC §14): auto (default), on or off.
+	Sandbox string `yaml:"sandbox" json:"sandbox"`
+	// SandboxWritable are more folders the sandbox leaves writable (a
+	// tool's cache outside the project); ~ is the home folder.
+	SandboxWritable []string `yaml:"sandbox_writable" json:"sandbox_writable"`
 }
+
+// Sandbox settings.
+const (
+	SandboxAuto = "auto"
+	SandboxOn   = "on"
+	SandboxOff  = "off"
+)
 
 // ReadClaudeSettings reports whether Claude Code's settings files are policy
 // layers.
@@ -93,6 +106,7 @@ func DefaultConfig() *Config {
 		IdleTimeoutS:     900,
 		ResumeAsk:        ResumeAskDeny,
 		DefaultDenyRules: &on,
+		Sandbox:          SandboxAuto,
 		Policies:         map[string]string{},
 		Presets:          map[string]Preset{},
 		Permissions: Template{
@@ -155,6 +169,9 @@ func Parse(r io.Reader) (*Config, error) {
 	if c.Permissions.Mode == "" {
 		c.Permissions.Mode = "default"
 	}
+	if c.Sandbox == "" {
+		c.Sandbox = SandboxAuto
+	}
 	return c, c.Validate()
 }
 
@@ -207,6 +224,9 @@ func (c *Config) Validate() error {
 		if p.Mode != "" && !ValidMode(p.Mode) {
 			errs = append(errs, fmt.Sprintf("presets.%s.mode must be one of %s, got %q", name, strings.Join(Modes, ", "), p.Mode))
 		}
+	}
+	if c.Sandbox != "" && c.Sandbox != SandboxAuto && c.Sandbox != SandboxOn && c.Sandbox != SandboxOff {
+		errs = append(errs, fmt.Sprintf("sandbox must be %q, %q or %q, got %q", SandboxAuto, SandboxOn, SandboxOff, c.Sandbox))
 	}
 	if !ValidMode(c.Permissions.Mode) {
 		errs = append(errs, fmt.Sprintf("permissions.mode must be one of %s, got %q", strings.Join(Modes, ", "), c.Permissions.Mode))

@@ -100,7 +100,8 @@ func TestInsideRun(t *testing.T) {
 	// run 100 -> claude 200 -> shell 250 -> nested 300; run 110 -> keeper
 	// 120 -> claude 210 (first child) and orphan 310 (adopted later)
 	const run, claude, nested, shell = 100, 200, 300, 250
-	parents := map[int]int{claude: run, nested: shell, shell: claude, 120: 110, 210: 120, 310: 120}
+	parents := map[int]int{claude: run, nested: shell, shell: claude, 120: 110, 210: 120, 310: 120,
+		2: 1, 7: 2, 9: 1} // in the sandbox: run's claude (2) under bwrap (1), a shell (7), an orphaned claude (9)
 	first := map[int]int{120: 210}
 	proc := func(env map[string]string, ppid int) hook.Process {
 		return hook.Process{
@@ -137,6 +138,9 @@ func TestInsideRun(t *testing.T) {
 		{"run's claude under its keeper", map[string]string{hook.RunEnv: "110", "CLAUDE_PID": "210"}, 210, true},
 		{"an orphaned nested claude adopted by the keeper", map[string]string{hook.RunEnv: "110", "CLAUDE_PID": "310"}, 310, false},
 		{"keeper of another run", map[string]string{hook.RunEnv: "100", "CLAUDE_PID": "210"}, 210, false},
+		{"run's own claude in the sandbox", map[string]string{hook.RunEnv: hook.SandboxRun, "CLAUDE_PID": "2"}, 2, true},
+		{"an orphaned nested claude in the sandbox", map[string]string{hook.RunEnv: hook.SandboxRun, "CLAUDE_PID": "9"}, 9, false},
+		{"a shell in the sandbox claiming to be run's claude", map[string]string{hook.RunEnv: hook.SandboxRun, "CLAUDE_PID": "2"}, 7, false},
 	}
 	for _, tt := range tests {
 		if got := hook.InsideRun(proc(tt.env, tt.ppid)); got != tt.want {

@@ -14,6 +14,10 @@ import (
 // proves nothing; InsideRun checks the process tree as well.
 const RunEnv = "VIBING_RUN_PID"
 
+// SandboxRun is the token's value for a claude that run starts inside the
+// sandbox.
+const SandboxRun = "sandbox"
+
 // RunToken is the KEY=VALUE that `vibing-agent run` adds to the
 // environment of the claude process it starts.
 func RunToken() string { return RunEnv + "=" + strconv.Itoa(os.Getpid()) }
@@ -43,7 +47,20 @@ func ThisProcess() Process {
 // the run's own claude. A claude started by an agent's command otherwise
 // has a shell (or another process) as its parent, so its calls are decided
 // by the hook like any other session's.
+//
+// Inside the sandbox (SPEC §14) the run is not visible: there the token is
+// SandboxRun, and run's claude is process 2 of the sandbox's own process
+// ids, the child of bubblewrap's process 1; the sandbox allows no nested
+// namespace, so no other process can be that.
 func InsideRun(p Process) bool {
+	if p.Getenv(RunEnv) == SandboxRun {
+		claude, err := strconv.Atoi(p.Getenv("CLAUDE_PID"))
+		if err != nil || claude != 2 || p.Getppid() != claude {
+			return false
+		}
+		parent, err := p.ParentOf(claude)
+		return err == nil && parent == 1
+	}
 	run, err := strconv.Atoi(p.Getenv(RunEnv))
 	if err != nil || run <= 1 {
 		return false

@@ -196,6 +196,32 @@ func Env(cmd *exec.Cmd, env []string, marker string) []string {
 	return out
 }
 
+// IsKeeper reports whether cmd (from Command) runs its program under a
+// keeper: then cmd.Args[1] is that program.
+func IsKeeper(cmd *exec.Cmd) bool {
+	return cmd.SysProcAttr != nil && cmd.SysProcAttr.Pdeathsig == syscall.SIGTERM && len(cmd.Args) >= 2
+}
+
+// Prefix puts prefix (a program and its arguments, e.g. bubblewrap's) in
+// front of the program cmd runs: inside the keeper for a keeper command (the
+// keeper stays outside and ends all of it), else in front of cmd itself.
+func Prefix(cmd *exec.Cmd, prefix []string) {
+	if len(prefix) == 0 {
+		return
+	}
+	if IsKeeper(cmd) {
+		args := append([]string{cmd.Args[0]}, prefix...)
+		cmd.Args = append(args, cmd.Args[1:]...)
+		return
+	}
+	args := append(append([]string(nil), prefix...), cmd.Path)
+	if len(cmd.Args) > 1 {
+		args = append(args, cmd.Args[1:]...)
+	}
+	cmd.Path, cmd.Args = prefix[0], args
+	cmd.Err = nil
+}
+
 // keeperOff lets a test (or a person chasing a problem) run the command
 // without a keeper.
 func keeperOff() bool { return os.Getenv("VIBING_NO_KEEPER") == "1" }

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"sort"
 	"sync"
 )
@@ -107,6 +108,10 @@ type Factory func(o BackendOptions) (Backend, error)
 // BackendOptions are what a backend factory may use.
 type BackendOptions struct {
 	ClaudeCmd string // the claude_cmd option
+	// Wrap, when set, rewrites the agent's command just before it starts
+	// (the sandbox puts bwrap in front of it, SPEC §14); an error stops
+	// the start.
+	Wrap func(cmd *exec.Cmd) error
 }
 
 var (

@@ -22,6 +22,8 @@ local M = {}
 ---@field default_deny_rules boolean
 ---@field claude_settings boolean read Claude Code's settings files as policy layers
 ---@field audit_path string|nil
+---@field sandbox string auto|on|off: run the CLI inside bubblewrap
+---@field sandbox_writable string[] more folders the sandbox leaves writable
 ---@field approval_preview_lines integer
 ---@field keymaps table
 ---@field backend string claude | demo
@@ -65,6 +67,13 @@ M.defaults = {
   claude_settings = true,
   -- Audit database; nil means $XDG_STATE_HOME/vibing/audit.sqlite (~/.local/state/...).
   audit_path = nil,
+  -- Run the claude CLI inside bubblewrap with a view derived from the policy
+  -- (|vibing-sandbox|): "auto" (where bwrap starts, else a notice), "on"
+  -- (refuse to run without it) or "off".
+  sandbox = "auto",
+  -- More folders the sandbox leaves writable (a tool's cache outside the
+  -- project), e.g. { "~/.m2" }.
+  sandbox_writable = {},
   -- Lines of a preview (diff, new file, command) shown in an approval block;
   -- the rest is one key away (review).
   approval_preview_lines = 40,
@@ -164,6 +173,8 @@ local schema = {
   default_deny_rules = is("boolean"),
   claude_settings = is("boolean"),
   audit_path = is("string", true),
+  sandbox = one_of({ "auto", "on", "off" }),
+  sandbox_writable = list_of_strings,
   approval_preview_lines = positive_integer,
   keymaps = {
     send = key_or_false,
@@ -298,6 +309,7 @@ function M.backend_options(o)
     claude_settings = o.claude_settings,
     claude_cmd = o.claude_cmd,
     audit_path = o.audit_path,
+    sandbox = o.sandbox,
     permissions = {
       mode = o.permissions.mode,
       allow = o.permissions.allow,
@@ -306,6 +318,9 @@ function M.backend_options(o)
       preset = o.permissions.preset,
     },
   }
+  if #o.sandbox_writable > 0 then
+    out.sandbox_writable = o.sandbox_writable
+  end
   -- An empty Lua table encodes as a JSON list; maps must stay maps.
   if next(o.policies) then
     out.policies = o.policies

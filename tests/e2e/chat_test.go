@@ -63,7 +63,10 @@ func startChat(t *testing.T, fm, script string, opts map[string]any) *chat {
 	if err := os.WriteFile(c.script, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	setup := map[string]any{"bin": agentBin, "claude_cmd": fakeClaudeBin(t), "audit_path": filepath.Join(root, "audit.sqlite")}
+	// the fake CLI reads its script and writes its log beside the project,
+	// outside what the sandbox shows: these tests are about the editor
+	setup := map[string]any{"bin": agentBin, "claude_cmd": fakeClaudeBin(t), "audit_path": filepath.Join(root, "audit.sqlite"),
+		"sandbox": "off"}
 	for k, v := range opts {
 		setup[k] = v
 	}
