@@ -534,12 +534,18 @@ func (s *state) answer(m Input) {
 		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 	case AllowForSession, DenyForSession:
 		allow := m.Decision == AllowForSession
-		if err := s.grant(rule, allow); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: rule})
+		for _, r := range rules {
+			if err := s.grant(r, allow); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
+			}
+			_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: r})
+		}
 		if allow {
 			s.approve(m.Decision)
 		} else {
@@ -550,23 +556,29 @@ func (s *state) answer(m Input) {
 		if m.Decision == AlwaysDeny {
 			list = matcher.DenyList
 		}
-		if err := s.addRule(list, rule); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, list)
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		if list == matcher.AllowList {
-			// An allow rule does not outrank an ask rule (pipeline steps 5
-			// and 6), so "always" would still ask again in this run; a
-			// session grant (step 4) applies it at once.
-			if err := s.grant(rule, true); err != nil {
-				s.notice("%s: %v", m.Decision, err)
+		for _, rule := range rules {
+			if err := s.addRule(list, rule); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
 			}
-		}
-		_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
-		if s.r.WriteBack != nil {
-			if err := s.r.WriteBack(list, rule); err != nil {
-				s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+			if list == matcher.AllowList {
+				// An allow rule does not outrank an ask rule (pipeline steps 5
+				// and 6), so "always" would still ask again in this run; a
+				// session grant (step 4) applies it at once.
+				if err := s.grant(rule, true); err != nil {
+					s.notice("%s: %v", m.Decision, err)
+				}
+			}
+			_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
+			if s.r.WriteBack != nil {
+				if err := s.r.WriteBack(list, rule); err != nil {
+					s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+				}
 			}
 		}
 		if list == matcher.AllowList {
@@ -578,6 +590,42 @@ func (s *state) answer(m Input) {
 		s.notice("unknown answer %q (want one of %v); the call is denied once", m.Decision, Options)
 		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 	}
+}
+
+// RuleChecker is what an Engine may also offer: a check that a rule set
+// typed for an "always" or "for session" answer is valid and covers the
+// call (session.Engine.RulesCover). Without it only validity is checked.
+type RuleChecker interface {
+	RulesCover(tool string, input map[string]any, list matcher.List, rules string) error
+}
+
+// checkRules reads the rule set of an always or for-session answer (one
+// line, rules separated by spaces outside parentheses). A set that is
+// invalid or does not cover the pending call leaves the approval waiting:
+// a notice naming the approval, the answer and the rule tells the editor
+// to ask for the rule again, so a typo never turns into a deny nor saves a
+// rule that misses the call.
+func (s *state) checkRules(m Input, text string, list matcher.List) ([]string, bool) {
+	ap := s.pending
+	rules := matcher.SplitRules(text)
+	var err error
+	if len(rules) == 0 {
+		err = errors.New("no rule was given")
+	} else if rc, ok := s.r.Engine.(RuleChecker); ok {
+		err = s.guard(func() error { return rc.RulesCover(ap.perm.Tool, ap.perm.Input, list, text) })
+	} else {
+		for _, r := range rules {
+			if _, err = matcher.ParseRule(r); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		_ = s.w.Write(Output{Type: "notice", ID: ap.id, Decision: m.Decision, Rule: text,
+			Message: fmt.Sprintf("%s: %v; the approval is still waiting: type a rule that covers the call, or answer another way", m.Decision, err)})
+		return nil, false
+	}
+	return rules, true
 }
 
 func (s *state) approve(answer string) {

@@ -108,6 +108,32 @@ describe("approval", function()
     approval.cancel_all(buf)
   end)
 
+  it("asks again for a rule the run refused, prefilled with what was typed", function()
+    local buf, w, sent, send = setup_buf()
+    local prompts, answers = {}, { "Bash(pyhton3 hello.py) Bash(echo ok)", "Bash(python3 hello.py) Bash(echo ok)" }
+    local real = vim.ui.input
+    vim.ui.input = function(opts, cb)
+      table.insert(prompts, opts)
+      cb(table.remove(answers, 1))
+    end
+    local r = req("t1", "Bash", "python3 hello.py && echo ok")
+    r.suggested_rule = "Bash(python3 hello.py) Bash(echo ok)"
+    approval.request(buf, r, send, w)
+    approval.answer(buf, "always_allow")
+    assert.equals("Bash(pyhton3 hello.py) Bash(echo ok)", sent[1].rule)
+    local handled = approval.rule_rejected(buf, { type = "notice", id = "t1", decision = "always_allow",
+      rule = sent[1].rule, message = "always_allow: Bash(pyhton3 hello.py) Bash(echo ok) do not allow Bash (python3 hello.py && echo ok); the approval is still waiting" })
+    vim.ui.input = real
+    assert.truthy(handled)
+    assert.equals(2, #prompts)
+    assert.equals("Bash(pyhton3 hello.py) Bash(echo ok)", prompts[2].default)
+    assert.matches("do not allow", prompts[2].prompt, true)
+    assert.equals({ type = "approval_response", id = "t1", decision = "always_allow" }, sent[2], "the suggestion goes without a rule field")
+    assert.equals(1, approval.pending(buf), "still waiting for the run's answer")
+    assert.falsy(approval.rule_rejected(buf, { id = "other", decision = "always_allow", rule = "x" }), "another request's notice")
+    approval.cancel_all(buf)
+  end)
+
   it("leaves the request waiting when the rule input is dismissed", function()
     local buf, w, sent, send = setup_buf()
     local real = vim.ui.input

@@ -272,7 +272,8 @@ function handlers.rule_added(r, ev)
   local list = ev.list == "deny" and "deny" or "allow"
   local active = approval.active(r.buf)
   if active then
-    r.rules[active.req.id] = ev.rule
+    local prev = r.rules[active.req.id]
+    r.rules[active.req.id] = prev and (prev .. " " .. ev.rule) or ev.rule
   end
   local res, err = edit(r.buf, { op = "add", list = list, rules = { ev.rule } })
   if not res then
@@ -282,6 +283,9 @@ end
 
 function handlers.notice(r, ev)
   local msg = render.field(ev, "message") or ""
+  if render.field(ev, "id") and render.field(ev, "rule") then
+    approval.rule_rejected(r.buf, ev) -- a rule that does not do: asked again
+  end
   r.writer:lines({ "ℹ " .. render.oneline(msg, 400) }, "VibingNotice")
   log.warn(msg)
 end

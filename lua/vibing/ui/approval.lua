@@ -363,7 +363,8 @@ end
 ---@param bufnr integer
 ---@param decision string one of render.decisions
 ---@param extra table|nil { updated_input = table } (allow_once) or { reason = string } (deny_once)
-function M.answer(bufnr, decision, extra)
+---@param again table|nil { default = rule typed before, why = what was wrong } after a refused rule
+function M.answer(bufnr, decision, extra, again)
   local p = M.active(bufnr)
   if not p or p.answered then
     return
@@ -390,17 +391,54 @@ function M.answer(bufnr, decision, extra)
     p.send(msg)
     set_countdown(bufnr, p)
   end
+  if again then
+    M.ask_rule(bufnr, p, decision, again.default, again.why, send)
+    return
+  end
   if decision:match("^always") then
-    local list = decision == "always_allow" and "allow" or "deny"
-    vim.ui.input({ prompt = ("Rule to add to permissions_%s: "):format(list), default = render.field(p.req, "suggested_rule") or "" }, function(rule)
-      rule = rule and vim.trim(rule)
-      if rule and rule ~= "" then
-        send(rule)
-      end
-    end)
+    M.ask_rule(bufnr, p, decision, render.field(p.req, "suggested_rule") or "", nil, send)
     return
   end
   send(render.field(p.req, "suggested_rule"))
+end
+
+---Ask for the rule set of an always answer (rules separated by spaces, as
+---/allow takes them), prefilled; an empty or dismissed input leaves the
+---request waiting.
+---@param why string|nil what was wrong with the rule typed before
+function M.ask_rule(bufnr, p, decision, default, why, send)
+  local list = decision == "always_allow" and "allow" or "deny"
+  local prompt = ("Rules to add to permissions_%s (space-separated): "):format(list)
+  if decision:match("_for_session$") then
+    prompt = ("Rules to %s for this session: "):format(decision == "allow_for_session" and "allow" or "deny")
+  end
+  if why then
+    prompt = why .. "\n" .. prompt
+  end
+  vim.ui.input({ prompt = prompt, default = default }, function(rule)
+    rule = rule and vim.trim(rule)
+    if rule and rule ~= "" then
+      send(rule)
+    end
+  end)
+end
+
+---The run refused the rule sent with an answer (invalid, or it does not
+---cover the call): the request is still waiting, so ask for the rule again,
+---prefilled with what was typed.
+---@param bufnr integer
+---@param ev table notice event with id, decision, rule and message
+---@return boolean handled
+function M.rule_rejected(bufnr, ev)
+  local p = M.active(bufnr)
+  local decision = render.field(ev, "decision")
+  if not p or p.req.id ~= render.field(ev, "id") or p.answered ~= decision then
+    return false
+  end
+  p.answered, p.rule = nil, nil
+  set_countdown(bufnr, p)
+  M.answer(bufnr, decision, nil, { default = render.field(ev, "rule") or "", why = render.field(ev, "message") })
+  return true
 end
 
 ---Refresh the countdown of the active request (the run's timer calls this).
