@@ -51,6 +51,9 @@ type Preview struct {
 	Command     string   `json:"command,omitempty"`
 	Description string   `json:"description,omitempty"` // the agent's own words for the call
 	Effects     []string `json:"effects,omitempty"`
+	// Commands is the verdict on each simple command of a compound line,
+	// as if it ran alone (filled by the runner, which has the rules).
+	Commands []CommandVerdict `json:"commands,omitempty"`
 
 	// WebFetch
 	Host string `json:"host,omitempty"`
@@ -61,6 +64,15 @@ type Preview struct {
 
 	Notes     []string `json:"notes,omitempty"`     // CRLF shown as LF, a symlink, a cut diff, …
 	Truncated bool     `json:"truncated,omitempty"` // the unified diff or head was cut
+}
+
+// CommandVerdict is the decision on one simple command of a Bash line.
+type CommandVerdict struct {
+	Command  string `json:"command"`
+	Decision string `json:"decision"`         // allow | ask | deny
+	Rule     string `json:"rule,omitempty"`   // the rule that decided, "" for the mode
+	Source   string `json:"source,omitempty"` // where the decision came from (allow_list, mode, …)
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Build builds the preview of one tool call, reading the files it would

