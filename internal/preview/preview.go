@@ -17,6 +17,8 @@ const (
 	KindCommand = "command"  // Bash (and any tool whose input carries a command)
 	KindFetch   = "fetch"    // WebFetch
 	KindJSON    = "json"     // every other tool: the input as indented JSON
+
+	KindQuestions = "questions" // AskUserQuestion: the agent's questions and their options
 )
 
 // Bounds: a preview stays small enough to send and draw at once.
@@ -59,6 +61,9 @@ type Preview struct {
 	Host string `json:"host,omitempty"`
 	URL  string `json:"url,omitempty"`
 
+	// AskUserQuestion
+	Questions []Question `json:"questions,omitempty"`
+
 	// other tools
 	JSON string `json:"json,omitempty"`
 
@@ -83,6 +88,8 @@ func Build(tool string, input map[string]any, env matcher.Env) Preview {
 	switch c.Tool {
 	case "Edit", "MultiEdit", "Write", "NotebookEdit":
 		return fileChange(c)
+	case "AskUserQuestion":
+		return questions(input)
 	case "WebFetch":
 		p := Preview{Kind: KindFetch, Host: c.Host, URL: c.URL}
 		if c.Err != nil {
@@ -122,6 +129,11 @@ func indentJSON(v any) string {
 func Detail(tool string, input map[string]any, cwd string) string {
 	if s, ok := commandOf(tool, input); ok && s != "" {
 		return s
+	}
+	if tool == "AskUserQuestion" {
+		if s := firstQuestion(input); s != "" {
+			return s
+		}
 	}
 	for _, k := range []string{"url", "query"} {
 		if s, ok := input[k].(string); ok && s != "" {

@@ -123,6 +123,7 @@ type pendingApproval struct {
 	suggested string
 	timer     *time.Timer
 	updated   map[string]any // the person's edited input, once approved with one
+	answered  bool           // updated holds the person's answers to the agent's questions, not an edit
 }
 
 type state struct {
@@ -427,7 +428,17 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	if id == "" {
 		id = fmt.Sprintf("approval-%d", s.approvals)
 	}
-	ap := &pendingApproval{id: id, perm: p, decision: d, suggested: s.suggest(p), timer: time.NewTimer(s.r.ApprovalTimeout)}
+	ap := &pendingApproval{id: id, perm: p, decision: d, timer: time.NewTimer(s.r.ApprovalTimeout)}
+	if p.Tool == QuestionTool {
+		// a question is answered or declined, each time: no rule to suggest
+		d.NoAlways, d.NoSession = true, true
+		if d.Limit == "" {
+			d.Limit = "the agent asks you a question: answer it or decline"
+		}
+		ap.decision = d
+	} else {
+		ap.suggested = s.suggest(p)
+	}
 	s.pending = ap
 	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
 		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: answersFor(d),
@@ -465,7 +476,7 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	ap := s.pending
 	s.pending = nil
 	ap.timer.Stop()
-	edited := allow && ap.updated != nil
+	edited := allow && ap.updated != nil && !ap.answered
 	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message, Edited: edited})
 	reason := message
 	if allow {
@@ -473,10 +484,13 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 		if edited {
 			reason = "approved by the person (" + answer + ") after editing the input"
 		}
+		if ap.answered {
+			reason = "answered by the person"
+		}
 	}
 	v := Verdict{Allow: allow, Message: message}
 	input := ap.perm.Input
-	if edited {
+	if allow && ap.updated != nil {
 		v.UpdatedInput, input = ap.updated, ap.updated
 	}
 	if !v.Allow && v.Message == "" {
@@ -522,6 +536,10 @@ func (s *state) answer(m Input) {
 				return
 			}
 		}
+	}
+	if ap.perm.Tool == QuestionTool && m.Decision == AllowOnce {
+		s.answerQuestions(m)
+		return
 	}
 	if m.UpdatedInput != nil {
 		s.edited(m, denied)
@@ -590,42 +608,6 @@ func (s *state) answer(m Input) {
 		s.notice("unknown answer %q (want one of %v); the call is denied once", m.Decision, Options)
 		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 	}
-}
-
-// RuleChecker is what an Engine may also offer: a check that a rule set
-// typed for an "always" or "for session" answer is valid and covers the
-// call (session.Engine.RulesCover). Without it only validity is checked.
-type RuleChecker interface {
-	RulesCover(tool string, input map[string]any, list matcher.List, rules string) error
-}
-
-// checkRules reads the rule set of an always or for-session answer (one
-// line, rules separated by spaces outside parentheses). A set that is
-// invalid or does not cover the pending call leaves the approval waiting:
-// a notice naming the approval, the answer and the rule tells the editor
-// to ask for the rule again, so a typo never turns into a deny nor saves a
-// rule that misses the call.
-func (s *state) checkRules(m Input, text string, list matcher.List) ([]string, bool) {
-	ap := s.pending
-	rules := matcher.SplitRules(text)
-	var err error
-	if len(rules) == 0 {
-		err = errors.New("no rule was given")
-	} else if rc, ok := s.r.Engine.(RuleChecker); ok {
-		err = s.guard(func() error { return rc.RulesCover(ap.perm.Tool, ap.perm.Input, list, text) })
-	} else {
-		for _, r := range rules {
-			if _, err = matcher.ParseRule(r); err != nil {
-				break
-			}
-		}
-	}
-	if err != nil {
-		_ = s.w.Write(Output{Type: "notice", ID: ap.id, Decision: m.Decision, Rule: text,
-			Message: fmt.Sprintf("%s: %v; the approval is still waiting: type a rule that covers the call, or answer another way", m.Decision, err)})
-		return nil, false
-	}
-	return rules, true
 }
 
 func (s *state) approve(answer string) {
@@ -701,13 +683,6 @@ func (s *state) preview(p *Permission) (pv *preview.Preview) {
 		}
 	}
 	return &v
-}
-
-// PartDecider is what an Engine may also offer: the decision on each simple
-// command of a compound Bash line, shown in its approval block
-// (session.Engine.DecideParts).
-type PartDecider interface {
-	DecideParts(tool string, input map[string]any, cwd string) []session.Part
 }
 
 // edited applies an answer that carries the person's edited input: only an
