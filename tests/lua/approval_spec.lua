@@ -134,6 +134,74 @@ describe("approval", function()
     approval.cancel_all(buf)
   end)
 
+  it("shows the agent's questions; digits and free text answer them, then the answers go out", function()
+    local buf, w, sent, send = setup_buf()
+    local r = req("q1", "AskUserQuestion")
+    r.input = {}
+    r.detail = "Which color? (+ more questions)"
+    r.suggested_rule = nil
+    r.options = { "allow_once", "deny_once" }
+    r.preview = { kind = "questions", questions = {
+      { question = "Which color?", header = "Color", options = { { label = "Red", description = "warm" }, { label = "Blue", description = "cool" } } },
+      { question = "Which sizes?", multi_select = true, options = { { label = "S" }, { label = "M" }, { label = "L" } } },
+      { question = "Anything else?", options = { { label = "No" }, { label = "Yes" } } },
+    } }
+    approval.request(buf, r, send, w)
+    local t = text(buf)
+    for _, want in ipairs({ "The agent asks you 3 questions", "│ ▶ [Color] Which color?", "│     1. Red — warm", "│     2. Blue — cool",
+      "Which sizes?  (pick several)", "[1-9] answer with that option", "[n] decline" }) do
+      assert.matches(want, t, true)
+    end
+    assert.falsy(t:find("suggested rule", 1, true), "no rule for a question")
+    in_block(buf)
+    press("2")
+    assert.matches("│     → Blue", text(buf), true)
+    assert.matches("│ ▶ Which sizes?", text(buf), true)
+    in_block(buf)
+    press("1")
+    in_block(buf)
+    press("3")
+    assert.matches("1. [x] S", text(buf), true)
+    local real_input, real_select = vim.ui.input, vim.ui.select
+    local defaults = {}
+    vim.ui.input = function(opts, cb)
+      table.insert(defaults, opts.default)
+      cb(#defaults == 1 and opts.default or "  only on Fridays ")
+    end
+    vim.ui.select = function(items, _, cb)
+      assert.equals({ "No", "Yes", "Type my own answer…" }, items)
+      cb("Type my own answer…")
+    end
+    in_block(buf)
+    press("y") -- the multi-select question: the picked options, editable
+    assert.equals(0, #sent, "one question still open")
+    in_block(buf)
+    press("y") -- a list, then free text
+    vim.ui.input, vim.ui.select = real_input, real_select
+    assert.equals("S, L", defaults[1])
+    assert.equals({ { type = "approval_response", id = "q1", decision = "allow_once",
+      answers = { ["Which color?"] = "Blue", ["Which sizes?"] = "S, L", ["Anything else?"] = "only on Fridays" } } }, sent)
+    approval.resolved(buf, { id = "q1", decision = "allow_once", by = "user" })
+    assert.matches("⏺ The agent asked: Which color? (+ more questions) — you answered Blue; S, L; only on Fridays", text(buf), true)
+    assert.falsy(mapped(buf, "1"), "the digits are unmapped once nothing waits")
+  end)
+
+  it("keeps digits as counts outside a question block", function()
+    local buf, w, sent, send = setup_buf()
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, { "a", "b", "c", "d", "e" })
+    local r = req("q1", "AskUserQuestion")
+    r.preview = { kind = "questions", questions = { { question = "Go?", options = { { label = "Yes" }, { label = "No" } } } } }
+    approval.request(buf, r, send, w)
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    press("2j")
+    assert.equals(3, vim.api.nvim_win_get_cursor(0)[1], "2j moved two lines")
+    assert.equals({}, sent)
+    in_block(buf)
+    press("n")
+    assert.equals("deny_once", sent[1].decision)
+    approval.cancel_all(buf)
+  end)
+
   it("leaves the request waiting when the rule input is dismissed", function()
     local buf, w, sent, send = setup_buf()
     local real = vim.ui.input

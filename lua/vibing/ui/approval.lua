@@ -143,10 +143,15 @@ local function draw(bufnr, p, lines, hls)
   p.mark = vim.api.nvim_buf_set_extmark(bufnr, ns, row, 0, { id = p.mark })
 end
 
+local map_digits
+
 local function show(bufnr, p)
   local q = queues[bufnr]
   local lines, hls = render.block(p.req, keys(), #q - 1, preview_lines())
   draw(bufnr, p, lines, hls)
+  if render.is_question(p.req) then
+    map_digits(bufnr)
+  end
   set_countdown(bufnr, p)
   p.shown_at = p.shown_at or vim.loop.hrtime()
   vim.b[bufnr].vibing_approval = p.req.id
@@ -179,11 +184,21 @@ local function restore(bufnr, m)
   pcall(vim.keymap.set, "n", m.lhs, m.callback or m.rhs, opts)
 end
 
+---@type table<integer, boolean> chat buffer -> the digit keys of a question are mapped
+local digits = {}
+
 local function unmap(bufnr)
   local saved = hidden[bufnr] or {}
   hidden[bufnr] = nil
   if not vim.api.nvim_buf_is_valid(bufnr) then
+    digits[bufnr] = nil
     return
+  end
+  if digits[bufnr] then
+    digits[bufnr] = nil
+    for i = 1, 9 do
+      pcall(vim.keymap.del, "n", tostring(i), { buffer = bufnr })
+    end
   end
   local k = keys()
   for _, d in ipairs(vim.list_extend(vim.deepcopy(render.decisions), extra_actions)) do
@@ -219,23 +234,29 @@ local function fallback(saved, key)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(prefix .. rhs, true, false, true), mode .. "i", false)
 end
 
+-- Keep a person's own buffer-local map of key, to run outside the block
+-- and to restore afterwards.
+local function hide(bufnr, key)
+  local own = vim.fn.maparg(key, "n", false, true)
+  if type(own) == "table" and own.buffer == 1 then
+    own.callback = nil
+    for _, m in ipairs(vim.api.nvim_buf_get_keymap(bufnr, "n")) do
+      if m.lhs == own.lhs and type(m.callback) == "function" then
+        own.callback = m.callback
+      end
+    end
+    hidden[bufnr][key] = own
+  end
+end
+
 local function map(bufnr)
   local k = keys()
   hidden[bufnr] = {}
   for _, d in ipairs(vim.list_extend(vim.deepcopy(render.decisions), extra_actions)) do
     local key = k[d]
     if key then
-      local own = vim.fn.maparg(key, "n", false, true)
-      if type(own) == "table" and own.buffer == 1 then
-        -- maparg's callback is not callable from Lua on Neovim 0.7; the keymap list's is
-        own.callback = nil
-        for _, m in ipairs(vim.api.nvim_buf_get_keymap(bufnr, "n")) do
-          if m.lhs == own.lhs and type(m.callback) == "function" then
-            own.callback = m.callback
-          end
-        end
-        hidden[bufnr][key] = own
-      end
+      -- maparg's callback is not callable from Lua on Neovim 0.7; the keymap list's is
+      hide(bufnr, key)
       local label = render.labels[d] or d:gsub("_", " ")
       vim.keymap.set("n", key, function()
         if M.cursor_inside(bufnr) then
@@ -245,6 +266,27 @@ local function map(bufnr)
         end
       end, { buffer = bufnr, nowait = true, desc = "vibing: " .. label .. " (inside the approval block)" })
     end
+  end
+end
+
+-- The digit keys answer the agent's question with that option; mapped
+-- while a question is the active request (elsewhere a digit stays a count).
+map_digits = function(bufnr)
+  if digits[bufnr] or not hidden[bufnr] then
+    return
+  end
+  digits[bufnr] = true
+  for i = 1, 9 do
+    local key = tostring(i)
+    hide(bufnr, key)
+    vim.keymap.set("n", key, function()
+      local p = M.active(bufnr)
+      if p and render.is_question(p.req) and M.cursor_inside(bufnr) and vim.v.count == 0 then
+        M.pick(bufnr, i)
+      else
+        fallback((hidden[bufnr] or {})[key], key)
+      end
+    end, { buffer = bufnr, nowait = true, desc = "vibing: answer the agent's question with option " .. key })
   end
 end
 
@@ -271,6 +313,9 @@ end
 function M.act(bufnr, action)
   if action == "review" then
     local p = M.active(bufnr)
+    if p and render.is_question(p.req) then
+      return -- nothing to review: the block shows the whole question
+    end
     if p then
       require("vibing.ui.review").open(bufnr, p.req)
     end
@@ -375,6 +420,10 @@ function M.answer(bufnr, decision, extra, again)
     require("vibing.log").warn(("%s is not offered for this request%s"):format(render.labels[decision], (limit and limit ~= "") and (": " .. limit) or ""))
     return
   end
+  if decision == "allow_once" and render.is_question(p.req) and not extra then
+    M.answer_question(bufnr)
+    return
+  end
   local function send(rule)
     if M.active(bufnr) ~= p or p.answered then
       return -- answered, timed out or cancelled meanwhile
@@ -439,6 +488,101 @@ function M.rule_rejected(bufnr, ev)
   set_countdown(bufnr, p)
   M.answer(bufnr, decision, nil, { default = render.field(ev, "rule") or "", why = render.field(ev, "message") })
   return true
+end
+
+-- Record the answer to the current question; once every question has one,
+-- send them all (allow_once with answers), else show the next question.
+local function record(bufnr, p, answer)
+  local qi = render.current_question(p.req)
+  if not qi or M.active(bufnr) ~= p or p.answered then
+    return
+  end
+  p.req._answers = p.req._answers or {}
+  p.req._answers[qi] = answer
+  p.req._picked = nil
+  if render.current_question(p.req) then
+    show(bufnr, p)
+    return
+  end
+  local answers = {}
+  for i, q in ipairs(p.req.preview.questions) do
+    answers[q.question] = p.req._answers[i]
+  end
+  p.answered = "allow_once"
+  show(bufnr, p)
+  p.send({ type = "approval_response", id = p.req.id, decision = "allow_once", answers = answers })
+  set_countdown(bufnr, p)
+end
+
+local function labels(q, picked)
+  local out = {}
+  for i, o in ipairs(q.options or {}) do
+    if picked[i] then
+      table.insert(out, o.label)
+    end
+  end
+  return out
+end
+
+---A digit key: answer the current question with option i (a multi-select
+---question: pick or unpick it, then confirm with the allow key).
+---@param bufnr integer
+---@param i integer
+function M.pick(bufnr, i)
+  local p = M.active(bufnr)
+  if not p or p.answered or not render.is_question(p.req) then
+    return
+  end
+  local qi = render.current_question(p.req)
+  local q = p.req.preview.questions[qi]
+  local o = (q.options or {})[i]
+  if not o then
+    return
+  end
+  if q.multi_select then
+    p.req._picked = p.req._picked or {}
+    p.req._picked[i] = not p.req._picked[i] or nil
+    show(bufnr, p)
+    return
+  end
+  record(bufnr, p, o.label)
+end
+
+---The allow key on a question: choose an option from a list, or type your
+---own words (a multi-select question: the options picked, editable).
+---@param bufnr integer
+function M.answer_question(bufnr)
+  local p = M.active(bufnr)
+  if not p or p.answered then
+    return
+  end
+  local qi = render.current_question(p.req)
+  local q = p.req.preview.questions[qi]
+  local function typed(default)
+    vim.ui.input({ prompt = q.question .. " ", default = default or "" }, function(text)
+      text = text and vim.trim(text)
+      if text and text ~= "" then
+        record(bufnr, p, text)
+      end
+    end)
+  end
+  if q.multi_select then
+    typed(table.concat(labels(q, p.req._picked or {}), ", "))
+    return
+  end
+  local own = "Type my own answer…"
+  local items = {}
+  for _, o in ipairs(q.options or {}) do
+    table.insert(items, o.label)
+  end
+  table.insert(items, own)
+  vim.ui.select(items, { prompt = q.question }, function(choice)
+    if choice == own then
+      typed()
+    elseif choice then
+      record(bufnr, p, choice)
+    end
+  end)
 end
 
 ---Refresh the countdown of the active request (the run's timer calls this).
