@@ -202,6 +202,92 @@ describe("approval", function()
     approval.cancel_all(buf)
   end)
 
+  it("brings a new block to the person's attention", function()
+    local notes = {}
+    local real_notify = vim.notify
+    vim.notify = function(msg, level)
+      table.insert(notes, { msg = msg, level = level })
+    end
+    -- a chat no window shows
+    local hidden_buf, hw, _, hsend = setup_buf()
+    vim.api.nvim_buf_set_name(hidden_buf, vim.fn.tempname() .. "/chat-hidden.md")
+    local other = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_set_current_buf(other)
+    approval.request(hidden_buf, req("h1"), hsend, hw)
+    assert.equals(1, #notes)
+    assert.equals(vim.log.levels.WARN, notes[1].level)
+    assert.matches("chat-hidden.md waits for your approval: Bash npm test", notes[1].msg, true)
+    -- a chat shown in another window while the person works elsewhere
+    local buf, w, _, send = setup_buf()
+    vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. "/chat-split.md")
+    local lines = {}
+    for i = 1, 100 do
+      lines[i] = "line " .. i
+    end
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    vim.api.nvim_set_current_buf(other)
+    vim.cmd("split")
+    local chat_win = vim.api.nvim_get_current_win()
+    vim.api.nvim_win_set_buf(chat_win, buf)
+    vim.api.nvim_win_set_cursor(chat_win, { 1, 0 })
+    vim.cmd("wincmd p")
+    approval.request(buf, req("s1"), send, w)
+    assert.equals(2, #notes)
+    assert.matches("chat-split.md waits", notes[2].msg, true)
+    local row = vim.api.nvim_buf_get_extmark_by_id(buf, approval.ns, approval.active(buf).mark, {})[1]
+    assert.equals(row + 1, vim.api.nvim_win_get_cursor(chat_win)[1], "the chat window moved to the block")
+    -- the window the person is in scrolls, the cursor stays out of the block
+    vim.api.nvim_set_current_win(chat_win)
+    vim.cmd("only")
+    vim.api.nvim_win_set_height(0, 10)
+    approval.cancel_all(buf)
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.fn.winrestview({ topline = 1, lnum = 1 })
+    approval.request(buf, req("s2"), send, w)
+    assert.equals(2, #notes, "no notification when the person is in the chat")
+    local p = approval.active(buf)
+    row = vim.api.nvim_buf_get_extmark_by_id(buf, approval.ns, p.mark, {})[1]
+    local view = vim.fn.winsaveview()
+    assert.truthy(view.topline + vim.api.nvim_win_get_height(0) - 1 >= row + p.nlines, "the block's end shows")
+    assert.falsy(approval.cursor_inside(buf), "the cursor is not put into the block")
+    vim.notify = real_notify
+    approval.cancel_all(buf)
+    approval.cancel_all(hidden_buf)
+  end)
+
+  it(":VibingApprovals lists the approvals of every chat and jumps to one; status() counts them", function()
+    local a, wa, _, senda = setup_buf()
+    vim.api.nvim_buf_set_name(a, vim.fn.tempname() .. "/chat-a.md")
+    local b, wb, _, sendb = setup_buf()
+    vim.api.nvim_buf_set_name(b, vim.fn.tempname() .. "/chat-b.md")
+    local real_notify = vim.notify
+    vim.notify = function() end
+    approval.request(a, req("a1"), senda, wa)
+    approval.request(b, req("b1", "Bash", "make"), sendb, wb)
+    approval.request(b, req("b2", "Bash", "make install"), sendb, wb)
+    vim.notify = real_notify
+    package.loaded["vibing.chat.send"] = package.loaded["vibing.chat.send"] or require("vibing.chat.send")
+    local text, n = require("vibing").status(vim.api.nvim_create_buf(false, true))
+    assert.equals(3, n)
+    assert.equals("vibing: 3 approvals waiting", text)
+    local shown
+    local real = vim.ui.select
+    vim.ui.select = function(items, opts, cb)
+      shown = vim.tbl_map(opts.format_item, items)
+      cb(items[2])
+    end
+    local elsewhere = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_set_current_buf(elsewhere)
+    vim.cmd("VibingApprovals")
+    vim.ui.select = real
+    assert.equals({ "chat-a.md — Bash npm test", "chat-b.md — Bash make", "chat-b.md — Bash make install (queued)" }, shown)
+    assert.equals(b, vim.api.nvim_get_current_buf(), "jumped to the chat")
+    assert.truthy(approval.cursor_inside(b), "the cursor is on the block")
+    approval.cancel_all(a)
+    approval.cancel_all(b)
+    assert.equals(0, select(2, require("vibing").status()))
+  end)
+
   it("leaves the request waiting when the rule input is dismissed", function()
     local buf, w, sent, send = setup_buf()
     local real = vim.ui.input

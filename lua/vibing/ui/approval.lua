@@ -145,6 +145,130 @@ end
 
 local map_digits
 
+-- The windows that show bufnr, in the current tab first.
+local function windows_of(bufnr)
+  local out = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == bufnr then
+      table.insert(out, win)
+    end
+  end
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == bufnr and not vim.tbl_contains(out, win) then
+      table.insert(out, win)
+    end
+  end
+  return out
+end
+
+---The name a person knows a chat by (its file name).
+---@param bufnr integer
+---@return string
+function M.chat_name(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  return name ~= "" and vim.fn.fnamemodify(name, ":t") or ("buffer " .. bufnr)
+end
+
+---A new block needs the person: every other window showing the chat moves
+---its cursor to the block; the window the person is in scrolls until the
+---block's last line shows, without putting the cursor into the block (a `y`
+---typed there must not answer by surprise). When no window shows the chat
+---or the person works in another window, a WARN notification names the chat.
+---@param bufnr integer
+---@param p vibing.Pending
+function M.attend(bufnr, p)
+  if not p.mark then
+    return
+  end
+  local row = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+  local cur = vim.api.nvim_get_current_win()
+  local wins = windows_of(bufnr)
+  for _, win in ipairs(wins) do
+    if row and win ~= cur then
+      pcall(vim.api.nvim_win_set_cursor, win, { row + 1, 0 })
+      vim.api.nvim_win_call(win, function()
+        vim.cmd("normal! zt")
+      end)
+    elseif row then
+      local last = row + p.nlines -- 1-based line of the block's end
+      local height = vim.api.nvim_win_get_height(win)
+      vim.api.nvim_win_call(win, function()
+        local view = vim.fn.winsaveview()
+        local top = last - height + 1
+        if last > view.topline + height - 1 and top <= row and view.lnum <= row then
+          view.topline = math.max(1, top)
+          if view.lnum < view.topline then
+            view.lnum = view.topline
+          end
+          vim.fn.winrestview(view)
+        end
+      end)
+    end
+  end
+  if #wins == 0 or vim.api.nvim_win_get_buf(cur) ~= bufnr then
+    local what = render.is_question(p.req) and "a question from the agent" or ("approval: %s %s"):format(p.req.tool, render.oneline(render.detail(p.req), 60))
+    require("vibing.log").warn(("%s waits for your %s — :VibingApprovals to answer"):format(M.chat_name(bufnr), what))
+  end
+end
+
+---Every waiting request across chats, active ones first in each chat.
+---@return { buf: integer, req: vibing.ApprovalRequest, active: boolean }[]
+function M.all()
+  local out = {}
+  local bufs = vim.tbl_keys(queues)
+  table.sort(bufs)
+  for _, b in ipairs(bufs) do
+    for i, p in ipairs(queues[b]) do
+      table.insert(out, { buf = b, req = p.req, active = i == 1 })
+    end
+  end
+  return out
+end
+
+---Requests waiting across every chat.
+---@return integer
+function M.total()
+  local n = 0
+  for _, q in pairs(queues) do
+    n = n + #q
+  end
+  return n
+end
+
+---Show a chat's pending block: in a window that shows the chat, else in the
+---current window, with the cursor on the block.
+---@param bufnr integer
+function M.jump(bufnr)
+  local win = windows_of(bufnr)[1]
+  if win then
+    vim.api.nvim_set_current_win(win)
+  else
+    vim.api.nvim_win_set_buf(0, bufnr)
+  end
+  M.focus(bufnr)
+end
+
+---:VibingApprovals — pick one of the requests waiting across chats and jump to it.
+function M.list()
+  local items = M.all()
+  if #items == 0 then
+    require("vibing.log").info("no approval is waiting")
+    return
+  end
+  vim.ui.select(items, {
+    prompt = "Waiting approvals",
+    format_item = function(it)
+      local what = render.is_question(it.req) and "question: " .. render.oneline(render.detail(it.req), 60)
+        or ("%s %s"):format(it.req.tool, render.oneline(render.detail(it.req), 60))
+      return ("%s — %s%s"):format(M.chat_name(it.buf), what, it.active and "" or " (queued)")
+    end,
+  }, function(it)
+    if it and vim.api.nvim_buf_is_valid(it.buf) then
+      M.jump(it.buf)
+    end
+  end)
+end
+
 local function show(bufnr, p)
   local q = queues[bufnr]
   local lines, hls = render.block(p.req, keys(), #q - 1, preview_lines())
@@ -153,7 +277,10 @@ local function show(bufnr, p)
     map_digits(bufnr)
   end
   set_countdown(bufnr, p)
-  p.shown_at = p.shown_at or vim.loop.hrtime()
+  if not p.shown_at then
+    p.shown_at = vim.loop.hrtime()
+    M.attend(bufnr, p)
+  end
   vim.b[bufnr].vibing_approval = p.req.id
   fire("VibingApproval", { buf = bufnr, id = p.req.id })
 end
