@@ -130,6 +130,7 @@ type pendingApproval struct {
 	suggested string
 	timer     *time.Timer
 	updated   map[string]any // the person's edited input, once approved with one
+	answered  bool           // updated holds the person's answers to the agent's questions, not an edit
 }
 
 type state struct {
@@ -548,7 +549,17 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	if id == "" {
 		id = fmt.Sprintf("approval-%d", s.approvals)
 	}
-	ap := &pendingApproval{id: id, perm: p, decision: d, suggested: s.suggest(p), timer: time.NewTimer(s.r.ApprovalTimeout)}
+	ap := &pendingApproval{id: id, perm: p, decision: d, timer: time.NewTimer(s.r.ApprovalTimeout)}
+	if p.Tool == QuestionTool {
+		// a question is answered or declined, each time: no rule to suggest
+		d.NoAlways, d.NoSession = true, true
+		if d.Limit == "" {
+			d.Limit = "the agent asks you a question: answer it or decline"
+		}
+		ap.decision = d
+	} else {
+		ap.suggested = s.suggest(p)
+	}
 	s.pending = ap
 	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
 		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: answersFor(d),
@@ -595,7 +606,7 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	ap := s.pending
 	s.pending = nil
 	ap.timer.Stop()
-	edited := allow && ap.updated != nil
+	edited := allow && ap.updated != nil && !ap.answered
 	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message, Edited: edited})
 	reason := message
 	if allow {
@@ -603,10 +614,13 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 		if edited {
 			reason = "approved by the person (" + answer + ") after editing the input"
 		}
+		if ap.answered {
+			reason = "answered by the person"
+		}
 	}
 	v := Verdict{Allow: allow, Message: message}
 	input := ap.perm.Input
-	if edited {
+	if allow && ap.updated != nil {
 		v.UpdatedInput, input = ap.updated, ap.updated
 	}
 	s.settleWith(ap.perm, v, ap.decision, outcome, reason, func(e *AuditEntry) {
@@ -645,6 +659,10 @@ func (s *state) answer(m Input) {
 			}
 		}
 	}
+	if ap.perm.Tool == QuestionTool && m.Decision == AllowOnce {
+		s.answerQuestions(m)
+		return
+	}
 	if m.UpdatedInput != nil {
 		s.edited(m, denied)
 		return
@@ -656,12 +674,18 @@ func (s *state) answer(m Input) {
 		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 	case AllowForSession, DenyForSession:
 		allow := m.Decision == AllowForSession
-		if err := s.grant(rule, allow); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: rule})
+		for _, r := range rules {
+			if err := s.grant(r, allow); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
+			}
+			_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: r})
+		}
 		if allow {
 			s.approve(m.Decision)
 		} else {
@@ -672,23 +696,29 @@ func (s *state) answer(m Input) {
 		if m.Decision == AlwaysDeny {
 			list = matcher.DenyList
 		}
-		if err := s.addRule(list, rule); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, list)
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		if list == matcher.AllowList {
-			// An allow rule does not outrank an ask rule (pipeline steps 5
-			// and 6), so "always" would still ask again in this run; a
-			// session grant (step 4) applies it at once.
-			if err := s.grant(rule, true); err != nil {
-				s.notice("%s: %v", m.Decision, err)
+		for _, rule := range rules {
+			if err := s.addRule(list, rule); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
 			}
-		}
-		_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
-		if s.r.WriteBack != nil {
-			if err := s.r.WriteBack(list, rule); err != nil {
-				s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+			if list == matcher.AllowList {
+				// An allow rule does not outrank an ask rule (pipeline steps 5
+				// and 6), so "always" would still ask again in this run; a
+				// session grant (step 4) applies it at once.
+				if err := s.grant(rule, true); err != nil {
+					s.notice("%s: %v", m.Decision, err)
+				}
+			}
+			_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
+			if s.r.WriteBack != nil {
+				if err := s.r.WriteBack(list, rule); err != nil {
+					s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+				}
 			}
 		}
 		if list == matcher.AllowList {
@@ -768,6 +798,12 @@ func (s *state) preview(p *Permission) (pv *preview.Preview) {
 		env.Shell = []string{p.Cwd}
 	}
 	v := preview.Build(p.Tool, p.Input, env)
+	if pd, ok := s.r.Engine.(PartDecider); ok && v.Kind == preview.KindCommand {
+		for _, part := range pd.DecideParts(p.Tool, p.Input, p.Cwd) {
+			v.Commands = append(v.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+				Rule: part.Rule, Source: part.Source, Reason: part.Reason})
+		}
+	}
 	return &v
 }
 

@@ -505,8 +505,11 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	if e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt) {
 		return d // it can be asked; Suggest (which compiles a rule) is not needed
 	}
+	// the ask rule itself when it names something (an allow of the same
+	// text overrides it); for a bare "ask: WebFetch" or a mode's ask, the
+	// narrowest rules that cover the call, never the whole tool
 	fix := d.Rule
-	if fix == "" {
+	if r, err := matcher.ParseRule(fix); fix == "" || err != nil || !r.HasArg() || r.IsRegex() {
 		fix = matcher.Suggest(c)
 	}
 	why := "approval needed"

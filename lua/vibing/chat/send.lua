@@ -271,12 +271,17 @@ function handlers.rule_added(r, ev)
     return
   end
   if active then
-    r.rules[active.req.id] = ev.rule -- "added" is shown only once it is on disk
+    -- "added" is shown only once it is on disk; an always answer may add a set
+    local prev = r.rules[active.req.id]
+    r.rules[active.req.id] = prev and (prev .. " " .. ev.rule) or ev.rule
   end
 end
 
 function handlers.notice(r, ev)
   local msg = render.field(ev, "message") or ""
+  if render.field(ev, "id") and render.field(ev, "rule") then
+    approval.rule_rejected(r.buf, ev) -- a rule that does not do: asked again
+  end
   r.writer:lines({ "ℹ " .. render.oneline(msg, 400) }, "VibingNotice")
   log.warn(msg)
 end
