@@ -349,14 +349,17 @@ func (d *deriver) visible() {
 		if p == "" {
 			continue
 		}
-		r := realPath(p)
-		if !matcher.Within(r, tmp) && !matcher.Within(r, "/tmp") {
-			continue
+		// the path as the command names it (a symlink such as
+		// .deps/bin/claude is what is executed) and where it leads
+		for _, r := range []string{filepath.Clean(p), realPath(p)} {
+			if !filepath.IsAbs(r) || (!matcher.Within(r, tmp) && !matcher.Within(r, "/tmp")) {
+				continue
+			}
+			if _, err := os.Stat(r); err != nil {
+				continue
+			}
+			d.v.Visible = appendOnce(d.v.Visible, r)
 		}
-		if _, err := os.Stat(r); err != nil {
-			continue
-		}
-		d.v.Visible = appendOnce(d.v.Visible, r)
 	}
 	sort.Strings(d.v.Visible)
 }
