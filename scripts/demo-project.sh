@@ -84,7 +84,7 @@ put "$chat_rel" <<'CHAT'
 vibing.nvim: true
 created_at: 2026-01-01T00:00:00
 permissions_mode: default
-permissions_allow: [Read, Glob, Grep]
+permissions_allow: ["Read(**)"]
 permissions_ask: ["WebFetch"]
 permissions_deny: ["Read(.env)"]
 ---

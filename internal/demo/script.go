@@ -44,7 +44,7 @@ func Script(prompt string) []Step {
 var fullScript = []Step{
 	{Text: "Hi! I am the vibing **demo** agent, a scripted stand-in for Claude: no API key, no network. " +
 		"The tool calls below are real, though, and every one of them goes through this chat's permission rules.\n\n" +
-		"First I'll read the README. `Read` is in this chat's allow list, so it runs without asking.\n",
+		"First I'll read the README. `Read(**)` (reading inside the project) is in this chat's allow list, so it runs without asking.\n",
 		Call: &Call{Tool: "Read", Input: fileInput(ReadmeFile)}},
 	{Text: "\nNext I'll edit `hello.py`. Edits are not in the allow list and the mode is `default`, " +
 		"so you are asked first. Try allow once, deny, or always allow.\n",

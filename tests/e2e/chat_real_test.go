@@ -74,7 +74,7 @@ func TestDemoHeadless(t *testing.T) {
 	s := string(out)
 	for _, want := range []string{
 		"vibing DEMO",
-		"⏺ Read: README.md — allowed (Read)",
+		"⏺ Read: README.md — allowed (Read(**))",
 		"⏺ Edit: hello.py — always allowed (Edit(hello.py) added to permissions_allow) by you",
 		"⏺ Bash: cat hello.py — allowed for this session (Bash(cat",
 		"⏺ Bash: sudo rm -rf /tmp/vibing-demo-never — refused",
