@@ -1,17 +1,20 @@
 # vibing — build, test, benchmark and demo.
 #
 #   make          build bin/vibing-agent (what lazy.nvim's build = "make" runs)
-#   make deps     install what the tests need: the claude CLI and Neovim 0.10 (into .deps/)
-#   make test     gofmt, go vet, every Go test, a short fuzz run, the Lua suite on
-#                 Neovim 0.7 and 0.10, and the embedded-Neovim end-to-end tests on both
+#   make deps     install what the tests need into .deps/ (skips what is there): the pinned
+#                 claude CLI and Neovim 0.7, 0.10 and 0.12 unpacked from Debian's packages
+#   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run, the Lua
+#                 suite and the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12
 #   make bench    the benchmarks (Go and Neovim), ending with the side-by-side figures of
 #                 SPEC §9; BENCHCOUNT=6 repeats them for benchstat (output in bin/bench.txt)
-#   make demo     Neovim with the plugin and a scripted demo agent (no API key needed)
+#   make demo     Neovim with the plugin and a scripted demo agent (no API key needed); the
+#                 system nvim, or else Neovim 0.12 unpacked into .deps/
 
 GO        ?= go
 BIN       := bin/vibing-agent
-NVIM_07   ?= nvim
+NVIM_07   ?= $(CURDIR)/.deps/bin/nvim-0.7
 NVIM_010  ?= $(CURDIR)/.deps/bin/nvim-0.10
+NVIM_012  ?= $(CURDIR)/.deps/bin/nvim-0.12
 FUZZTIME  ?= 5s
 GOFILES   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
@@ -30,15 +33,17 @@ $(BIN): $(GOFILES)
 
 deps:
 	@scripts/install-claude.sh
-	@scripts/install-nvim-0.10.sh
+	@scripts/install-nvim.sh 0.7
+	@scripts/install-nvim.sh 0.10
+	@scripts/install-nvim.sh 0.12
 
 lint:
 	@out=$$(gofmt -l cmd internal tests); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-test: lint build test-go test-fuzz test-lua test-e2e-nvim
+test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
 
-test-go: build
+test-go: deps build
 	VIBING_TEST_NVIM=$(NVIM_07) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
 
@@ -48,12 +53,15 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/
 
-test-lua: build
+test-lua: deps build
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh
+	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_012) scripts/test-lua.sh
 
-test-e2e-nvim: build
+# test-go ran the e2e tests on $(NVIM_07) already.
+test-e2e-nvim: deps build
 	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
+	VIBING_TEST_NVIM=$(NVIM_012) $(GO) test -count=1 ./tests/e2e/
 
 # BENCHCOUNT=6 repeats every benchmark (for benchstat); the raw output is kept
 # in bin/bench.txt and the side-by-side figures of SPEC §9 are summed up last.
@@ -61,8 +69,8 @@ BENCHCOUNT ?= 1
 BENCHPKGS  := ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
 BENCHSTAT  ?= $(shell command -v benchstat 2>/dev/null || ls $$($(GO) env GOPATH)/bin/benchstat 2>/dev/null)
 
-bench: build
-	VIBING_TEST_NO_BUILD=1 scripts/test-lua.sh bench
+bench: deps build
+	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh bench
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) $(BENCHPKGS) | tee bin/bench.txt
 	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules; check vs hello-world"
 	@grep -E '^(Benchmark(FileFloor|DecideBash104|CheckVsHello)|pkg:)' bin/bench.txt

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/adrg/frontmatter v0.2.0
+	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/gobwas/glob v1.1.0
 	github.com/neovim/go-client v1.2.1

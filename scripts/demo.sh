@@ -7,7 +7,8 @@
 # that temp folder, so your configuration, data and audit log are untouched.
 # It builds nothing: `make demo` builds bin/vibing-agent first.
 #
-#   VIBING_DEMO_NVIM=nvim       the Neovim to run
+#   VIBING_DEMO_NVIM=nvim       the Neovim to run (default: nvim on PATH, else Neovim 0.12
+#                               unpacked into .deps/ by scripts/install-nvim.sh 0.12)
 #   VIBING_DEMO_AGENT=PATH      vibing-agent (default: bin/vibing-agent of this checkout)
 #   VIBING_DEMO_DIR=DIR         use DIR (kept afterwards) instead of a temp folder
 #   VIBING_DEMO_HEADLESS=1      (or --headless) answer the prompts from a script, print
@@ -31,7 +32,15 @@ fi
 
 agent=${VIBING_DEMO_AGENT:-$root/bin/vibing-agent}
 [[ -x $agent ]] || die "$agent is missing: run make demo (it builds vibing-agent first)"
-nvim_bin=${VIBING_DEMO_NVIM:-nvim}
+if [[ -n ${VIBING_DEMO_NVIM:-} ]]; then
+	nvim_bin=$VIBING_DEMO_NVIM
+elif system_nvim=$(command -v nvim 2>/dev/null) && [[ -x $system_nvim ]]; then
+	nvim_bin=$system_nvim
+else
+	# No Neovim on the machine: the newest one unpacked privately (skipped when present).
+	"$root/scripts/install-nvim.sh" 0.12 >&2 || die "no nvim on PATH and Neovim 0.12 could not be unpacked into .deps/; set VIBING_DEMO_NVIM"
+	nvim_bin=$root/.deps/bin/nvim-0.12
+fi
 command -v "$nvim_bin" >/dev/null 2>&1 || die "Neovim ('$nvim_bin') not found; set VIBING_DEMO_NVIM"
 
 if [[ -n ${VIBING_DEMO_DIR:-} ]]; then

@@ -24,7 +24,10 @@ const auditUsage = `Usage: vibing-agent audit [--chat FILE] [--since DURATION] [
 
 Lists the permission decisions recorded in the audit log, newest first: for
 every tool call its time, decision (allow, deny, ask_approved, ask_denied,
-ask_timeout), tool, action, the rule and source that decided, and the chat.
+ask_timeout; ask_pending for a call whose run ended before it was answered),
+tool, action, the rule and source that decided, for answered approvals the
+start of the SHA-256 of the input approved (and "edited" when the person
+changed it first), and the chat.
 The database is audit_path from --config, else $XDG_STATE_HOME/vibing/audit.sqlite.
 
 Flags:
@@ -33,13 +36,20 @@ Flags:
   --limit N          at most N rows (default 50; 0 means all)
   --json             JSON Lines: one JSON object per row, newest first, with the
                      keys time, chat, session_id, tool, action, decision, rule,
-                     source, reason
+                     source, reason, and for answered approvals input_sha256
+                     (the full hex digest) and edited
   --config FILE      options (YAML or JSON) written by the editor from setup()
+  --what-if RULE     replay the listed calls against each chat's effective policy,
+                     with and without RULE, and print those whose outcome RULE
+                     would change (the chat must still exist)
+  --as LIST          the list --what-if adds RULE to: deny (default), ask, allow
 
 Examples:
   vibing-agent audit
   vibing-agent audit --chat .vibing/chat/chat-20261122-100000.md --since 1h
   vibing-agent audit --since 2d --limit 0 --json | jq -r 'select(.decision=="deny") | .action'
+  vibing-agent audit --limit 0 --what-if 'Bash(curl:*)'            # what would this deny break?
+  vibing-agent audit --limit 0 --what-if 'Bash(npm:*)' --as allow  # which prompts would it save?
 `
 
 func runAudit(ctx context.Context, args []string, io stdio) int {
@@ -50,6 +60,8 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 	since := fs.String("since", "", "only rows newer than `DURATION`")
 	limit := fs.Int("limit", 50, "at most `N` rows; 0 means all")
 	asJSON := fs.Bool("json", false, "print JSON Lines")
+	whatIfRule := fs.String("what-if", "", "replay with `RULE` added")
+	whatIfList := fs.String("as", "deny", "the `LIST` --what-if adds the rule to")
 	cfgPath := registerConfigFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
@@ -77,7 +89,7 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	path := cfg.AuditDB()
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && !hasHookSpool(path) {
 		// Opening would create an empty database; there is nothing to list.
 		if !*asJSON {
 			fmt.Fprintf(io.out, "No audit entries yet (%s does not exist).\n", path)
@@ -90,10 +102,17 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	defer db.Close()
+	if err := importHookSpool(ctx, db); err != nil {
+		// the rows stay in the spool for the next import
+		fmt.Fprintf(io.err, "vibing-agent audit: warning: %v\n", err)
+	}
 	entries, err := db.Query(ctx, q)
 	if err != nil {
 		fmt.Fprintf(io.err, "vibing-agent audit: %v\n", err)
 		return exitFail
+	}
+	if *whatIfRule != "" {
+		return whatIf(io.out, io.err, cfg, *cfgPath, *whatIfRule, *whatIfList, entries)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(io.out)
@@ -142,13 +161,26 @@ func printAuditTable(w io.Writer, entries []audit.Entry) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tACTION\tRULE\tSOURCE\tCHAT")
+	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tACTION\tRULE\tSOURCE\tINPUT\tCHAT")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			e.Time.Local().Format("2006-01-02 15:04:05"), e.Decision, cell(e.Tool), cell(e.Action, 60),
-			cell(e.Rule), cell(e.Source), cell(e.Chat))
+			cell(e.Rule), cell(e.Source), inputCell(e), cell(e.Chat))
 	}
 	tw.Flush()
+}
+
+// inputCell shows the start of the approved input's SHA-256, and whether the
+// person edited it ("-" for calls nobody was asked about).
+func inputCell(e audit.Entry) string {
+	if e.InputSHA256 == "" {
+		return "-"
+	}
+	s := "sha256:" + e.InputSHA256[:min(12, len(e.InputSHA256))]
+	if e.Edited {
+		s += " edited"
+	}
+	return s
 }
 
 // cell makes a value fit one table cell: no tabs or line breaks, "-" when

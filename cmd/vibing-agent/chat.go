@@ -1,9 +1,9 @@
 package main
 
 import (
-	"vibing/internal/chatload"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
+	"vibing/internal/policy"
 	"vibing/internal/session"
 )
 
@@ -14,22 +14,25 @@ type chatEngine struct {
 	settings frontmatter.Settings
 	engine   *session.Engine
 	loadErr  error // invalid rules or preset: the engine fails closed on them
+	files    []policy.File
+	root     string
 }
 
-// openChat reads the config and loads the chat through chatload.Open, the
+// openChat reads the config and loads the chat through policy.Open, the
 // loader the editor's RPC host uses too (same project root, working
 // directory and guarded paths). cwd is the --cwd flag ("" = the chat's
 // working_dir, relative to its project root, else the current directory).
 // A chat that cannot be read or parsed is an error; settings the engine
 // cannot use come back in loadErr with an engine that fails closed.
 func openChat(chat, cwd, configPath string, opts session.Options) (*chatEngine, error) {
+	learnTools()
 	cfg, err := loadConfig(configPath)
 	if err != nil {
 		return nil, err
 	}
-	ch, err := chatload.Open(chatload.Request{Config: cfg, ConfigFile: configPath, ChatFile: chat, Cwd: cwd, Options: opts})
+	ch, err := policy.Open(policy.Request{Config: cfg, ConfigFile: configPath, ChatFile: chat, Cwd: cwd, Options: opts})
 	if err != nil {
 		return nil, err
 	}
-	return &chatEngine{cfg: cfg, path: ch.Path, settings: ch.Settings, engine: ch.Engine, loadErr: ch.LoadErr}, nil
+	return &chatEngine{cfg: cfg, path: ch.Path, settings: ch.Settings, engine: ch.Engine, loadErr: ch.LoadErr, files: ch.Files, root: ch.Root}, nil
 }

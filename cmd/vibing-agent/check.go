@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"vibing/internal/preview"
 	"vibing/internal/session"
 )
 
@@ -30,6 +31,7 @@ Examples:
   vibing-agent check --chat chat.md --tool Read --input '{"file_path":".env"}' --cwd ~/src/app
   vibing-agent check --chat chat.md --tool WebFetch --input '{"url":"https://github.com"}' --resumed
   vibing-agent check --chat chat.md --tool Bash --input '{"command":"git push"}' --session-allow 'Bash(git push:*)'
+  vibing-agent check --chat chat.md --tool Edit --input '{"file_path":"a.go","old_string":"x","new_string":"y"}' --preview
 `
 
 func runCheck(_ context.Context, args []string, io stdio) int {
@@ -45,6 +47,7 @@ func runCheck(_ context.Context, args []string, io stdio) int {
 	tool := fs.String("tool", "", "the tool `NAME` (Bash, Read, WebFetch, mcp__server__tool, ...); required")
 	input := fs.String("input", "", "the tool input as a JSON object; required")
 	cwd := fs.String("cwd", "", "working `DIR` (default: the chat's working_dir, else the current directory)")
+	withPreview := fs.Bool("preview", false, "add the approval preview (diff, new file, command effects, …) as \"preview\"")
 	resumed := fs.Bool("resumed", false, "decide as in a resumed session (default: when the chat has a session_id)")
 	var allow, deny multiFlag
 	fs.Var(&allow, "session-allow", "a `RULE` granted for this session (repeatable)")
@@ -81,7 +84,22 @@ func runCheck(_ context.Context, args []string, io stdio) int {
 		fmt.Fprintf(io.err, "vibing-agent check: warning: %v\n", ce.loadErr)
 	}
 	d := ce.engine.Decide(*tool, in)
-	out, _ := json.Marshal(d)
+	var out []byte
+	if *withPreview {
+		pv := preview.Build(*tool, in, ce.engine.Env())
+		if pv.Kind == preview.KindCommand {
+			for _, part := range ce.engine.DecideParts(*tool, in, "") {
+				pv.Commands = append(pv.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+					Rule: part.Rule, Source: part.Source, Reason: part.Reason})
+			}
+		}
+		out, _ = json.Marshal(struct {
+			session.Decision
+			Preview preview.Preview `json:"preview"`
+		}{d, pv})
+	} else {
+		out, _ = json.Marshal(d)
+	}
 	fmt.Fprintln(io.out, string(out))
 	return exitOK
 }

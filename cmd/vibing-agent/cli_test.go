@@ -241,3 +241,34 @@ func runGoBuild(out string) (string, error) {
 	b, err := exec.Command("go", "build", "-o", out, ".").CombinedOutput()
 	return string(b), err
 }
+
+// check --preview prints the decision and the approval preview the editor shows.
+func TestCheckPreview(t *testing.T) {
+	bin := sharedAgent(t)
+	dir := t.TempDir()
+	chat := writeChat(t, dir, cliChat)
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state")}
+	out, stderr, code := runAgent(t, bin, dir, env, "check", "--chat", chat, "--tool", "Edit", "--preview",
+		"--input", `{"file_path":"a.txt","old_string":"two","new_string":"2"}`)
+	if code != 0 {
+		t.Fatalf("check exit %d, stderr %s", code, stderr)
+	}
+	var got struct {
+		Decision string `json:"decision"`
+		Preview  struct {
+			Kind, Path, Unified string
+			Added, Removed      int
+		} `json:"preview"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	want := "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"
+	if got.Decision == "" || got.Preview.Kind != "diff" || got.Preview.Path != "a.txt" || got.Preview.Unified != want ||
+		got.Preview.Added != 1 || got.Preview.Removed != 1 {
+		t.Errorf("check --preview = %s\nwant a decision and the diff %q", out, want)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 
+	"vibing/internal/policy"
+	"vibing/internal/sandbox"
 	"vibing/internal/session"
 )
 
@@ -17,7 +19,11 @@ const explainUsage = `Usage: vibing-agent explain --chat FILE [--json] [flags]
 
 Prints what the chat's settings mean: for every tool, what runs without asking,
 what asks, what is refused and why; the default deny rules; the files no tool
-may change. Exit 1 when the chat cannot be read or its settings are invalid
+may change; every rule by policy layer (managed, user, project, chat,
+session) with warnings for rules that never count; the policy files found
+and which of their allow rules wait for 'vibing-agent trust'; the sandbox the
+claude CLI runs in (what is writable, read-only and hidden, what could not
+be covered). Exit 1 when the chat cannot be read or its settings are invalid
 (the explanation is still printed and says what is wrong).
 
 Flags:
@@ -55,11 +61,18 @@ func runExplain(_ context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	x := ce.engine.Explain()
+	sb := sandboxReport(ce.engine, ce.root, *configPath, ce.cfg)
 	if *asJSON {
-		b, _ := json.MarshalIndent(x, "", "  ")
+		b, _ := json.MarshalIndent(struct {
+			session.Explanation
+			Files   []policy.File  `json:"files"`
+			Sandbox sandbox.Report `json:"sandbox"`
+		}{x, ce.files, sb}, "", "  ")
 		fmt.Fprintln(io.out, string(b))
 	} else {
 		fmt.Fprint(io.out, x.Text())
+		fmt.Fprint(io.out, policy.FilesText(ce.files))
+		fmt.Fprint(io.out, sb.Text())
 	}
 	if ce.loadErr != nil {
 		return exitFail

@@ -39,6 +39,7 @@ Examples:
 		fmt.Fprintf(io.err, "vibing-agent rpc: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	learnTools()
 	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(io.err, "vibing-agent rpc: %v\n", err)

@@ -18,6 +18,9 @@ func auditFunc(cfg *config.Config) rpc.AuditFunc {
 			return nil, err
 		}
 		defer db.Close()
+		if err := importHookSpool(ctx, db); err != nil {
+			return nil, err
+		}
 		aq := audit.Query{Chat: q.Chat, Limit: q.Limit}
 		if q.Since > 0 {
 			aq.Since = time.Now().Add(-q.Since)

@@ -4,7 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"vibing/internal/audit"
@@ -14,6 +17,7 @@ import (
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/run"
+	"vibing/internal/sandbox"
 	"vibing/internal/session"
 )
 
@@ -62,6 +66,10 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		fs.Usage()
 		return exitUsage
 	}
+	// A write to a closed stdout must fail with EPIPE, not kill the run with
+	// SIGPIPE: the "editor gone" path has to run. (Notify, not Ignore: an
+	// ignored signal would stay ignored in the CLI and its tools.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	w := run.NewWriter(io.out)
 	fail := func(format string, a ...any) int {
 		_ = w.Write(run.Output{Type: "error", Message: fmt.Sprintf(format, a...)})
@@ -73,7 +81,24 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		return fail("%v", err)
 	}
 	cfg, settings, eng, engErr, chatPath, dir := ce.cfg, ce.settings, ce.engine, ce.loadErr, ce.path, ce.engine.Env().Cwd
-	be, err := run.NewBackend(*backend, run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd})
+	bo := run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd}
+	var notices []string
+	if *backend == "claude" {
+		// the CLI runs inside the sandbox derived from the policy when
+		// the turn starts (SPEC §14)
+		choice, err := sandbox.Choose(cfg.Sandbox)
+		if err != nil {
+			return fail("%v", err)
+		}
+		if choice.Use {
+			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg}
+			bo.Wrap = sb.wrap
+			defer sb.cleanup()
+		} else {
+			notices = append(notices, choice.Notice)
+		}
+	}
+	be, err := run.NewBackend(*backend, bo)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -91,6 +116,10 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
 			Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
+		Env:             eng.Env(),
+		OnTools:         rememberTools,
+		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
+		Notices:         notices,
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))
@@ -127,5 +156,6 @@ type auditRecorder struct{ db *audit.DB }
 
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
 	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
-		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason})
+		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
+		InputSHA256: e.InputSHA256, Edited: e.Edited, Key: e.Key})
 }

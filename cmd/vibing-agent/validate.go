@@ -34,6 +34,7 @@ func runValidate(_ context.Context, args []string, io stdio) int {
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
 	}
+	learnTools()
 	if fs.NArg() == 0 {
 		fmt.Fprintln(io.err, "vibing-agent validate: give at least one RULE")
 		fs.Usage()

@@ -21,6 +21,15 @@ const (
 	DecisionAskApproved = "ask_approved"
 	DecisionAskDenied   = "ask_denied"
 	DecisionAskTimeout  = "ask_timeout"
+	// DecisionAskPending marks a call being asked: the row is written when
+	// the approval is asked and rewritten with the outcome (same Key) when it
+	// is resolved, so a run killed meanwhile leaves a trace of the call.
+	DecisionAskPending = "ask_pending"
+	// Decisions of `vibing-agent hook`, which never learns the outcome of
+	// what it hands back to Claude Code: "ask_cli" went to the CLI's own
+	// prompt, "defer" left the call to the CLI's own rules and mode.
+	DecisionAskCLI = "ask_cli"
+	DecisionDefer  = "defer"
 )
 
 // ErrDecision is wrapped when an entry's decision is not one of the five.
@@ -37,6 +46,23 @@ type Entry struct {
 	Rule      string    `json:"rule"`
 	Source    string    `json:"source"`
 	Reason    string    `json:"reason"`
+	// Key names one tool call of one run. A second Record with the same Key
+	// rewrites that call's row (an ask_pending row gets its outcome) instead
+	// of adding one; an empty Key always adds a row.
+	Key string `json:"-"`
+	// InputSHA256 is the hex SHA-256 of the input an answered approval was
+	// about (what ran, when approved); "" for calls nobody was asked about.
+	InputSHA256 string `json:"input_sha256,omitempty"`
+	Edited      bool   `json:"edited,omitempty"` // the person edited the input before approving it
+}
+
+// Options tune how long a write waits for a busy database.
+type Options struct {
+	// BusyTimeout is SQLite's own wait for a lock; default 5 s.
+	BusyTimeout time.Duration
+	// RetryFor is how long a busy or locked write is tried again after
+	// that; default 15 s.
+	RetryFor time.Duration
 }
 
 // Query selects entries: those of one chat (empty: every chat), recorded at
@@ -49,8 +75,9 @@ type Query struct {
 
 // DB is an open audit database. It is safe for concurrent use.
 type DB struct {
-	db   *sql.DB
-	path string
+	db    *sql.DB
+	path  string
+	retry time.Duration
 }
 
 const schema = `
@@ -70,9 +97,25 @@ CREATE INDEX IF NOT EXISTS audit_time ON audit (time_ns);
 CREATE INDEX IF NOT EXISTS audit_chat_time ON audit (chat, time_ns);
 `
 
+// callKeySchema adds the call key of rewritable rows (databases made before
+// it lack the column).
+const callKeySchema = `
+ALTER TABLE audit ADD COLUMN call_key TEXT;
+CREATE UNIQUE INDEX IF NOT EXISTS audit_call_key ON audit (call_key) WHERE call_key IS NOT NULL;
+`
+
 // Open opens (creating if needed) the audit database at path. Missing parent
 // folders are created with mode 0700.
-func Open(path string) (*DB, error) {
+func Open(path string) (*DB, error) { return OpenWith(path, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(path string, o Options) (*DB, error) {
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = 5 * time.Second
+	}
+	if o.RetryFor <= 0 {
+		o.RetryFor = 15 * time.Second
+	}
 	if path == "" {
 		return nil, errors.New("audit: no database path")
 	}
@@ -86,19 +129,22 @@ func Open(path string) (*DB, error) {
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("audit: %s is a folder, not a database file", abs)
 	}
-	// busy_timeout first: switching to WAL needs a lock another process may hold.
+	// busy_timeout first: switching to WAL needs a lock another process may
+	// hold. synchronous FULL: a row is on disk when Record returns (a call
+	// runs only after its row is), not only after the next checkpoint.
 	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() +
-		"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		fmt.Sprintf("?_pragma=busy_timeout(%d)", o.BusyTimeout.Milliseconds()) +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("audit: open %s: %w", abs, err)
 	}
-	err = retryBusy(context.Background(), func() error {
+	err = retryBusy(context.Background(), o.RetryFor, func() error {
 		tx, err := db.Begin() // BEGIN IMMEDIATE (_txlock): wait for the write lock up front
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(schema); err != nil {
+		if err := migrate(tx); err != nil {
 			tx.Rollback()
 			return err
 		}
@@ -108,14 +154,58 @@ func Open(path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("audit: cannot use %s as the audit database: %w", abs, err)
 	}
-	return &DB{db: db, path: abs}, nil
+	return &DB{db: db, path: abs, retry: o.RetryFor}, nil
+}
+
+// columns added after the first schema, each with its definition: a
+// database made by an older vibing-agent gains them when it is opened.
+var columns = []struct{ name, def string }{
+	{"input_sha256", "TEXT NOT NULL DEFAULT ''"},
+	{"edited", "INTEGER NOT NULL DEFAULT 0"},
+}
+
+// migrate creates the table, or adds what an older one lacks.
+func migrate(tx *sql.Tx) error {
+	if _, err := tx.Exec(schema); err != nil {
+		return err
+	}
+	rows, err := tx.Query("SELECT name FROM pragma_table_info('audit')")
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		have[name] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if !have["call_key"] {
+		if _, err := tx.Exec(callKeySchema); err != nil {
+			return fmt.Errorf("add column call_key: %w", err)
+		}
+	}
+	for _, c := range columns {
+		if !have[c.name] {
+			if _, err := tx.Exec("ALTER TABLE audit ADD COLUMN " + c.name + " " + c.def); err != nil {
+				return fmt.Errorf("add column %s: %w", c.name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // retryBusy runs fn again while SQLite reports the database busy or locked
 // in a way its busy timeout does not cover (switching to WAL, a stale read
-// snapshot), for up to about 15 seconds.
-func retryBusy(ctx context.Context, fn func() error) error {
-	deadline := time.Now().Add(15 * time.Second)
+// snapshot), for up to about d.
+func retryBusy(ctx context.Context, d time.Duration, fn func() error) error {
+	deadline := time.Now().Add(d)
 	for wait := 5 * time.Millisecond; ; {
 		err := fn()
 		if err == nil || !isBusy(err) || time.Now().After(deadline) {
@@ -156,7 +246,8 @@ func (db *DB) Close() error { return db.db.Close() }
 // ValidDecision reports whether d is one of the recorded decisions.
 func ValidDecision(d string) bool {
 	switch d {
-	case DecisionAllow, DecisionDeny, DecisionAskApproved, DecisionAskDenied, DecisionAskTimeout:
+	case DecisionAllow, DecisionDeny, DecisionAskApproved, DecisionAskDenied, DecisionAskTimeout, DecisionAskPending,
+		DecisionAskCLI, DecisionDefer:
 		return true
 	}
 	return false
@@ -173,20 +264,45 @@ func AbsChat(chat string) string {
 	return chat
 }
 
-// Record adds one entry. A zero Time means now.
+// Record adds one entry, or rewrites the row of the same Key. A zero Time
+// means now. It returns once the row is on disk.
 func (db *DB) Record(ctx context.Context, e Entry) error {
 	if !ValidDecision(e.Decision) {
-		return fmt.Errorf("%w %q (want allow, deny, ask_approved, ask_denied or ask_timeout)", ErrDecision, e.Decision)
+		return fmt.Errorf("%w %q (want allow, deny, ask_approved, ask_denied, ask_timeout, ask_pending, ask_cli or defer)", ErrDecision, e.Decision)
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	err := retryBusy(ctx, func() error {
-		_, err := db.db.ExecContext(ctx,
-			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason)
-		return err
+	var key any
+	if e.Key != "" {
+		key = e.Key
+	}
+	err := retryBusy(ctx, db.retry, func() error {
+		tx, err := db.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if key != nil {
+			res, err := tx.ExecContext(ctx,
+				`UPDATE audit SET time_ns = ?, session_id = ?, tool = ?, action = ?, decision = ?, rule = ?, source = ?, reason = ?,
+				 input_sha256 = ?, edited = ? WHERE call_key = ?`,
+				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited, key)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err == nil && n > 0 {
+				return tx.Commit()
+			}
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited)
+		if err != nil {
+			return err
+		}
+		return tx.Commit()
 	})
 	if err != nil {
 		return fmt.Errorf("audit: record in %s: %w", db.path, err)
@@ -206,7 +322,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "time_ns >= ?")
 		args = append(args, q.Since.UnixNano())
 	}
-	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason FROM audit"
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited FROM audit"
 	if len(where) > 0 {
 		stmt += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -224,7 +340,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 	for rows.Next() {
 		var e Entry
 		var ns int64
-		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason); err != nil {
+		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited); err != nil {
 			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
 		}
 		e.Time = time.Unix(0, ns)

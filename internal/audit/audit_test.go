@@ -3,6 +3,7 @@ package audit_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -271,5 +272,110 @@ func TestOpenErrors(t *testing.T) {
 				t.Errorf("Open(%q) = %q, want it to say %q", tc.path, err, tc.want)
 			}
 		})
+	}
+}
+
+// A database made before input_sha256 and edited existed gains them on open;
+// its old rows read as "" and false.
+func TestMigrateAddsApprovalColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.sqlite")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(`CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ns INTEGER NOT NULL,
+		chat TEXT NOT NULL DEFAULT '', session_id TEXT NOT NULL DEFAULT '', tool TEXT NOT NULL DEFAULT '',
+		action TEXT NOT NULL DEFAULT '', decision TEXT NOT NULL, rule TEXT NOT NULL DEFAULT '',
+		source TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '');
+		INSERT INTO audit (time_ns, tool, decision) VALUES (1, 'Bash', 'allow');`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := audit.Open(path)
+	if err != nil {
+		t.Fatalf("Open(old database) = %v", err)
+	}
+	defer db.Close()
+	sum := strings.Repeat("ab", 32)
+	if err := db.Record(context.Background(), audit.Entry{Tool: "Write", Decision: audit.DecisionAskApproved, InputSHA256: sum, Edited: true}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(context.Background(), audit.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].InputSHA256 != sum || !rows[0].Edited || rows[1].InputSHA256 != "" || rows[1].Edited {
+		t.Errorf("rows = %+v, want the new row with its SHA-256 and edited, the old one without", rows)
+	}
+}
+
+// TestKeyRewritesRow checks that an ask_pending row gets its outcome in
+// place: one row per call, whatever the number of writes.
+func TestKeyRewritesRow(t *testing.T) {
+	db, err := audit.Open(filepath.Join(t.TempDir(), "audit.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	steps := []audit.Entry{
+		{Key: "run1:t1", Tool: "Bash", Action: "tool:Bash:make", Decision: audit.DecisionAskPending, Reason: "asked"},
+		{Key: "run1:t2", Tool: "Bash", Action: "tool:Bash:ls", Decision: audit.DecisionAllow},
+		{Key: "run1:t1", Tool: "Bash", Action: "tool:Bash:make", Decision: audit.DecisionAskApproved, Reason: "approved"},
+		{Tool: "Bash", Action: "no key", Decision: audit.DecisionDeny},
+		{Tool: "Bash", Action: "no key", Decision: audit.DecisionDeny},
+	}
+	for _, e := range steps {
+		if err := db.Record(ctx, e); err != nil {
+			t.Fatalf("Record(%+v) = %v", e, err)
+		}
+	}
+	got, err := db.Query(ctx, audit.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, e := range got {
+		rows = append(rows, e.Action+"="+e.Decision)
+	}
+	want := []string{"no key=deny", "no key=deny", "tool:Bash:make=ask_approved", "tool:Bash:ls=allow"}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("rows = %q, want %q", rows, want)
+	}
+}
+
+// TestOpenAddsCallKey opens a database made before rows had a call key.
+func TestOpenAddsCallKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.sqlite")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(`CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ns INTEGER NOT NULL,
+		chat TEXT NOT NULL DEFAULT '', session_id TEXT NOT NULL DEFAULT '', tool TEXT NOT NULL DEFAULT '',
+		action TEXT NOT NULL DEFAULT '', decision TEXT NOT NULL, rule TEXT NOT NULL DEFAULT '',
+		source TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '');
+		INSERT INTO audit (time_ns, decision, action) VALUES (1, 'allow', 'old row');`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // the second open finds the column in place
+		db, err := audit.Open(path)
+		if err != nil {
+			t.Fatalf("Open(old database) = %v", err)
+		}
+		if err := db.Record(context.Background(), audit.Entry{Key: "k", Decision: audit.DecisionAskPending}); err != nil {
+			t.Fatalf("Record = %v", err)
+		}
+		if err := db.Record(context.Background(), audit.Entry{Key: "k", Decision: audit.DecisionAskDenied}); err != nil {
+			t.Fatalf("Record = %v", err)
+		}
+		got, _ := db.Query(context.Background(), audit.Query{})
+		if len(got) != 2 || got[0].Decision != audit.DecisionAskDenied {
+			t.Errorf("rows = %+v, want the old row and one ask_denied", got)
+		}
+		db.Close()
 	}
 }

@@ -10,9 +10,12 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"vibing/internal/hook"
+	"vibing/internal/procs"
 	"vibing/internal/run"
 )
 
@@ -37,6 +40,9 @@ type Claude struct {
 	Env         []string      // extra environment on top of the process's
 	MaxLine     int           // longest accepted output line; default 8 MiB
 	InitTimeout time.Duration // how long initialize may take; default 30 s
+	// Wrap, when set, rewrites the command just before it starts (the
+	// sandbox, SPEC §14); an error stops the start.
+	Wrap func(cmd *exec.Cmd) error
 }
 
 var _ run.Backend = (*Claude)(nil)
@@ -47,7 +53,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &Claude{Bin: bin}, nil
+		return &Claude{Bin: bin, Wrap: o.Wrap}, nil
 	})
 }
 
@@ -97,13 +103,22 @@ func hookTimeoutS(approvalS int) int {
 // Start starts the CLI, registers the hook, waits for the CLI to accept it,
 // and sends the prompt.
 func (c *Claude) Start(ctx context.Context, t run.Turn) (run.Conn, error) {
-	cmd := exec.Command(c.Bin, Args(t)...)
+	// The CLI runs under a keeper (internal/procs): whatever way the turn
+	// ends, nothing it started outlives it, its tools in process groups of
+	// their own and background commands included.
+	marker := procs.NewMarker()
+	cmd := procs.Command(marker, c.Bin, Args(t)...)
 	cmd.Dir = t.Cwd
-	cmd.Env = append(append(os.Environ(), c.Env...), t.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// an installed `vibing-agent hook` stands aside for this claude: the run decides
+	cmd.Env = procs.Env(cmd, append(append(append(os.Environ(), c.Env...), t.Env...), hook.RunToken()), marker)
 	cmd.WaitDelay = 2 * time.Second
 	stderr := &tail{max: 4096}
 	cmd.Stderr = stderr
+	if c.Wrap != nil {
+		if err := c.Wrap(cmd); err != nil {
+			return nil, err
+		}
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -120,7 +135,7 @@ func (c *Claude) Start(ctx context.Context, t run.Turn) (run.Conn, error) {
 		maxLine = DefaultMaxLine
 	}
 	k := &conn{cmd: cmd, stdin: stdin, stderr: stderr, events: make(chan run.Event, 256),
-		initDone: make(chan error, 1), maxLine: maxLine}
+		initDone: make(chan error, 1), maxLine: maxLine, marker: marker}
 	go k.read(stdout)
 
 	initReq := map[string]any{"subtype": "initialize", "hooks": map[string]any{
@@ -186,6 +201,9 @@ type conn struct {
 	events   chan run.Event
 	initDone chan error
 	maxLine  int
+	marker   string // in the environment of every process of the turn
+	killOnce sync.Once
+	exited   atomic.Bool // the keeper was waited for: its pid may be reused
 
 	wmu       sync.Mutex
 	closed    bool
@@ -259,13 +277,29 @@ func (k *conn) Interrupt() error {
 		"request": map[string]any{"subtype": "interrupt"}})
 }
 
-// Kill kills the CLI's whole process group.
+// Kill ends the CLI and everything it started: the keeper (SIGTERM) kills
+// the CLI's process group and every descendant; a keeper that does not end
+// within a second is killed with its group (the CLI follows by its
+// parent-death signal), and what carries the turn's marker is swept.
 func (k *conn) Kill() {
 	k.closeStdin()
-	if k.cmd.Process != nil {
-		_ = syscall.Kill(-k.cmd.Process.Pid, syscall.SIGKILL)
+	if k.cmd.Process == nil || k.exited.Load() {
+		return
 	}
+	pid := k.cmd.Process.Pid
+	k.killOnce.Do(func() {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		time.AfterFunc(time.Second, func() {
+			if !k.exited.Load() {
+				_ = syscall.Kill(-pid, syscall.SIGKILL)
+			}
+		})
+	})
 }
+
+// sweep kills what is left with the turn's marker (a keeper killed outright
+// could not clean up).
+func (k *conn) sweep() { procs.Sweep(k.marker) }
 
 // abort kills a CLI whose start failed and returns err with its stderr.
 func (k *conn) abort(err error) error {

@@ -162,7 +162,8 @@ wait_eof
 		{"deny for session", run.DenyForSession, "", false, "User denied execution of Bash (ask npm install)", "ask_denied", "session_grant", run.DenyForSession},
 		{"always allow", run.AlwaysAllow, "", true, "", "ask_approved", "rule_added", run.AlwaysAllow},
 		{"always deny", run.AlwaysDeny, "", false, "User denied execution of Bash (ask npm install)", "ask_denied", "rule_added", run.AlwaysDeny},
-		{"always allow with an invalid edited rule denies once", run.AlwaysAllow, "Bash(npm", false, "User denied execution of Bash (ask npm install)", "ask_denied", "notice", run.DenyOnce},
+		// a rule that does not do is asked again (a notice), so the approval waits on: here until it times out
+		{"always allow with an invalid edited rule asks again", run.AlwaysAllow, "Bash(npm", false, "Approval timed out after 5 s", "ask_timeout", "notice", run.DenyOnce},
 		{"unknown answer denies", "maybe", "", false, "User denied execution of Bash (ask npm install)", "ask_denied", "notice", run.DenyOnce},
 	}
 	for _, tt := range tests {
@@ -184,8 +185,12 @@ wait_eof
 			if got := tu.audit.decisions(); !reflect.DeepEqual(got, []string{tt.audit}) {
 				t.Errorf("audit = %v, want [%s]", got, tt.audit)
 			}
-			if res := tu.first("approval_resolved"); res.By != run.ByUser || res.Decision != tt.resolved {
-				t.Errorf("approval_resolved = %+v, want by user, decision %s", res, tt.resolved)
+			by := run.ByUser
+			if tt.audit == "ask_timeout" {
+				by = run.ByTimeout
+			}
+			if res := tu.first("approval_resolved"); res.By != by || res.Decision != tt.resolved {
+				t.Errorf("approval_resolved = %+v, want by %s, decision %s", res, by, tt.resolved)
 			}
 			if tt.extra != "" && tu.count(tt.extra) != 1 {
 				t.Errorf("events %v, want one %s", tu.types(), tt.extra)

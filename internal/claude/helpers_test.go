@@ -19,13 +19,29 @@ import (
 
 	"vibing/internal/claude"
 	"vibing/internal/matcher"
+	"vibing/internal/procs"
 	"vibing/internal/run"
 	"vibing/internal/session"
 )
 
 var fakeBin string
 
+// runHelperEnv makes the test binary a run of its own over stdio, against
+// the fake CLI: "<fakeclaude>|<script>|<log>" (see TestRunKilled).
+const runHelperEnv = "VIBING_CLAUDE_RUN_HELPER"
+
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(runHelperEnv); spec != "" {
+		f := strings.SplitN(spec, "|", 3)
+		r := &run.Runner{
+			Backend: &claude.Claude{Bin: f[0], Env: []string{"FAKECLAUDE_SCRIPT=" + f[1], "FAKECLAUDE_LOG=" + f[2]}},
+			Engine:  &stubEngine{}, Turn: run.Turn{Cwd: filepath.Dir(f[1])},
+		}
+		if r.Run(context.Background(), os.Stdin, os.Stdout) != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "fakeclaude")
 	if err != nil {
 		panic(err)
@@ -113,6 +129,12 @@ type memAudit struct {
 func (a *memAudit) Record(_ context.Context, e run.AuditEntry) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	for i := range a.rows { // a row with the same call key replaces the earlier one, as in the database
+		if e.Key != "" && a.rows[i].Key == e.Key {
+			a.rows[i] = e
+			return nil
+		}
+	}
 	a.rows = append(a.rows, e)
 	return nil
 }
@@ -136,6 +158,7 @@ type turn struct {
 	closeAfterPrompt bool
 	timeout          time.Duration
 	grace            time.Duration
+	idle             time.Duration
 
 	events []run.Output
 	err    error
@@ -162,6 +185,7 @@ func (tu *turn) run() *turn {
 		Turn:            run.Turn{Cwd: dir},
 		ApprovalTimeout: tu.timeout,
 		CancelGrace:     tu.grace,
+		IdleTimeout:     tu.idle,
 	}
 	if r.CancelGrace == 0 {
 		r.CancelGrace = 300 * time.Millisecond
@@ -305,6 +329,7 @@ func liveInGroup(pgid int) bool {
 
 func (tu *turn) groupGone() {
 	tu.t.Helper()
+	nothingLeft(tu.t, tu.log, 2*time.Second)
 	for _, m := range tu.log {
 		if m["type"] != "args" {
 			continue
@@ -323,4 +348,55 @@ func (tu *turn) groupGone() {
 		}
 	}
 	tu.t.Fatal("fakeclaude logged no args line")
+}
+
+// nothingLeft fails the test unless, within d, every process the fake
+// started (logged "spawned" pids) is gone and no process carries the run's
+// marker: the tool processes in groups of their own and the daemon
+// included.
+func nothingLeft(t *testing.T, log []map[string]any, d time.Duration) {
+	t.Helper()
+	var marker string
+	var pids []int
+	for _, m := range log {
+		switch m["type"] {
+		case "args":
+			marker, _ = m["marker"].(string)
+		case "spawned":
+			pids = append(pids, int(m["pid"].(float64)))
+		}
+	}
+	if marker == "" {
+		t.Fatal("the fake CLI ran without a marker in its environment")
+	}
+	deadline := time.Now().Add(d)
+	for {
+		var left []string
+		for _, pid := range pids {
+			if alive(pid) {
+				left = append(left, fmt.Sprintf("spawned %d", pid))
+			}
+		}
+		for _, p := range procs.Marked(marker) {
+			left = append(left, fmt.Sprintf("marked %d", p.Pid))
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left after the run: %v", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid runs (not a zombie).
+func alive(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	f := strings.Fields(string(data[i+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }

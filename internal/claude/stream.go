@@ -25,6 +25,7 @@ type message struct {
 	DurationMS   int64           `json:"duration_ms"`
 	Result       string          `json:"result"`
 	Errors       []string        `json:"errors"`
+	Tools        []string        `json:"tools"` // system/init: the CLI's tools
 }
 
 type block struct {
@@ -129,8 +130,9 @@ func (k *conn) read(stdout io.Reader) {
 		k.Kill()
 	}
 	k.signalInit(fmt.Errorf("%w: claude exited first", ErrInitFailed))
-	waitErr := k.cmd.Wait()
-	k.Kill() // anything the CLI started and left in its group
+	waitErr := k.cmd.Wait() // the keeper ends after the CLI and after its tree
+	k.exited.Store(true)
+	k.sweep()
 	if done && failure == nil {
 		return
 	}
@@ -180,7 +182,7 @@ func (k *conn) dispatch(m *message) bool {
 		}
 	case "system":
 		if m.Subtype == "init" {
-			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID}
+			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID, Tools: m.Tools}
 		}
 	case "assistant":
 		for _, b := range blocks(m.Message) {
@@ -260,6 +262,9 @@ func (k *conn) controlRequest(m *message) {
 					return // withdrawn by the CLI, or already answered
 				}
 				if v.Allow {
+					if v.UpdatedInput != nil {
+						input = v.UpdatedInput // the person edited the call before approving it
+					}
 					if input == nil {
 						input = map[string]any{}
 					}
@@ -274,7 +279,7 @@ func (k *conn) controlRequest(m *message) {
 		}
 		if err := json.Unmarshal(m.Request, &wrapper); err != nil || wrapper.Input.ToolName == "" {
 			// Not a tool call we can judge: refuse it (fail closed).
-			k.respond(id, hookAnswer(false, "vibing could not read this hook call"))
+			k.respond(id, hookAnswer(run.Verdict{Message: "vibing could not read this hook call"}))
 			return
 		}
 		in := wrapper.Input
@@ -287,7 +292,7 @@ func (k *conn) controlRequest(m *message) {
 			ID: id, ToolUseID: toolUseID, Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd,
 			Reply: func(v run.Verdict) {
 				if k.settle(id) { // not withdrawn by the CLI, not answered yet
-					k.respond(id, hookAnswer(v.Allow, v.Message))
+					k.respond(id, hookAnswer(v))
 				}
 			}}}
 	default:
@@ -295,16 +300,21 @@ func (k *conn) controlRequest(m *message) {
 	}
 }
 
-func hookAnswer(allow bool, reason string) map[string]any {
-	d := "deny"
-	if allow {
+// hookAnswer is a PreToolUse hook's answer; an allow of an input the person
+// edited carries it as updatedInput, which the CLI runs instead.
+func hookAnswer(v run.Verdict) map[string]any {
+	d, reason := "deny", v.Message
+	if v.Allow {
 		d = "allow"
 		if reason == "" {
 			reason = "Allowed by vibing"
 		}
 	}
-	return map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "permissionDecision": d, "permissionDecisionReason": reason}}
+	out := map[string]any{"hookEventName": "PreToolUse", "permissionDecision": d, "permissionDecisionReason": reason}
+	if v.Allow && v.UpdatedInput != nil {
+		out["updatedInput"] = v.UpdatedInput
+	}
+	return map[string]any{"hookSpecificOutput": out}
 }
 
 func (k *conn) respond(id string, body map[string]any) {

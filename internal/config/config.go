@@ -54,6 +54,7 @@ type Template struct {
 // editor-only keys along).
 type Config struct {
 	ApprovalTimeoutS int               `yaml:"approval_timeout_s" json:"approval_timeout_s"`
+	IdleTimeoutS     int               `yaml:"idle_timeout_s" json:"idle_timeout_s"` // 0: no limit
 	ResumeAsk        string            `yaml:"resume_ask" json:"resume_ask"`
 	DefaultDenyRules *bool             `yaml:"default_deny_rules" json:"default_deny_rules"`
 	Policies         map[string]string `yaml:"policies" json:"policies"`
@@ -61,7 +62,27 @@ type Config struct {
 	AuditPath        string            `yaml:"audit_path" json:"audit_path"`
 	ClaudeCmd        string            `yaml:"claude_cmd" json:"claude_cmd"`
 	Permissions      Template          `yaml:"permissions" json:"permissions"`
+	// ClaudeSettings reads Claude Code's own settings files as policy
+	// layers (SPEC §11); default true.
+	ClaudeSettings *bool `yaml:"claude_settings" json:"claude_settings"`
+	// Sandbox says whether run and `vibing-agent claude` start the CLI
+	// inside bubblewrap (SPEC §14): auto (default), on or off.
+	Sandbox string `yaml:"sandbox" json:"sandbox"`
+	// SandboxWritable are more folders the sandbox leaves writable (a
+	// tool's cache outside the project); ~ is the home folder.
+	SandboxWritable []string `yaml:"sandbox_writable" json:"sandbox_writable"`
 }
+
+// Sandbox settings.
+const (
+	SandboxAuto = "auto"
+	SandboxOn   = "on"
+	SandboxOff  = "off"
+)
+
+// ReadClaudeSettings reports whether Claude Code's settings files are policy
+// layers.
+func (c *Config) ReadClaudeSettings() bool { return c.ClaudeSettings == nil || *c.ClaudeSettings }
 
 // BuiltinPresets are the presets every user has.
 func BuiltinPresets() map[string]Preset {
@@ -69,11 +90,11 @@ func BuiltinPresets() map[string]Preset {
 		"open": {Mode: "bypassPermissions"},
 		"standard": {
 			Mode: "default",
-			Allow: []string{"Read", "Glob", "Grep", "Edit", "Write",
+			Allow: []string{"Read(**)", "Edit(**)",
 				"Bash(git status:*)", "Bash(git diff:*)", "Bash(git log:*)", "Bash(git add:*)", "Bash(git commit:*)"},
 			Ask: []string{"Bash", "Bash(git push:*)", "WebFetch"},
 		},
-		"locked": {Mode: "dontAsk", Allow: []string{"Read", "Glob", "Grep"}},
+		"locked": {Mode: "dontAsk", Allow: []string{"Read(**)"}},
 	}
 }
 
@@ -82,13 +103,15 @@ func DefaultConfig() *Config {
 	on := true
 	return &Config{
 		ApprovalTimeoutS: 60,
+		IdleTimeoutS:     900,
 		ResumeAsk:        ResumeAskDeny,
 		DefaultDenyRules: &on,
+		Sandbox:          SandboxAuto,
 		Policies:         map[string]string{},
 		Presets:          map[string]Preset{},
 		Permissions: Template{
 			Mode:  "default",
-			Allow: []string{"Read", "Glob", "Grep"},
+			Allow: []string{"Read(**)"},
 			Ask:   []string{},
 			Deny:  []string{},
 		},
@@ -146,6 +169,9 @@ func Parse(r io.Reader) (*Config, error) {
 	if c.Permissions.Mode == "" {
 		c.Permissions.Mode = "default"
 	}
+	if c.Sandbox == "" {
+		c.Sandbox = SandboxAuto
+	}
 	return c, c.Validate()
 }
 
@@ -183,6 +209,9 @@ func (c *Config) Validate() error {
 	if c.ApprovalTimeoutS <= 0 {
 		errs = append(errs, fmt.Sprintf("approval_timeout_s must be a positive number of seconds, got %d", c.ApprovalTimeoutS))
 	}
+	if c.IdleTimeoutS < 0 {
+		errs = append(errs, fmt.Sprintf("idle_timeout_s must be a number of seconds (0: no limit), got %d", c.IdleTimeoutS))
+	}
 	if c.ResumeAsk != ResumeAskDeny && c.ResumeAsk != ResumeAskPrompt {
 		errs = append(errs, fmt.Sprintf("resume_ask must be %q or %q, got %q", ResumeAskDeny, ResumeAskPrompt, c.ResumeAsk))
 	}
@@ -195,6 +224,9 @@ func (c *Config) Validate() error {
 		if p.Mode != "" && !ValidMode(p.Mode) {
 			errs = append(errs, fmt.Sprintf("presets.%s.mode must be one of %s, got %q", name, strings.Join(Modes, ", "), p.Mode))
 		}
+	}
+	if c.Sandbox != "" && c.Sandbox != SandboxAuto && c.Sandbox != SandboxOn && c.Sandbox != SandboxOff {
+		errs = append(errs, fmt.Sprintf("sandbox must be %q, %q or %q, got %q", SandboxAuto, SandboxOn, SandboxOff, c.Sandbox))
 	}
 	if !ValidMode(c.Permissions.Mode) {
 		errs = append(errs, fmt.Sprintf("permissions.mode must be one of %s, got %q", strings.Join(Modes, ", "), c.Permissions.Mode))

@@ -231,6 +231,9 @@ func (c *conn) call(id string, tc *Call) bool {
 	case tc.NeverRun:
 		content = "demo: not executed (the demo never runs this command, even when it is allowed)"
 	default:
+		if v.UpdatedInput != nil {
+			input = v.UpdatedInput // the person edited the call before approving it
+		}
 		content, isError = c.d.execute(c.ctx, c.turn, tc.Tool, input)
 		if c.ctx.Err() != nil {
 			return false

@@ -38,4 +38,7 @@ type Settings struct {
 	Ask        []string `json:"ask"`
 	Deny       []string `json:"deny"`
 	Model      string   `json:"model,omitempty"`
+	// ModeNote says which key set the mode when both mode keys are present
+	// with different values ("" otherwise).
+	ModeNote string `json:"mode_note,omitempty"`
 }

@@ -142,15 +142,31 @@ func checkBreaks(fm []byte) error {
 
 var yamlLineRe = regexp.MustCompile(`line (\d+)`)
 
+// parserErrors are the messages of yaml.v3's parser (not its scanner): they
+// give the 0-based line where the construct began, the scanner's messages a
+// 1-based line.
+var parserErrors = []string{
+	"did not find expected key", "did not find expected ',' or", "did not find expected '-' indicator",
+	"did not find expected node content", "did not find expected <document start>",
+	"found incompatible YAML document", "found duplicate %YAML directive", "found duplicate %TAG directive",
+	"found undefined tag handle",
+}
+
 // parseYAML parses the frontmatter text; nil means an empty frontmatter.
 // Line numbers in errors are file lines (the opening fence is line 1).
 func parseYAML(fm []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm, &doc); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		shift := 1 // the opening fence
+		for _, pe := range parserErrors {
+			if strings.Contains(msg, pe) {
+				shift = 2 // and a 0-based line
+			}
+		}
 		msg = yamlLineRe.ReplaceAllStringFunc(msg, func(m string) string {
 			n, _ := strconv.Atoi(strings.TrimPrefix(m, "line "))
-			return "line " + strconv.Itoa(n+1)
+			return "line " + strconv.Itoa(n+shift)
 		})
 		return nil, fmt.Errorf("%w: invalid YAML: %s", ErrMalformed, msg)
 	}

@@ -97,12 +97,13 @@ func (d *Document) RemoveFromList(key, value string) (bool, error) {
 }
 
 // Set sets a scalar key (creating it at the end of the frontmatter if absent).
-// Set(KeyMode, m) updates permission_mode when only that alias is present.
+// Set(KeyMode, m) updates permission_mode when that key is present: it wins
+// over permissions_mode (see Settings), so it is the one that must change.
 func (d *Document) Set(key, value string) error {
 	if strings.ContainsAny(value, "\n\r") {
 		return fmt.Errorf("%w: %s: a value must be one line", errEdit, key)
 	}
-	if key == KeyMode && d.keyIndex(KeyMode) < 0 && d.keyIndex(KeyModeAlias) >= 0 {
+	if key == KeyMode && d.keyIndex(KeyModeAlias) >= 0 {
 		key = KeyModeAlias
 	}
 	text := renderScalar(value, false)

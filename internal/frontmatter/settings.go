@@ -9,12 +9,18 @@ import (
 // Settings decodes the chat settings. A wrong type (a list that is a number,
 // a mode that is a map) is an error naming the key. A list key written as a
 // single string (permissions_allow: Read) is accepted as a one-item list; an
-// empty value (permissions_allow:) is an empty list. permissions_mode wins
-// over its alias permission_mode when both are set.
+// empty value (permissions_allow:) is an empty list. When both
+// permission_mode and permissions_mode are set, permission_mode wins, as in
+// the original vibing.nvim (it is the newer key in its chats); ModeNote says
+// so. A key that looks like a permission key but is not one is an error
+// (see checkKeys): ignoring it would drop rules without a word.
 func (d *Document) Settings() (Settings, error) {
 	s := Settings{Allow: []string{}, Ask: []string{}, Deny: []string{}}
 	if d.root == nil {
 		return s, nil
+	}
+	if err := d.checkKeys(); err != nil {
+		return s, err
 	}
 	var err error
 	if n := d.value(KeyVibing); n != nil {
@@ -29,8 +35,8 @@ func (d *Document) Settings() (Settings, error) {
 		{KeySessionID, &s.SessionID},
 		{KeyCreatedAt, &s.CreatedAt},
 		{KeyWorkingDir, &s.WorkingDir},
-		{KeyModeAlias, &s.Mode},
 		{KeyMode, &s.Mode},
+		{KeyModeAlias, &s.Mode},
 		{KeyPreset, &s.Preset},
 		{KeyModel, &s.Model},
 	}
@@ -43,9 +49,12 @@ func (d *Document) Settings() (Settings, error) {
 		if err != nil {
 			return s, err
 		}
-		if v != "" || sc.key != KeyMode {
+		if v != "" || (sc.key != KeyMode && sc.key != KeyModeAlias) {
 			*sc.dst = v
 		}
+	}
+	if a, m := d.value(KeyModeAlias), d.value(KeyMode); a != nil && m != nil && a.Value != "" && m.Value != "" && a.Value != m.Value {
+		s.ModeNote = fmt.Sprintf("%s: %s wins over %s: %s (the original vibing.nvim reads the singular key first)", KeyModeAlias, a.Value, KeyMode, m.Value)
 	}
 	lists := []struct {
 		key string

@@ -39,8 +39,18 @@ func TestSettings(t *testing.T) {
 		{"only comments", "---\n# nothing yet\n---\n", frontmatter.Settings{
 			Allow: []string{}, Ask: []string{}, Deny: []string{},
 		}},
-		{"permissions_mode wins over alias", "---\npermission_mode: plan\npermissions_mode: dontAsk\n---\n", frontmatter.Settings{
+		{"permission_mode wins over permissions_mode", "---\npermission_mode: plan\npermissions_mode: dontAsk\n---\n", frontmatter.Settings{
+			Mode: "plan", Allow: []string{}, Ask: []string{}, Deny: []string{},
+			ModeNote: "permission_mode: plan wins over permissions_mode: dontAsk (the original vibing.nvim reads the singular key first)",
+		}},
+		{"an empty permission_mode leaves permissions_mode", "---\npermission_mode:\npermissions_mode: dontAsk\n---\n", frontmatter.Settings{
 			Mode: "dontAsk", Allow: []string{}, Ask: []string{}, Deny: []string{},
+		}},
+		{"same mode under both keys", "---\npermission_mode: plan\npermissions_mode: plan\n---\n", frontmatter.Settings{
+			Mode: "plan", Allow: []string{}, Ask: []string{}, Deny: []string{},
+		}},
+		{"other keys stay free", "---\nmodel: x\ntitle: permissive fun\nallowance: 3\nasked_by: me\n---\n", frontmatter.Settings{
+			Model: "x", Allow: []string{}, Ask: []string{}, Deny: []string{},
 		}},
 		{"empty values", "---\npermissions_allow:\npermissions_mode:\nmodel: ~\n---\n", frontmatter.Settings{
 			Allow: []string{}, Ask: []string{}, Deny: []string{},
@@ -93,7 +103,9 @@ func TestMalformed(t *testing.T) {
 		{"no closing fence", "---\npermissions_deny: [Bash]\n\nbody\n", frontmatter.ErrMalformed, "no closing", false},
 		{"only an opening fence", "---", frontmatter.ErrMalformed, "no closing", false},
 		{"invalid YAML", "---\npermissions_allow: [Read\npermissions_deny: [Bash]\n---\n", frontmatter.ErrMalformed, "line", false},
-		{"bad indentation", "---\npermissions_deny:\n  - Bash\n - Read\n---\n", frontmatter.ErrMalformed, "line 3", false},
+		{"unclosed list names the file line it opens on", "---\nvibing.nvim: true\npermissions_allow: [Read\n---\n", frontmatter.ErrMalformed, "line 3: did not find expected ',' or ']'", false},
+		{"unclosed map", "---\nmodel: x\n\npermissions: {a: b\n---\n", frontmatter.ErrMalformed, "line 4:", false},
+		{"bad indentation", "---\npermissions_deny:\n  - Bash\n - Read\n---\n", frontmatter.ErrMalformed, "line 4", false},
 		{"tab indentation", "---\npermissions_deny:\n\t- Bash\n---\n", frontmatter.ErrMalformed, "line 3", false},
 		{"a list at the top", "---\n- Bash\n---\n", frontmatter.ErrMalformed, "line 2", false},
 		{"a scalar at the top", "---\njust text\n---\n", frontmatter.ErrMalformed, "line 2", false},
@@ -110,6 +122,17 @@ func TestMalformed(t *testing.T) {
 		{"empty list item", "---\npermissions_deny:\n  -\n  - Bash\n---\n", frontmatter.ErrMalformed, "empty item", true},
 		{"mode is a map", "---\npermissions_mode: {a: b}\n---\n", frontmatter.ErrMalformed, "permissions_mode", true},
 		{"alias mode is a list", "---\npermission_mode: [plan]\n---\n", frontmatter.ErrMalformed, "permission_mode", true},
+		{"singular deny key", "---\npermissions_allow: [Bash]\npermission_deny: [\"Bash(rm:*)\"]\n---\n", frontmatter.ErrMalformed, "line 3: \"permission_deny\" looks like a permission key but is not one (did you mean permissions_deny?)", true},
+		{"deny key with -ed", "---\npermissions_denied: [Bash]\n---\n", frontmatter.ErrMalformed, "did you mean permissions_deny?", true},
+		{"wrong case", "---\nPermissions_Allow: [Bash]\n---\n", frontmatter.ErrMalformed, "did you mean permissions_allow?", true},
+		{"upper case deny", "---\nPERMISSIONS_DENY: [Bash]\n---\n", frontmatter.ErrMalformed, "PERMISSIONS_DENY", true},
+		{"dashes", "---\npermissions-ask: [Bash]\n---\n", frontmatter.ErrMalformed, "did you mean permissions_ask?", true},
+		{"nested map", "---\npermissions:\n  deny: [Bash]\n---\n", frontmatter.ErrMalformed, "\"permissions\" looks like a permission key", true},
+		{"bare deny key", "---\ndeny: [Bash]\n---\n", frontmatter.ErrMalformed, "\"deny\" looks like a permission key", true},
+		{"claude's allowed_tools", "---\nallowed_tools: [Bash]\n---\n", frontmatter.ErrMalformed, "allowed_tools", true},
+		{"perms shorthand", "---\nperms_deny: [Bash]\n---\n", frontmatter.ErrMalformed, "did you mean permissions_deny?", true},
+		{"mode misspelled", "---\npermissions_mod: plan\n---\n", frontmatter.ErrMalformed, "did you mean permissions_mode?", true},
+		{"YAML merge key", "---\nbase: &b {permissions_deny: [Bash]}\n<<: *b\n---\n", frontmatter.ErrMalformed, "line 3: a YAML merge key", true},
 		{"vibing.nvim is text", "---\nvibing.nvim: maybe\n---\n", frontmatter.ErrMalformed, "vibing.nvim", true},
 	}
 	for _, tc := range tests {

@@ -19,6 +19,7 @@ const (
 	OpPreset       = "preset"        // set permissions_preset to Value ("" or "-": remove it)
 	OpClearSession = "clear_session" // delete session_id: the next message starts a fresh session
 	OpSetSession   = "set_session"   // set session_id to Value: the next message resumes that session
+	OpModel        = "model"         // set model to Value ("" or "-": remove it, the CLI's default)
 )
 
 // NoteAllowOverridesAsk is shown when a rule stands in both the allow and the ask list.
@@ -72,8 +73,10 @@ func ApplyEdit(cfg *config.Config, lines []string, e Edit) (EditResult, error) {
 		}
 	case OpSetSession:
 		err = setSession(doc, s, e.Value, &res)
+	case OpModel:
+		err = setModel(doc, e.Value, &res)
 	default:
-		return EditResult{}, badRequest("op must be one of add, remove, mode, preset, clear_session, set_session, got %q", e.Op)
+		return EditResult{}, badRequest("op must be one of add, remove, mode, preset, clear_session, set_session, model, got %q", e.Op)
 	}
 	if err != nil {
 		return EditResult{}, err
@@ -251,8 +254,8 @@ func setMode(doc *frontmatter.Document, lines []string, mode string, res *EditRe
 		return fmt.Errorf("unknown permission mode %q: use one of %s (example: /permission acceptEdits)", mode, strings.Join(config.Modes, ", "))
 	}
 	key := frontmatter.KeyMode
-	if hasKey(lines, frontmatter.KeyModeAlias) && !hasKey(lines, frontmatter.KeyMode) {
-		key = frontmatter.KeyModeAlias // keep the person's spelling
+	if hasKey(lines, frontmatter.KeyModeAlias) {
+		key = frontmatter.KeyModeAlias // it wins over permissions_mode, so it is the one to change
 	}
 	if err := doc.Set(key, mode); err != nil {
 		return err
@@ -326,5 +329,32 @@ func setSession(doc *frontmatter.Document, s frontmatter.Settings, id string, re
 	}
 	res.Changed = true
 	res.Message = "The next message resumes session " + id + "."
+	return nil
+}
+
+// setModel sets the chat's model (passed to the CLI as --model) or, for ""
+// and "-", removes it so the CLI's default applies.
+func setModel(doc *frontmatter.Document, name string, res *EditResult) error {
+	name = strings.TrimSpace(name)
+	if name == "" || name == "-" {
+		ok, err := doc.Delete(frontmatter.KeyModel)
+		if err != nil {
+			return err
+		}
+		res.Changed = ok
+		res.Message = "Removed the model: the CLI's default model answers."
+		if !ok {
+			res.Message = "No model is set: the CLI's default model answers."
+		}
+		return nil
+	}
+	if strings.ContainsAny(name, " \t\n\r'\"`$;&|<>") || strings.HasPrefix(name, "-") {
+		return fmt.Errorf("%q is not a model name: use an alias (sonnet, opus, haiku) or a full model name (example: /model sonnet)", name)
+	}
+	if err := doc.Set(frontmatter.KeyModel, name); err != nil {
+		return err
+	}
+	res.Changed = true
+	res.Message = fmt.Sprintf("Set model to %s (from the next message on).", name)
 	return nil
 }

@@ -106,6 +106,11 @@ func TestApplyEdit(t *testing.T) {
 		{name: "set session empty", edit: rpc.Edit{Op: rpc.OpSetSession}, err: "session id"},
 		{name: "set session with a line break", edit: rpc.Edit{Op: rpc.OpSetSession, Value: "a\nb"}, err: "session id"},
 		{name: "set session yaml", edit: rpc.Edit{Op: rpc.OpSetSession, Value: "x: [y]"}, err: "session id"},
+		{name: "model", edit: rpc.Edit{Op: rpc.OpModel, Value: "opus"}, changed: true, has: []string{"model: opus"}, message: "Set model to opus"},
+		{name: "model removed when absent", edit: rpc.Edit{Op: rpc.OpModel, Value: "-"}, changed: false, message: "No model is set"},
+		{name: "model with a space", edit: rpc.Edit{Op: rpc.OpModel, Value: "opus --dangerously-skip-permissions"}, err: "not a model name"},
+		{name: "model as a flag", edit: rpc.Edit{Op: rpc.OpModel, Value: "--help"}, err: "not a model name"},
+		{name: "model with a quote", edit: rpc.Edit{Op: rpc.OpModel, Value: "a'b"}, err: "not a model name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

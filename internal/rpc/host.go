@@ -42,6 +42,7 @@ var methods = map[string]method{
 	"edit":          (*Host).edit,
 	"explain":       (*Host).explain,
 	"audit":         (*Host).audit,
+	"mentions":      (*Host).mentions,
 }
 
 // Methods lists the method names the host answers, sorted.

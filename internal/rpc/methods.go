@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
-	"vibing/internal/chatload"
+	"vibing/internal/claude"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
+	"vibing/internal/policy"
+	"vibing/internal/sandbox"
 	"vibing/internal/tools"
 	"vibing/internal/version"
 )
@@ -181,7 +185,7 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	}
 	// the same loader as vibing-agent check/explain/run: same project root,
 	// working directory and guarded paths
-	ch, err := chatload.Open(chatload.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
+	ch, err := policy.Open(policy.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
 	if err != nil {
 		return failed(err.Error()), nil
 	}
@@ -191,7 +195,17 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"ok": true, "text": x.Text(), "explanation": m}
+	files, err := plain(ch.Files)
+	if err != nil {
+		return nil, err
+	}
+	sb := h.sandboxReport(ch)
+	box, err := plain(sb)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{"ok": true, "text": x.Text() + policy.FilesText(ch.Files) + sb.Text(), "explanation": m, "files": files,
+		"root": ch.Root, "sandbox": box}
 	if serr != nil {
 		out["error"] = serr.Error()
 	}
@@ -224,4 +238,20 @@ func (h *Host) audit(ctx context.Context, p params) (any, error) {
 		rows = []map[string]any{}
 	}
 	return map[string]any{"ok": true, "rows": rows}, nil
+}
+
+// sandboxReport is the sandbox the claude CLI of this chat runs in (SPEC
+// §14), for :VibingPermissions.
+func (h *Host) sandboxReport(ch *policy.Chat) sandbox.Report {
+	cfg := h.cfg()
+	bin, _ := claude.Find(cfg.ClaudeCmd)
+	exe, _ := os.Executable()
+	cf := h.ConfigFile
+	if cf != "" {
+		if abs, err := filepath.Abs(cf); err == nil {
+			cf = abs
+		}
+	}
+	return sandbox.NewReport(cfg.Sandbox, sandbox.Input{Engine: ch.Engine, Root: ch.Root, Claude: bin, Binary: exe, Config: cf,
+		Writable: cfg.SandboxWritable})
 }

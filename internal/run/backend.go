@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"sort"
 	"sync"
 )
@@ -59,12 +60,16 @@ type Event struct {
 	Message    string      // KindError
 	RequestID  string      // KindWithdraw
 	Permission *Permission // KindPermission
+	Tools      []string    // KindSession: the tools the CLI offers (its system/init event)
 }
 
 // Verdict is the answer to a permission request.
 type Verdict struct {
 	Allow   bool
 	Message string // why, for a deny: reaches the model
+	// UpdatedInput, for an allow, is the input to run instead of the one
+	// asked about (the person edited it); nil runs the input as asked.
+	UpdatedInput map[string]any
 }
 
 // Permission is a backend's question "may this tool call run?". Reply must be
@@ -103,6 +108,10 @@ type Factory func(o BackendOptions) (Backend, error)
 // BackendOptions are what a backend factory may use.
 type BackendOptions struct {
 	ClaudeCmd string // the claude_cmd option
+	// Wrap, when set, rewrites the agent's command just before it starts
+	// (the sandbox puts bwrap in front of it, SPEC §14); an error stops
+	// the start.
+	Wrap func(cmd *exec.Cmd) error
 }
 
 var (

@@ -27,6 +27,10 @@ type askBash struct{}
 
 func (askBash) Decide(tool string, input map[string]any, _ string) session.Decision {
 	cmd, _ := input["command"].(string)
+	if len(cmd) >= 7 && cmd[:7] == "managed" {
+		return session.Decision{Decision: session.Ask, Rule: "Bash(managed:*)", Source: "managed:/etc/vibing/policy.yaml", Action: "tool:Bash:" + cmd,
+			NoAlways: true, NoSession: true, Limit: "the ask rule Bash(managed:*) is managed policy"}
+	}
 	if len(cmd) >= 3 && cmd[:3] == "ask" {
 		return session.Decision{Decision: session.Ask, Rule: "Bash(ask:*)", Source: session.SourceAskList, Action: "tool:Bash:" + cmd}
 	}

@@ -40,22 +40,34 @@ const (
 	AuditAskApproved = "ask_approved"
 	AuditAskDenied   = "ask_denied"
 	AuditAskTimeout  = "ask_timeout"
+	// AuditAskPending is the row of a call while it is being asked; the
+	// outcome rewrites it (same Key).
+	AuditAskPending = "ask_pending"
 )
 
 // AuditEntry is one audit row: one per tool call, with its final outcome.
+// An asked call is written twice under the same Key: ask_pending when asked,
+// then its outcome, which replaces the first.
 type AuditEntry struct {
 	Time      time.Time
 	Chat      string
 	SessionID string
 	Tool      string
 	Action    string
-	Decision  string // allow | deny | ask_approved | ask_denied | ask_timeout
+	Decision  string // allow | deny | ask_approved | ask_denied | ask_timeout | ask_pending
 	Rule      string
 	Source    string
 	Reason    string
+	Key       string // names one tool call of one run
+	// InputSHA256 is the hex SHA-256 of the exact input an answered approval
+	// let run (its JSON with sorted keys); "" for calls nobody was asked about.
+	InputSHA256 string
+	Edited      bool // the person edited the input before approving it
 }
 
-// Recorder stores audit rows (internal/audit in production).
+// Recorder stores audit rows (internal/audit in production). Record returns
+// once the row is durably stored; a call runs only after that. A row with
+// the Key of an earlier one replaces it.
 type Recorder interface {
 	Record(ctx context.Context, e AuditEntry) error
 }

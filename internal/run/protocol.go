@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"vibing/internal/preview"
 )
 
 // Errors.
@@ -49,7 +51,20 @@ type Input struct {
 	ID       string `json:"id,omitempty"`
 	Decision string `json:"decision,omitempty"`
 	Rule     string `json:"rule,omitempty"`
+	// UpdatedInput, with an allow answer, is the input to run instead (the
+	// person edited the proposal): its keys replace the original's.
+	UpdatedInput map[string]any `json:"updated_input,omitempty"`
+	// Reason, with a deny answer, is the person's own words to the model.
+	Reason string `json:"reason,omitempty"`
+	// Answers, with allow_once to an AskUserQuestion call, are the person's
+	// answers by question text (several options of a multi-select question
+	// joined by ", "); the CLI gets them as updatedInput.answers.
+	Answers map[string]string `json:"answers,omitempty"`
 }
+
+// QuestionTool is the CLI's tool that asks the person questions: its
+// approval is answered (allow_once with answers) or declined (deny_once).
+const QuestionTool = "AskUserQuestion"
 
 // Output is one line the runner writes on stdout. Only the fields of its
 // type are set.
@@ -61,9 +76,10 @@ type Output struct {
 
 	Text string `json:"text,omitempty"`
 
-	ID    string         `json:"id,omitempty"`
-	Tool  string         `json:"tool,omitempty"`
-	Input map[string]any `json:"input,omitempty"`
+	ID     string         `json:"id,omitempty"`
+	Tool   string         `json:"tool,omitempty"`
+	Input  map[string]any `json:"input,omitempty"`
+	Detail string         `json:"detail,omitempty"` // what the call acts on, in one string (preview.Detail)
 
 	// decision
 	Decision string `json:"decision,omitempty"`
@@ -74,9 +90,14 @@ type Output struct {
 	Action   string `json:"action,omitempty"`
 
 	// approval_request
-	SuggestedRule string   `json:"suggested_rule,omitempty"`
-	Options       []string `json:"options,omitempty"`
-	TimeoutS      int      `json:"timeout_s,omitempty"`
+	SuggestedRule string           `json:"suggested_rule,omitempty"`
+	Options       []string         `json:"options,omitempty"`
+	Limit         string           `json:"limit,omitempty"` // why some answers are not offered
+	TimeoutS      int              `json:"timeout_s,omitempty"`
+	Preview       *preview.Preview `json:"preview,omitempty"`
+
+	// approval_resolved: the approved input was the person's edit
+	Edited bool `json:"edited,omitempty"`
 
 	// approval_resolved
 	By string `json:"by,omitempty"`
@@ -97,10 +118,11 @@ type Output struct {
 // Writer writes Output lines; it is safe for concurrent use and remembers
 // the first write error (the editor went away).
 type Writer struct {
-	mu  sync.Mutex
-	w   *bufio.Writer
-	enc *json.Encoder
-	err error
+	mu     sync.Mutex
+	w      *bufio.Writer
+	enc    *json.Encoder
+	err    error
+	broken chan struct{} // closed at the first failed write
 }
 
 // NewWriter writes JSON Lines to w, flushing after every line.
@@ -108,7 +130,17 @@ func NewWriter(w io.Writer) *Writer {
 	bw := bufio.NewWriterSize(w, 64*1024)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	return &Writer{w: bw, enc: enc}
+	return &Writer{w: bw, enc: enc, broken: make(chan struct{})}
+}
+
+// Broken is closed once a write failed (the reader went away: EPIPE).
+func (w *Writer) Broken() <-chan struct{} { return w.broken }
+
+func (w *Writer) setErr(err error) {
+	if w.err == nil {
+		w.err = err
+		close(w.broken)
+	}
 }
 
 // Write writes one line.
@@ -119,11 +151,11 @@ func (w *Writer) Write(o Output) error {
 		return w.err
 	}
 	if err := w.enc.Encode(o); err != nil {
-		w.err = err
+		w.setErr(err)
 		return err
 	}
 	if err := w.w.Flush(); err != nil {
-		w.err = fmt.Errorf("stdout: %w", err)
+		w.setErr(fmt.Errorf("stdout: %w", err))
 	}
 	return w.err
 }

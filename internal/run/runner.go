@@ -3,13 +3,17 @@ package run
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"vibing/internal/matcher"
+	"vibing/internal/preview"
 	"vibing/internal/session"
 )
 
@@ -33,9 +37,22 @@ type Runner struct {
 
 	ApprovalTimeout time.Duration // default 60 s
 	CancelGrace     time.Duration // interrupt → kill; default 2 s
+	// IdleTimeout stops a backend that sends no event for this long while
+	// no approval is pending (interrupt, then kill); 0: no limit.
+	IdleTimeout time.Duration
+	// AuditWait bounds one audit write; default 30 s.
+	AuditWait time.Duration
 
 	// Notices are shown to the person (as notice events) once the run starts.
 	Notices []string
+
+	// Env is where approval previews read the files a call would change;
+	// its zero value reads them from Turn.Cwd.
+	Env matcher.Env
+
+	// OnTools, when set, learns the tools the CLI offers (from its init
+	// event), so rules for tools newer than vibing's table are accepted.
+	OnTools func(names []string)
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
@@ -48,7 +65,9 @@ func (r *Runner) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // RunWith is Run on a Writer the caller may also use (for errors found
 // before the run starts).
 func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
-	s := &state{r: r, w: w, ctx: ctx, verdicts: map[string]Verdict{}}
+	s := &state{r: r, w: w, ctx: ctx, verdicts: map[string]Verdict{}, held: map[string][]*Permission{},
+		runID: newRunID(), audit: newAuditQueue(r.Audit, r.AuditWait)}
+	defer s.audit.close()
 	if r.ApprovalTimeout <= 0 {
 		r.ApprovalTimeout = DefaultApprovalTimeout
 	}
@@ -110,6 +129,8 @@ type pendingApproval struct {
 	decision  session.Decision
 	suggested string
 	timer     *time.Timer
+	updated   map[string]any // the person's edited input, once approved with one
+	answered  bool           // updated holds the person's answers to the agent's questions, not an edit
 }
 
 type state struct {
@@ -125,6 +146,12 @@ type state struct {
 	verdicts    map[string]Verdict // by tool_use_id: a call is decided once
 	approvals   int
 
+	runID string                   // names this run in the audit rows' call keys
+	audit *auditQueue              // audit rows, written off the loop
+	held  map[string][]*Permission // allowed calls waiting for their audit row, by tool_use_id
+	idle  *time.Timer              // no backend event for IdleTimeout
+	idled bool
+
 	editorGone bool
 	cancelled  bool
 	resultSent bool
@@ -135,17 +162,35 @@ type state struct {
 func (s *state) loop(inputs <-chan Input) error {
 	events := s.conn.Events()
 	done := s.ctx.Done()
+	broken := s.w.Broken()
+	if s.r.IdleTimeout > 0 {
+		s.idle = time.NewTimer(s.r.IdleTimeout)
+		defer s.idle.Stop()
+	}
 	for {
-		var timerC <-chan time.Time
+		var timerC, idleC <-chan time.Time
 		if s.pending != nil {
 			timerC = s.pending.timer.C
+		}
+		if s.idle != nil && s.pending == nil && !s.idled {
+			idleC = s.idle.C
 		}
 		select {
 		case ev, ok := <-events:
 			if !ok {
 				return s.finish()
 			}
+			s.touch()
 			s.handle(ev)
+		case res := <-s.audit.results:
+			s.audit.taken()
+			res.job.done(res.err)
+		case <-broken:
+			// stdout is gone (EPIPE): the editor is, whatever stdin says.
+			broken = nil
+			s.closeEditor()
+		case <-idleC:
+			s.idleOut()
 		case m, ok := <-inputs:
 			if !ok {
 				inputs = nil
@@ -176,7 +221,10 @@ func (s *state) finish() error {
 		p.Reply(Verdict{Message: "The agent stopped"})
 	}
 	s.queue = nil
+	s.flushAudit()
 	switch {
+	case s.idled:
+		return errors.New("the agent went silent")
 	case s.cancelled && !s.resultSent:
 		return s.fail(ErrCancelled)
 	case s.resultSent:
@@ -204,6 +252,9 @@ func (s *state) notice(format string, a ...any) {
 func (s *state) handle(ev Event) {
 	switch ev.Kind {
 	case KindSession:
+		if len(ev.Tools) > 0 && s.r.OnTools != nil {
+			s.r.OnTools(ev.Tools)
+		}
 		s.sessionID = ev.SessionID
 		if !s.sessionSent {
 			s.sessionSent = true
@@ -212,13 +263,17 @@ func (s *state) handle(ev Event) {
 	case KindText:
 		_ = s.w.Write(Output{Type: "text", Text: ev.Text})
 	case KindToolUse:
-		_ = s.w.Write(Output{Type: "tool_use", ID: ev.ToolUseID, Tool: ev.Tool, Input: ev.Input})
+		_ = s.w.Write(Output{Type: "tool_use", ID: ev.ToolUseID, Tool: ev.Tool, Input: ev.Input, Detail: s.detail(ev.Tool, ev.Input)})
 	case KindToolResult:
 		_ = s.w.Write(Output{Type: "tool_result", ID: ev.ToolUseID, IsError: ptr(ev.IsError), Content: ptr(ev.Content)})
 	case KindPermission:
 		p := ev.Permission
 		if v, ok := s.verdicts[p.ToolUseID]; ok && p.ToolUseID != "" {
 			p.Reply(v)
+			return
+		}
+		if h, ok := s.held[p.ToolUseID]; ok && p.ToolUseID != "" {
+			s.held[p.ToolUseID] = append(h, p) // answered with the first once its row is written
 			return
 		}
 		s.queue = append(s.queue, p)
@@ -315,7 +370,7 @@ func (s *state) withdraw(id string) {
 		ap.timer.Stop()
 		_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: Withdrawn, By: ByAgent,
 			Message: "The agent withdrew the request before the person answered"})
-		s.record(ap.perm, ap.decision, AuditAskDenied, "withdrawn by the agent")
+		s.record(ap.perm, ap.decision, AuditAskDenied, "withdrawn by the agent", nil)
 		return
 	}
 	for i, p := range s.queue {
@@ -338,7 +393,7 @@ func (s *state) pump() {
 func (s *state) decide(p *Permission) {
 	d := s.pipeline(p)
 	_ = s.w.Write(Output{Type: "decision", ID: p.ToolUseID, Tool: p.Tool, Decision: d.Decision, Reason: d.Reason,
-		Rule: d.Rule, Source: d.Source, Level: d.Level, Action: d.Action})
+		Rule: d.Rule, Source: d.Source, Level: d.Level, Action: d.Action, Detail: s.detail(p.Tool, p.Input)})
 	switch {
 	case d.Decision == session.Allow:
 		s.settle(p, Verdict{Allow: true}, d, AuditAllow, d.Reason)
@@ -378,28 +433,114 @@ func (s *state) suggest(p *Permission) (rule string) {
 	return s.r.Engine.Suggest(p.Tool, p.Input)
 }
 
-// settle answers the backend, remembers the verdict and writes the audit row.
+// settle answers the backend, remembers the verdict and writes the audit
+// row. A refusal is answered at once; an allowed call is answered only once
+// its row is on disk, and refused if the row cannot be written (the audit
+// log fails closed).
 func (s *state) settle(p *Permission, v Verdict, d session.Decision, outcome, reason string) {
+	s.settleWith(p, v, d, outcome, reason, nil)
+}
+
+// settleWith is settle with more audit fields set by extra (the SHA-256 of
+// an approved input, whether it was edited).
+func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome, reason string, extra func(*AuditEntry)) {
 	if !v.Allow && v.Message == "" {
 		v.Message = "Denied by vibing"
 	}
-	if p.ToolUseID != "" {
-		s.verdicts[p.ToolUseID] = v
-	}
-	p.Reply(v)
-	s.record(p, d, outcome, reason)
-}
-
-// record writes the audit row of a tool call.
-func (s *state) record(p *Permission, d session.Decision, outcome, reason string) {
-	if s.r.Audit == nil {
+	if !v.Allow {
+		s.reply(p, v)
+		s.recordWith(p, d, outcome, reason, extra, func(err error) {
+			if err != nil {
+				s.notice("audit: the row of a refused call (%s) could not be written: %v", Describe(p.Tool, p.Input), err)
+			}
+		})
 		return
 	}
-	err := s.r.Audit.Record(s.ctx, AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID,
-		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason})
-	if err != nil {
-		s.notice("audit: %v", err)
+	if p.ToolUseID != "" {
+		s.held[p.ToolUseID] = nil
 	}
+	s.recordWith(p, d, outcome, reason, extra, func(err error) {
+		v := v
+		if err != nil {
+			v = Verdict{Message: "vibing could not write this call's audit row, so it is refused: " + err.Error()}
+			s.notice("%s was refused: its audit row could not be written (%v)", Describe(p.Tool, p.Input), err)
+		}
+		s.reply(p, v)
+	})
+}
+
+// reply answers p, and every request for the same call that waited for it.
+func (s *state) reply(p *Permission, v Verdict) {
+	if p.ToolUseID != "" {
+		s.verdicts[p.ToolUseID] = v
+		for _, q := range s.held[p.ToolUseID] {
+			q.Reply(v)
+		}
+		delete(s.held, p.ToolUseID)
+	}
+	p.Reply(v)
+}
+
+// record writes the audit row of a tool call off the loop; done (when not
+// nil) runs on the loop once the row is written or failed.
+func (s *state) record(p *Permission, d session.Decision, outcome, reason string, done func(error)) {
+	s.recordWith(p, d, outcome, reason, nil, done)
+}
+
+// recordWith is record with more fields set by extra.
+func (s *state) recordWith(p *Permission, d session.Decision, outcome, reason string, extra func(*AuditEntry), done func(error)) {
+	key := p.ToolUseID
+	if key == "" {
+		key = p.ID
+	}
+	e := AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID, Key: s.runID + ":" + key,
+		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason}
+	if extra != nil {
+		extra(&e)
+	}
+	s.audit.add(e, func(err error) {
+		switch {
+		case done != nil:
+			done(err)
+		case err != nil:
+			s.notice("audit: %v", err)
+		}
+	})
+}
+
+// flushAudit waits until every queued row is written (or failed), so rows
+// written while the run ends survive it.
+func (s *state) flushAudit() {
+	for s.audit.outstanding() > 0 {
+		res := <-s.audit.results
+		s.audit.taken()
+		res.job.done(res.err)
+	}
+}
+
+// touch restarts the idle deadline: the backend said something.
+func (s *state) touch() {
+	if s.idle != nil && !s.idled {
+		if !s.idle.Stop() {
+			select {
+			case <-s.idle.C:
+			default:
+			}
+		}
+		s.idle.Reset(s.r.IdleTimeout)
+	}
+}
+
+// idleOut stops a backend that went silent: one error, an interrupt, then
+// the kill after the grace period.
+func (s *state) idleOut() {
+	s.idled = true
+	_ = s.fail(fmt.Errorf("the agent sent nothing for %s (idle_timeout_s), so the run was stopped", s.r.IdleTimeout))
+	s.cancelled = true
+	if err := s.conn.Interrupt(); err != nil {
+		s.conn.Kill()
+	}
+	s.armKill()
 }
 
 func (s *state) ask(p *Permission, d session.Decision) {
@@ -408,24 +549,94 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	if id == "" {
 		id = fmt.Sprintf("approval-%d", s.approvals)
 	}
-	ap := &pendingApproval{id: id, perm: p, decision: d, suggested: s.suggest(p), timer: time.NewTimer(s.r.ApprovalTimeout)}
+	ap := &pendingApproval{id: id, perm: p, decision: d, timer: time.NewTimer(s.r.ApprovalTimeout)}
+	if p.Tool == QuestionTool {
+		// a question is answered or declined, each time: no rule to suggest
+		d.NoAlways, d.NoSession = true, true
+		if d.Limit == "" {
+			d.Limit = "the agent asks you a question: answer it or decline"
+		}
+		ap.decision = d
+	} else {
+		ap.suggested = s.suggest(p)
+	}
 	s.pending = ap
 	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
-		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: Options,
-		TimeoutS: int(s.r.ApprovalTimeout / time.Second)})
+		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: answersFor(d),
+		Limit: d.Limit, TimeoutS: int(s.r.ApprovalTimeout / time.Second), Detail: s.detail(p.Tool, p.Input), Preview: s.preview(p)})
+	// The call is on disk while it is asked: a run killed meanwhile leaves
+	// its trace. A call that cannot be recorded is not asked.
+	s.record(p, d, AuditAskPending, "waiting for the person's answer", func(err error) {
+		if err != nil && s.pending == ap {
+			msg := "vibing could not write this call's audit row, so it is refused: " + err.Error()
+			s.notice("%s was refused: its audit row could not be written (%v)", Describe(p.Tool, p.Input), err)
+			s.resolve(false, ByCancel, msg, AuditAskDenied, DenyOnce)
+		}
+	})
 }
 
-// resolve ends the pending approval.
+// answersFor lists the answers the person may give to ask d: a managed ask
+// or switch takes the always and for-session answers away.
+func answersFor(d session.Decision) []string {
+	if !d.NoAlways && !d.NoSession {
+		return Options
+	}
+	out := make([]string, 0, len(Options))
+	for _, o := range Options {
+		if (d.NoAlways && (o == AlwaysAllow || o == AlwaysDeny)) || (d.NoSession && (o == AllowForSession || o == DenyForSession)) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func offered(d session.Decision, answer string) bool {
+	for _, o := range answersFor(d) {
+		if o == answer {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve ends the pending approval. Its audit row holds the SHA-256 of the
+// input the answer was about: the person's edit when they approved one.
 func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	ap := s.pending
 	s.pending = nil
 	ap.timer.Stop()
-	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message})
+	edited := allow && ap.updated != nil && !ap.answered
+	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message, Edited: edited})
 	reason := message
 	if allow {
 		reason = "approved by the person (" + answer + ")"
+		if edited {
+			reason = "approved by the person (" + answer + ") after editing the input"
+		}
+		if ap.answered {
+			reason = "answered by the person"
+		}
 	}
-	s.settle(ap.perm, Verdict{Allow: allow, Message: message}, ap.decision, outcome, reason)
+	v := Verdict{Allow: allow, Message: message}
+	input := ap.perm.Input
+	if allow && ap.updated != nil {
+		v.UpdatedInput, input = ap.updated, ap.updated
+	}
+	s.settleWith(ap.perm, v, ap.decision, outcome, reason, func(e *AuditEntry) {
+		e.InputSHA256, e.Edited = InputHash(input), edited
+	})
+}
+
+// InputHash is the hex SHA-256 of a tool input's JSON (keys sorted), the
+// fingerprint audit rows keep of what an approval let run.
+func InputHash(input map[string]any) string {
+	b, err := json.Marshal(input)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // answer applies the person's answer to the pending approval.
@@ -435,7 +646,27 @@ func (s *state) answer(m Input) {
 	if rule == "" {
 		rule = ap.suggested
 	}
-	denied := "User denied execution of " + Describe(ap.perm.Tool, ap.perm.Input)
+	denied := "User denied execution of " + s.describe(ap.perm.Tool, ap.perm.Input)
+	if why := strings.TrimSpace(m.Reason); why != "" {
+		denied += ": " + why
+	}
+	if !offered(ap.decision, m.Decision) && m.Decision != "" {
+		for _, o := range Options {
+			if o == m.Decision {
+				s.notice("%s is not offered for this call (%s); the call is denied once", m.Decision, ap.decision.Limit)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
+			}
+		}
+	}
+	if ap.perm.Tool == QuestionTool && m.Decision == AllowOnce {
+		s.answerQuestions(m)
+		return
+	}
+	if m.UpdatedInput != nil {
+		s.edited(m, denied)
+		return
+	}
 	switch m.Decision {
 	case AllowOnce:
 		s.approve(m.Decision)
@@ -443,12 +674,18 @@ func (s *state) answer(m Input) {
 		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 	case AllowForSession, DenyForSession:
 		allow := m.Decision == AllowForSession
-		if err := s.grant(rule, allow); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: rule})
+		for _, r := range rules {
+			if err := s.grant(r, allow); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
+			}
+			_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: r})
+		}
 		if allow {
 			s.approve(m.Decision)
 		} else {
@@ -459,23 +696,29 @@ func (s *state) answer(m Input) {
 		if m.Decision == AlwaysDeny {
 			list = matcher.DenyList
 		}
-		if err := s.addRule(list, rule); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, list)
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		if list == matcher.AllowList {
-			// An allow rule does not outrank an ask rule (pipeline steps 5
-			// and 6), so "always" would still ask again in this run; a
-			// session grant (step 4) applies it at once.
-			if err := s.grant(rule, true); err != nil {
-				s.notice("%s: %v", m.Decision, err)
+		for _, rule := range rules {
+			if err := s.addRule(list, rule); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
 			}
-		}
-		_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
-		if s.r.WriteBack != nil {
-			if err := s.r.WriteBack(list, rule); err != nil {
-				s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+			if list == matcher.AllowList {
+				// An allow rule does not outrank an ask rule (pipeline steps 5
+				// and 6), so "always" would still ask again in this run; a
+				// session grant (step 4) applies it at once.
+				if err := s.grant(rule, true); err != nil {
+					s.notice("%s: %v", m.Decision, err)
+				}
+			}
+			_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
+			if s.r.WriteBack != nil {
+				if err := s.r.WriteBack(list, rule); err != nil {
+					s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+				}
 			}
 		}
 		if list == matcher.AllowList {
@@ -523,10 +766,71 @@ func (s *state) guard(f func() error) (err error) {
 
 // Describe names a tool call for a person: "Bash (npm install)".
 func Describe(tool string, input map[string]any) string {
-	for _, k := range []string{"command", "file_path", "notebook_path", "url", "pattern", "path", "query"} {
-		if v, ok := input[k].(string); ok && v != "" {
-			return fmt.Sprintf("%s (%s)", tool, v)
+	return preview.Describe(tool, input, "")
+}
+
+func (s *state) env() matcher.Env {
+	env := s.r.Env
+	if env.Cwd == "" {
+		env.Cwd = s.r.Turn.Cwd
+	}
+	return env
+}
+
+func (s *state) describe(tool string, input map[string]any) string {
+	return preview.Describe(tool, input, s.env().Cwd)
+}
+
+func (s *state) detail(tool string, input map[string]any) string {
+	return preview.Detail(tool, input, s.env().Cwd)
+}
+
+// preview builds what the person sees of the call; a failure shows the
+// input as JSON rather than nothing.
+func (s *state) preview(p *Permission) (pv *preview.Preview) {
+	defer func() {
+		if e := recover(); e != nil {
+			pv = &preview.Preview{Kind: preview.KindJSON, Problem: fmt.Sprintf("the preview failed: %v", e)}
+		}
+	}()
+	env := s.env()
+	if p.Cwd != "" {
+		env.Shell = []string{p.Cwd}
+	}
+	v := preview.Build(p.Tool, p.Input, env)
+	if pd, ok := s.r.Engine.(PartDecider); ok && v.Kind == preview.KindCommand {
+		for _, part := range pd.DecideParts(p.Tool, p.Input, p.Cwd) {
+			v.Commands = append(v.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+				Rule: part.Rule, Source: part.Source, Reason: part.Reason})
 		}
 	}
-	return tool
+	return &v
+}
+
+// edited applies an answer that carries the person's edited input: only an
+// allow_once may carry one, and the edit goes through the pipeline again,
+// so an edit can never run what a deny rule refuses.
+func (s *state) edited(m Input, denied string) {
+	ap := s.pending
+	if m.Decision != AllowOnce {
+		s.notice("an edited input can only be approved once (%s); the call is denied once instead", AllowOnce)
+		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+		return
+	}
+	merged := make(map[string]any, len(ap.perm.Input)+len(m.UpdatedInput))
+	for k, v := range ap.perm.Input {
+		merged[k] = v
+	}
+	for k, v := range m.UpdatedInput {
+		merged[k] = v
+	}
+	d := s.pipeline(&Permission{Tool: ap.perm.Tool, Input: merged, Cwd: ap.perm.Cwd})
+	if d.Decision == session.Deny {
+		msg := "The edited " + ap.perm.Tool + " call is refused: " + d.Reason
+		s.notice("%s", msg)
+		s.resolve(false, ByUser, msg, AuditAskDenied, DenyOnce)
+		return
+	}
+	ap.updated = merged
+	s.approve(m.Decision)
 }

@@ -20,7 +20,8 @@ func TestDescribe(t *testing.T) {
 		{"Bash", map[string]any{"command": "npm install"}, "Bash (npm install)"},
 		{"Read", map[string]any{"file_path": "/etc/passwd"}, "Read (/etc/passwd)"},
 		{"WebFetch", map[string]any{"url": "https://x.org", "prompt": "p"}, "WebFetch (https://x.org)"},
-		{"Task", map[string]any{"n": 1}, "Task"},
+		{"Task", map[string]any{}, "Task"},
+		{"TodoWrite", map[string]any{"n": 1}, `TodoWrite ({"n":1})`},
 	}
 	for _, tt := range tests {
 		if got := run.Describe(tt.tool, tt.input); got != tt.want {

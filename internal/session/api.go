@@ -20,6 +20,43 @@ const (
 	SourceConfig    = "config"
 )
 
+// Layers a rule comes from (SPEC §11), highest first. A rule of the managed,
+// user or project layer has the source "<layer>:<file>"
+// ("project:.claude/settings.json"); the chat's own lists keep the sources
+// above.
+const (
+	LayerManaged = "managed"
+	LayerUser    = "user"
+	LayerProject = "project"
+	LayerChat    = "chat"
+	LayerSession = "session"
+)
+
+// PolicyFile is what one policy file of the managed, user or project layer
+// adds to the engine (the loader has already read it with its own syntax's
+// meanings and dropped what waits for trust).
+type PolicyFile struct {
+	Layer string // LayerManaged, LayerUser or LayerProject
+	Name  string // how sources name the file: "/etc/vibing/policy.yaml", "~/.claude/settings.json", ".vibing/policy.yaml"
+	Allow []string
+	Ask   []string
+	Deny  []string
+	// Mode is the file's permission mode ("" = none). A vibing policy
+	// file's mode outranks the chat's; a Claude settings file's defaultMode
+	// (Default set) is where a session starts, so the chat's own mode wins
+	// over it.
+	Mode    string
+	Default bool
+}
+
+// Switches are the managed layer's switches (SPEC §11).
+type Switches struct {
+	DisableBypass        bool `json:"disable_bypass,omitempty"`         // no bypassPermissions mode, no "open" preset
+	DisableAlways        bool `json:"disable_always,omitempty"`         // no always-allow answers
+	DisableSessionGrants bool `json:"disable_session_grants,omitempty"` // no allow-for-session answers
+	ManagedRulesOnly     bool `json:"managed_rules_only,omitempty"`     // the rules of every lower layer are ignored
+}
+
 // Decision is the outcome of the pipeline for one tool call.
 type Decision struct {
 	Decision string `json:"decision"` // allow | ask | deny
@@ -32,6 +69,12 @@ type Decision struct {
 	// person approves, the runner calls GrantOnce so the tool is allowed for
 	// the rest of the session.
 	Once bool `json:"-"`
+	// Limit, when set, says why the person may answer this ask only once
+	// (a managed ask, or a managed switch that turns off always and
+	// session answers); NoAlways and NoSession say which answers are off.
+	Limit     string `json:"limit,omitempty"`
+	NoAlways  bool   `json:"no_always,omitempty"`
+	NoSession bool   `json:"no_session,omitempty"`
 }
 
 // Options say where and how a chat's calls are decided.
@@ -44,4 +87,15 @@ type Options struct {
 	Resumed      bool   // force resumed behaviour (else: settings.SessionID != "")
 	SessionAllow []string
 	SessionDeny  []string
+
+	// Policy holds the rules of the managed, user and project layers, in
+	// that order (SPEC §11); Switches the managed switches.
+	Policy   []PolicyFile
+	Switches Switches
+	// Broken, when set, makes the engine refuse every call with this error
+	// (a policy file that cannot be read).
+	Broken error
+	// Guard lists more paths no tool may modify: every policy file of
+	// every layer (present or not), the trust store, the binary.
+	Guard []string
 }

@@ -18,7 +18,9 @@ import (
 type rule struct {
 	*matcher.Rule
 	text   string // the text as written (for invalid rules, which have no *matcher.Rule)
-	source string // SourceDenyList/SourceAskList/SourceAllowList or SourcePreset
+	source string // SourceDenyList/SourceAskList/SourceAllowList, SourcePreset, SourceSession or "<layer>:<file>"
+	layer  string // LayerManaged ... LayerSession
+	origin string // the file it was written in: "chat", "preset", "session" or "<layer>:<file>"
 	tool   string // for invalid rules: the tool they seem to name ("" = any tool)
 	err    error  // the rule could not be parsed: matches in deny/ask, never in allow
 }
@@ -54,12 +56,17 @@ type Engine struct {
 	guarded  []string // absolute paths (files or folders) no tool may modify
 	chatBase string   // the chat file's name, looked for inside script texts
 
+	sw    Switches
+	notes []string // what the layers changed, for explain (a mode that lost, a bypass refused)
+
 	mu          sync.RWMutex
 	deny        []*rule
+	managedAsk  []*rule // asks no lower allow, grant, answer or mode can weaken
 	ask         []*rule
 	allow       []*rule
 	ownAllow    map[string]bool // texts of the person's own allow rules (chat list, always-allow answers)
 	presetAllow map[string]bool // texts of the preset's allow rules
+	layerAllow  map[string]bool // origin + "\x00" + text of the other layers' allow rules
 	sessDeny    []*rule
 	sessAllow   []*rule
 	onceGranted map[string]bool
@@ -79,49 +86,76 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	if cfg == nil {
 		cfg = config.DefaultConfig()
 	}
-	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
+	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err
 	}
 	e.resumed = opts.Resumed || s.SessionID != ""
+	if opts.Broken != nil {
+		e.broken = opts.Broken
+		e.guarded = guardedPaths(cfg, opts, e.env)
+		return e, e.broken
+	}
 	e.guarded = guardedPaths(cfg, opts, e.env)
+	for _, p := range opts.Guard {
+		e.guarded = appendGuard(e.guarded, p, e.env)
+	}
 	if opts.ChatFile != "" {
 		e.chatBase = filepath.Base(opts.ChatFile)
 	}
 
-	e.mode = s.Mode
+	e.sw = opts.Switches
 	e.preset = s.Preset
+	var preset config.Preset
 	if e.preset != "" {
 		p, ok := cfg.Preset(e.preset)
 		if !ok {
 			e.broken = fmt.Errorf("unknown preset %q (known: %s); every tool call is denied until the chat names a known preset", e.preset, strings.Join(cfg.PresetNames(), ", "))
 			return e, e.broken
 		}
-		if e.mode == "" {
-			e.mode = p.Mode
+		preset = p
+	}
+	if err := e.setMode(s, preset, opts.Policy); err != nil {
+		e.broken = err
+		return e, err
+	}
+	lower := !e.sw.ManagedRulesOnly
+	for _, f := range opts.Policy {
+		if f.Layer != LayerManaged && !lower {
+			continue
 		}
-		e.deny = append(e.deny, e.compile(p.Deny, SourcePreset)...)
-		e.ask = append(e.ask, e.compile(p.Ask, SourcePreset)...)
-		e.allow = append(e.allow, e.compile(p.Allow, SourcePreset)...)
-	}
-	if e.mode == "" {
-		e.mode = "default"
-	}
-	if !config.ValidMode(e.mode) {
-		e.broken = fmt.Errorf("unknown permissions_mode %q (use one of %s); every tool call is denied until it is fixed", e.mode, strings.Join(config.Modes, ", "))
-		return e, e.broken
-	}
-	e.deny = append(e.deny, e.compile(s.Deny, SourceDenyList)...)
-	e.ask = append(e.ask, e.compile(s.Ask, SourceAskList)...)
-	e.allow = append(e.allow, e.compile(s.Allow, SourceAllowList)...)
-	e.sessDeny = e.compile(opts.SessionDeny, SourceSession)
-	e.sessAllow = e.compile(opts.SessionAllow, SourceSession)
-	for _, r := range e.allow {
-		if r.source == SourcePreset {
-			e.presetAllow[r.String()] = true
+		src := f.Layer + ":" + f.Name
+		e.deny = append(e.deny, e.compile(f.Deny, src, f.Layer, src)...)
+		if f.Layer == LayerManaged {
+			e.managedAsk = append(e.managedAsk, e.compile(f.Ask, src, f.Layer, src)...)
 		} else {
+			e.ask = append(e.ask, e.compile(f.Ask, src, f.Layer, src)...)
+		}
+		e.allow = append(e.allow, e.compile(f.Allow, src, f.Layer, src)...)
+	}
+	if lower {
+		e.deny = append(e.deny, e.compile(preset.Deny, SourcePreset, LayerChat, SourcePreset)...)
+		e.ask = append(e.ask, e.compile(preset.Ask, SourcePreset, LayerChat, SourcePreset)...)
+		e.allow = append(e.allow, e.compile(preset.Allow, SourcePreset, LayerChat, SourcePreset)...)
+		e.deny = append(e.deny, e.compile(s.Deny, SourceDenyList, LayerChat, LayerChat)...)
+		e.ask = append(e.ask, e.compile(s.Ask, SourceAskList, LayerChat, LayerChat)...)
+		e.allow = append(e.allow, e.compile(s.Allow, SourceAllowList, LayerChat, LayerChat)...)
+		e.sessDeny = e.compile(opts.SessionDeny, SourceSession, LayerSession, SourceSession)
+		if !e.sw.DisableSessionGrants {
+			e.sessAllow = e.compile(opts.SessionAllow, SourceSession, LayerSession, SourceSession)
+		}
+	} else if len(s.Deny)+len(s.Ask)+len(s.Allow)+len(preset.Deny)+len(preset.Ask)+len(preset.Allow) > 0 {
+		e.notes = append(e.notes, "managed policy: only managed rules apply (managed_rules_only); the chat's, the preset's and every other layer's rules are ignored")
+	}
+	for _, r := range e.allow {
+		switch r.origin {
+		case SourcePreset:
+			e.presetAllow[r.String()] = true
+		case LayerChat:
 			e.ownAllow[r.String()] = true
+		default:
+			e.layerAllow[r.origin+"\x00"+r.String()] = true
 		}
 	}
 	return e, errors.Join(e.errs...)
@@ -149,20 +183,82 @@ func (e *Engine) setEnv(opts Options) error {
 }
 
 // compile parses rule texts; invalid ones are kept (failing closed) and
-// recorded in e.errs.
-func (e *Engine) compile(texts []string, source string) []*rule {
+// recorded in e.errs (with the file they come from, for a layer's rule).
+func (e *Engine) compile(texts []string, source, layer, origin string) []*rule {
 	out := make([]*rule, 0, len(texts))
 	for _, t := range texts {
 		r, err := matcher.ParseRule(t)
 		if err != nil {
+			if layer != LayerChat && layer != LayerSession {
+				err = fmt.Errorf("%s: %w", source, err)
+			}
 			e.errs = append(e.errs, err)
-			out = append(out, &rule{text: t, source: source, tool: toolOfInvalid(t), err: err})
+			out = append(out, &rule{text: t, source: source, layer: layer, origin: origin, tool: toolOfInvalid(t), err: err})
 			continue
 		}
-		out = append(out, &rule{Rule: r, text: t, source: source})
+		out = append(out, &rule{Rule: r, text: t, source: source, layer: layer, origin: origin})
 	}
 	return out
 }
+
+// setMode picks the effective mode (SPEC §11: the highest layer that sets
+// one): a managed, user or project vibing policy file's mode, then the
+// chat's own (or its preset's), then a Claude settings file's defaultMode,
+// then "default". Under disable_bypass a bypassPermissions mode falls back
+// to default, with a note.
+func (e *Engine) setMode(s frontmatter.Settings, preset config.Preset, files []PolicyFile) error {
+	from := ""
+	for _, f := range files {
+		if f.Mode != "" && !f.Default {
+			e.mode, from = f.Mode, f.Layer+":"+f.Name
+			break
+		}
+	}
+	if e.mode == "" {
+		e.mode = s.Mode
+		if e.mode == "" {
+			e.mode = preset.Mode
+		}
+		if e.mode != "" {
+			from = "chat"
+		}
+	} else if s.Mode != "" && s.Mode != e.mode {
+		e.notes = append(e.notes, fmt.Sprintf("mode %s comes from %s; the chat's permissions_mode %s is overruled by that higher layer", e.mode, from, s.Mode))
+	}
+	if e.mode == "" {
+		for _, f := range files {
+			if f.Mode != "" && f.Default {
+				e.mode, from = f.Mode, f.Layer+":"+f.Name
+				break
+			}
+		}
+	}
+	if s.ModeNote != "" {
+		e.notes = append(e.notes, s.ModeNote)
+	}
+	if e.mode == "" {
+		e.mode = "default"
+	}
+	if !config.ValidMode(e.mode) {
+		what := "permissions_mode"
+		if from != "chat" && from != "" {
+			what = "mode in " + from
+		}
+		return fmt.Errorf("unknown %s %q (use one of %s); every tool call is denied until it is fixed", what, e.mode, strings.Join(config.Modes, ", "))
+	}
+	if e.mode == "bypassPermissions" && e.sw.DisableBypass {
+		e.notes = append(e.notes, "bypassPermissions mode is turned off by managed policy (disable_bypass): the chat runs in default mode")
+		e.mode = "default"
+	}
+	return nil
+}
+
+// Notes says what the policy layers changed (a mode overruled, bypass
+// refused, lower rules ignored), one sentence each.
+func (e *Engine) Notes() []string { return append([]string(nil), e.notes...) }
+
+// Switches returns the managed switches in force.
+func (e *Engine) Switches() Switches { return e.sw }
 
 // toolOfInvalid guesses the tool an invalid rule names, so that it fails
 // closed for that tool only; "" means every tool.
@@ -246,13 +342,19 @@ func (e *Engine) Decide(tool string, input map[string]any) Decision {
 // GrantSession records an allow_for_session (allow=true) or deny_for_session
 // answer as a rule that lasts for this engine's life.
 func (e *Engine) GrantSession(text string, allow bool) error {
+	if allow && e.sw.DisableSessionGrants {
+		return errors.New("allow-for-session answers are turned off by managed policy (disable_session_grants)")
+	}
+	if e.sw.ManagedRulesOnly {
+		return errors.New("only managed rules apply (managed_rules_only), so a session rule would not count")
+	}
 	r, err := matcher.ParseRule(text)
 	if err != nil {
 		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	cr := &rule{Rule: r, text: text, source: SourceSession}
+	cr := &rule{Rule: r, text: text, source: SourceSession, layer: LayerSession, origin: SourceSession}
 	e.dropIndex()
 	if allow {
 		e.sessAllow = append(e.sessAllow, cr)
@@ -274,6 +376,12 @@ func (e *Engine) GrantOnce(tool string) {
 // always_allow / always_deny answer applied at once). It returns the
 // canonical rule text's error when the rule is invalid.
 func (e *Engine) AddRule(list matcher.List, text string) error {
+	if list == matcher.AllowList && e.sw.DisableAlways {
+		return errors.New("always-allow answers are turned off by managed policy (disable_always)")
+	}
+	if e.sw.ManagedRulesOnly {
+		return errors.New("only managed rules apply (managed_rules_only), so a chat rule would not count")
+	}
 	r, err := matcher.ParseRule(text)
 	if err != nil {
 		return err
@@ -283,12 +391,12 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	e.dropIndex()
 	switch list {
 	case matcher.AllowList:
-		e.allow = append(e.allow, &rule{Rule: r, text: text, source: SourceAllowList})
+		e.allow = append(e.allow, &rule{Rule: r, text: text, source: SourceAllowList, layer: LayerChat, origin: LayerChat})
 		e.ownAllow[r.Text] = true
 	case matcher.DenyList:
-		e.deny = append(e.deny, &rule{Rule: r, text: text, source: SourceDenyList})
+		e.deny = append(e.deny, &rule{Rule: r, text: text, source: SourceDenyList, layer: LayerChat, origin: LayerChat})
 	case matcher.AskList:
-		e.ask = append(e.ask, &rule{Rule: r, text: text, source: SourceAskList})
+		e.ask = append(e.ask, &rule{Rule: r, text: text, source: SourceAskList, layer: LayerChat, origin: LayerChat})
 	}
 	return nil
 }

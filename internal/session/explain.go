@@ -22,6 +22,12 @@ type Explanation struct {
 	Guarded   []string     `json:"guarded"`
 	Effective []string     `json:"effective"` // one plain sentence per line
 	Errors    []string     `json:"errors,omitempty"`
+	// Layers lists every rule with its layer and source, highest layer
+	// first, with warnings for rules that never count or open much.
+	Layers []LayerRule `json:"layers,omitempty"`
+	// Notes says what the layers changed (a mode overruled, bypass off).
+	Notes    []string `json:"notes,omitempty"`
+	Switches Switches `json:"switches"`
 }
 
 // ToolReport is one tool's line in an Explanation.
@@ -66,6 +72,7 @@ func (e *Engine) Explain() Explanation {
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
+	x.Layers, x.Notes, x.Switches = e.layerRules(), e.Notes(), e.sw
 
 	names := tools.Names()
 	seen := map[string]bool{}
@@ -131,7 +138,7 @@ func (e *Engine) toolReport(name string) ToolReport {
 		}
 		return out
 	}
-	tr.Deny, tr.Ask, tr.Allow = pick(e.deny), pick(e.ask), pick(e.allow)
+	tr.Deny, tr.Ask, tr.Allow = pick(e.deny), append(pick(e.managedAsk), pick(e.ask)...), pick(e.allow)
 
 	// What a plain call of the tool inside the working directory meets.
 	probe := &matcher.Call{Tool: name, Env: e.env}
@@ -254,6 +261,7 @@ func (x Explanation) Text() string {
 	for _, l := range x.Effective {
 		fmt.Fprintf(&b, "- %s\n", l)
 	}
+	b.WriteString(layerText(x))
 	return b.String()
 }
 

@@ -20,16 +20,7 @@ func guardedPaths(cfg *config.Config, opts Options, env matcher.Env) []string {
 		root = env.Cwd
 	}
 	var out []string
-	add := func(p string) {
-		if p == "" {
-			return
-		}
-		r := matcher.ResolvePath(p, env)
-		out = append(out, r.Abs)
-		if r.Real != r.Abs {
-			out = append(out, r.Real)
-		}
-	}
+	add := func(p string) { out = appendGuard(out, p, env) }
 	add(filepath.Join(root, ".vibing"))
 	add(filepath.Join(env.Cwd, ".vibing"))
 	add(opts.ChatFile)
@@ -40,6 +31,19 @@ func guardedPaths(cfg *config.Config, opts Options, env matcher.Env) []string {
 		add(filepath.Join(d, "vibing"))
 	} else if env.Home != "" {
 		add(filepath.Join(env.Home, ".config", "vibing"))
+	}
+	return out
+}
+
+// appendGuard adds p, and its resolved target where that differs, to out.
+func appendGuard(out []string, p string, env matcher.Env) []string {
+	if p == "" {
+		return out
+	}
+	r := matcher.ResolvePath(p, env)
+	out = append(out, r.Abs)
+	if r.Real != r.Abs {
+		out = append(out, r.Real)
 	}
 	return out
 }

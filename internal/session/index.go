@@ -14,6 +14,7 @@ import (
 // without a look, which keeps a decision cheap against long rule lists.
 type ruleSet struct {
 	deny, ask, allow    []*rule
+	managedAsk          []*rule
 	sessDeny, sessAllow []*rule
 	narrowAllow         []*rule // allow rules with an argument (specificity)
 	ownAllow, ownNarrow []*rule // allow and narrowAllow without the preset's rules
@@ -43,7 +44,8 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 	}
 	s := &ruleSet{
 		deny: keep(e.deny, true), ask: keep(e.ask, true), allow: keep(e.allow, false),
-		sessDeny: keep(e.sessDeny, true), sessAllow: keep(e.sessAllow, false),
+		managedAsk: keep(e.managedAsk, true),
+		sessDeny:   keep(e.sessDeny, true), sessAllow: keep(e.sessAllow, false),
 	}
 	// an ask rule overridden by an allow of the same text never asks: drop
 	// it here, once per change, rather than on every call
@@ -66,7 +68,7 @@ func (s *ruleSet) derive() {
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
 	s.narrowValid = valid(s.narrowAllow)
-	s.ownAllow, s.ownNarrow = ownRules(s.allow), ownRules(s.narrowAllow)
+	s.ownAllow, s.ownNarrow = ownRules(s.allow, LayerChat), ownRules(s.narrowAllow, LayerChat)
 	s.ownAllowValid, s.ownNarrowValid = valid(s.ownAllow), valid(s.ownNarrow)
 }
 

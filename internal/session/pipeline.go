@@ -19,7 +19,26 @@ func (e *Engine) DecideCall(c *matcher.Call) Decision {
 	d := e.decide(c)
 	d.Level = string(tools.LevelOf(c.Tool))
 	d.Action = c.Action()
+	if d.Decision == Ask {
+		e.limitAnswers(&d)
+	}
 	return d
+}
+
+// limitAnswers turns off the answers a managed switch forbids on an ask.
+func (e *Engine) limitAnswers(d *Decision) {
+	var why []string
+	if e.sw.DisableAlways || e.sw.ManagedRulesOnly {
+		d.NoAlways = true
+		why = append(why, "always answers")
+	}
+	if e.sw.DisableSessionGrants || e.sw.ManagedRulesOnly {
+		d.NoSession = true
+		why = append(why, "for-session answers")
+	}
+	if d.Limit == "" && len(why) > 0 {
+		d.Limit = "managed policy turns off " + strings.Join(why, " and ")
+	}
 }
 
 func (e *Engine) decide(c *matcher.Call) Decision {
@@ -83,6 +102,26 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 		return Decision{Decision: Deny, Source: SourceConfig, Reason: fmt.Sprintf("The Bash call has no command to check (%v), so it is denied.", c.Err)}
 	}
 
+	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
+	for _, v := range []struct {
+		c   *matcher.Call
+		ask []*rule
+	}{{c, rs.managedAsk}, {bc, managedAskOf(bs)}} {
+		if v.c == nil {
+			continue
+		}
+		for _, r := range v.ask {
+			if r.matches(v.c, matcher.AskList) {
+				d := e.askBy(c, v.c, r)
+				if d.Decision == Ask {
+					d.NoAlways, d.NoSession = true, true
+					d.Limit = fmt.Sprintf("the ask rule %s is managed policy (%s): it can be approved once, never always or for the session", r.String(), r.source)
+				}
+				return d
+			}
+		}
+	}
+
 	// 3. session deny
 	for _, v := range []struct {
 		c    *matcher.Call
@@ -137,6 +176,13 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	return e.finishAsk(c, e.byMode(c))
 }
 
+func managedAskOf(s *ruleSet) []*rule {
+	if s == nil {
+		return nil
+	}
+	return s.managedAsk
+}
+
 func sessDenyOf(s *ruleSet) []*rule {
 	if s == nil {
 		return nil
@@ -167,10 +213,7 @@ func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 
 // denial is the deny of rule r on view v of call c, with its reason.
 func (e *Engine) denial(c, v *matcher.Call, r *rule) Decision {
-	src := SourceDenyList
-	if r.source == SourcePreset {
-		src = SourcePreset
-	}
+	src := r.decisionSource(SourceDenyList)
 	d := Decision{Decision: Deny, Rule: r.String(), Source: src,
 		Reason: fmt.Sprintf("%s is denied by the rule %s%s%s.", describe(c), r.String(), searchNote(v, r), hostClause(v, r))}
 	switch {
@@ -223,10 +266,17 @@ func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) 
 	if bareAsk == nil {
 		return Decision{}, false
 	}
-	// the person's own ask yields only to the person's own allow rules
+	// the person's own ask yields only to the person's own allow rules, a
+	// layer's ask only to allow rules of its own file
 	narrow, nv := rs.narrowAllow, rs.narrowValid
-	if bareAsk.source != SourcePreset {
+	switch bareAsk.origin {
+	case SourcePreset:
+		narrow, nv = rs.presetNarrow()
+	case LayerChat:
 		narrow, nv = rs.ownNarrow, rs.ownNarrowValid
+	default:
+		narrow = fromOrigin(rs.narrowAllow, bareAsk.origin)
+		nv = valid(narrow)
 	}
 	if by, ok := e.allowed(narrow, nv, v); ok {
 		return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
@@ -234,8 +284,15 @@ func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) 
 	}
 	if own != nil {
 		allow, av := own.allow, own.allowValid
-		if bareAsk.source != SourcePreset {
+		switch bareAsk.origin {
+		case SourcePreset:
+			allow = fromOrigin(own.allow, SourcePreset, LayerChat)
+			av = valid(allow)
+		case LayerChat:
 			allow, av = own.ownAllow, own.ownAllowValid
+		default:
+			allow = fromOrigin(own.allow, bareAsk.origin)
+			av = valid(allow)
 		}
 		if by, ok := e.allowed(allow, av, c); ok {
 			return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
@@ -252,7 +309,13 @@ func (e *Engine) overridden(r *rule) bool {
 		return false
 	}
 	t := r.Rule.Text
-	return e.ownAllow[t] || (r.source == SourcePreset && e.presetAllow[t])
+	switch r.origin {
+	case LayerChat:
+		return e.ownAllow[t]
+	case SourcePreset:
+		return e.ownAllow[t] || e.presetAllow[t]
+	}
+	return e.layerAllow[r.origin+"\x00"+t]
 }
 
 // askOverridden reports whether the ask rule of that text is overridden.
@@ -265,23 +328,42 @@ func (e *Engine) askOverridden(text string) bool {
 	return false
 }
 
-// ownRules keeps the rules the person wrote (not a preset's).
-func ownRules(rules []*rule) []*rule {
+// ownRules keeps the rules of one origin (LayerChat: the person's own).
+func ownRules(rules []*rule, origin string) []*rule { return fromOrigin(rules, origin) }
+
+// fromOrigin keeps the rules written in one of the origins.
+func fromOrigin(rules []*rule, origins ...string) []*rule {
 	out := make([]*rule, 0, len(rules))
 	for _, r := range rules {
-		if r.source != SourcePreset {
-			out = append(out, r)
+		for _, o := range origins {
+			if r.origin == o {
+				out = append(out, r)
+				break
+			}
 		}
 	}
 	return out
 }
 
+// presetNarrow is the narrow allow rules a preset's bare ask yields to: the
+// preset's own and the person's.
+func (s *ruleSet) presetNarrow() ([]*rule, []*matcher.Rule) {
+	n := fromOrigin(s.narrowAllow, SourcePreset, LayerChat)
+	return n, valid(n)
+}
+
+// decisionSource is the source a decision by r names: for the chat's own
+// lists the list (def), else the preset, the session or "<layer>:<file>".
+func (r *rule) decisionSource(def string) string {
+	if r.origin == LayerChat {
+		return def
+	}
+	return r.source
+}
+
 // askBy is the ask of ask-list rule r on view v of c (step 5), through step 8.
 func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
-	src := SourceAskList
-	if r.source == SourcePreset {
-		src = SourcePreset
-	}
+	src := r.decisionSource(SourceAskList)
 	reason := fmt.Sprintf("%s needs approval (ask: %s%s%s).", describe(c), r.String(), searchNote(v, r), hostClause(v, r))
 	if r.Rule != nil {
 		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
@@ -328,8 +410,8 @@ func narrow(rules []*rule) []*rule {
 
 func (e *Engine) sourceOfAllow(text string) string {
 	for _, r := range e.allow {
-		if r.String() == text && r.source == SourcePreset {
-			return SourcePreset
+		if r.String() == text {
+			return r.decisionSource(SourceAllowList)
 		}
 	}
 	return SourceAllowList
@@ -425,8 +507,11 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	if e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt) {
 		return d // it can be asked; Suggest (which compiles a rule) is not needed
 	}
+	// the ask rule itself when it names something (an allow of the same
+	// text overrides it); for a bare "ask: WebFetch" or a mode's ask, the
+	// narrowest rules that cover the call, never the whole tool
 	fix := d.Rule
-	if fix == "" {
+	if r, err := matcher.ParseRule(fix); fix == "" || err != nil || !r.HasArg() || r.IsRegex() {
 		fix = matcher.Suggest(c)
 	}
 	why := "approval needed"

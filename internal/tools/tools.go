@@ -81,6 +81,45 @@ var known = []Info{
 	{Name: "ReadMcpResourceTool", Level: ReadOnly, Example: "ReadMcpResourceTool"},
 	{Name: "SlashCommand", Level: Mutating, Example: "SlashCommand"},
 	{Name: "Skill", Level: Mutating, Example: "Skill"},
+	// the pinned claude CLI's other tools (its system/init event lists them)
+	{Name: "AskUserQuestion", Level: Mutating, Example: "AskUserQuestion"},
+	{Name: "EnterPlanMode", Level: ReadOnly, Example: "EnterPlanMode"},
+	{Name: "EnterWorktree", Level: Mutating, Example: "EnterWorktree"},
+	{Name: "ExitWorktree", Level: Mutating, Example: "ExitWorktree"},
+	{Name: "CronCreate", Level: Mutating, Example: "CronCreate"},
+	{Name: "CronDelete", Level: Mutating, Example: "CronDelete"},
+	{Name: "CronList", Level: ReadOnly, Example: "CronList"},
+	{Name: "ScheduleWakeup", Level: Mutating, Example: "ScheduleWakeup"},
+	{Name: "ListAgents", Level: ReadOnly, Example: "ListAgents"},
+	{Name: "SendMessage", Level: Mutating, Example: "SendMessage"},
+	{Name: "ReportFindings", Level: ReadOnly, Example: "ReportFindings"},
+	{Name: "TaskStop", Level: Mutating, Example: "TaskStop"},
+	{Name: "TaskCreate", Level: ReadOnly, Example: "TaskCreate"},
+	{Name: "TaskGet", Level: ReadOnly, Example: "TaskGet"},
+	{Name: "TaskList", Level: ReadOnly, Example: "TaskList"},
+	{Name: "TaskUpdate", Level: ReadOnly, Example: "TaskUpdate"},
+	{Name: "TaskOutput", Level: ReadOnly, Example: "TaskOutput"},
+	{Name: "Workflow", Level: Mutating, Example: "Workflow"},
+}
+
+// Learn adds tools the CLI offers that the table does not know (from its
+// system/init event, remembered between runs): a rule may name them. They
+// take no argument and are mutating (when in doubt, ask). Call it once at
+// start-up, before any lookup runs: the tables are not locked.
+func Learn(names []string) {
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" || IsMCP(n) || strings.ContainsAny(n, " \t()/*") {
+			continue
+		}
+		if _, ok := byLower[strings.ToLower(n)]; ok {
+			continue
+		}
+		known = append(known, Info{Name: n, Level: Mutating, Example: n})
+		in := &known[len(known)-1]
+		byName[n] = in
+		byLower[strings.ToLower(n)] = in
+	}
 }
 
 var byName = func() map[string]*Info {

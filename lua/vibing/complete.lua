@@ -6,6 +6,16 @@ local M = {}
 ---@return integer|nil start 0-based column where the word starts
 ---@return string[] candidates
 function M.candidates(line)
+  local at = line:match("@([^%s@]*)$")
+  if at and not line:match("^%s*/") then
+    -- an @path mention: project files and folders
+    local start = #line - #at - 1
+    local out = {}
+    for _, p in ipairs(vim.fn.getcompletion(at, "file")) do
+      table.insert(out, "@" .. p)
+    end
+    return start, out
+  end
   if not line:match("^%s*/") then
     return nil, {}
   end
@@ -27,6 +37,8 @@ function M.candidates(line)
   local out = {}
   if name == "permission" then
     out = vim.deepcopy(require("vibing.config").modes)
+  elseif name == "model" then
+    out = vim.deepcopy(require("vibing.slash").models)
   elseif name == "allow" or name == "ask" or name == "deny" or name == "preset" then
     local info = require("vibing.rpc").info()
     if type(info) == "table" then

@@ -16,10 +16,16 @@ local M = {}
 ---@field policies table<string, string> tool -> trust|once|always
 ---@field presets table<string, table> user-defined presets
 ---@field approval_timeout_s integer
+---@field idle_timeout_s integer
+---@field rpc_timeout_s integer
 ---@field resume_ask string deny|prompt
 ---@field default_deny_rules boolean
+---@field claude_settings boolean read Claude Code's settings files as policy layers
 ---@field audit_path string|nil
----@field keymaps table<string, string|false>
+---@field sandbox string auto|on|off: run the CLI inside bubblewrap
+---@field sandbox_writable string[] more folders the sandbox leaves writable
+---@field approval_preview_lines integer
+---@field keymaps table
 ---@field backend string claude | demo
 ---@field window table
 
@@ -36,7 +42,7 @@ M.defaults = {
   -- Permission template written into every new chat's frontmatter.
   permissions = {
     mode = "default", -- default | acceptEdits | plan | dontAsk | bypassPermissions
-    allow = { "Read", "Glob", "Grep" },
+    allow = { "Read(**)" },
     ask = {},
     deny = {},
     preset = nil, -- open | standard | locked | one of `presets`
@@ -47,23 +53,47 @@ M.defaults = {
   presets = {},
   -- Seconds an approval prompt waits before it counts as a denial.
   approval_timeout_s = 60,
+  -- Seconds the agent may stay silent (no event, no approval waiting) before
+  -- the run is stopped with an error; 0 means no limit.
+  idle_timeout_s = 900,
+  -- Seconds a call to the vibing-agent rpc host may take before it is given up.
+  rpc_timeout_s = 10,
   -- What an ask does in a resumed session: "deny" (with guidance) or "prompt".
   resume_ask = "deny",
   -- Refuse well-known destructive shell commands (rm -rf /, sudo, ...).
   default_deny_rules = true,
+  -- Read Claude Code's own settings (~/.claude/settings.json, the project's
+  -- .claude/settings*.json, its managed settings) as policy layers.
+  claude_settings = true,
   -- Audit database; nil means $XDG_STATE_HOME/vibing/audit.sqlite (~/.local/state/...).
   audit_path = nil,
-  -- Buffer-local keys in chats; false disables one. The six answers are
-  -- mapped only while an approval prompt waits in that chat.
+  -- Run the claude CLI inside bubblewrap with a view derived from the policy
+  -- (|vibing-sandbox|): "auto" (where bwrap starts, else a notice), "on"
+  -- (refuse to run without it) or "off".
+  sandbox = "auto",
+  -- More folders the sandbox leaves writable (a tool's cache outside the
+  -- project), e.g. { "~/.m2" }.
+  sandbox_writable = {},
+  -- Lines of a preview (diff, new file, command) shown in an approval block;
+  -- the rest is one key away (review).
+  approval_preview_lines = 40,
+  -- Buffer-local keys in chats; false disables one.
   keymaps = {
     send = "<CR>",
     cancel = "<C-c>",
-    allow_once = "y",
-    deny_once = "n",
-    allow_for_session = "s",
-    deny_for_session = "S",
-    always_allow = "a", -- asks for the rule first, prefilled with the suggestion
-    always_deny = "A",
+    -- Answers to an approval: mapped only while one waits in that chat, and
+    -- acting only with the cursor inside the pending block (elsewhere the key
+    -- does what it did before, your own buffer-local map included).
+    approval = {
+      allow_once = "y",
+      deny_once = "n",
+      allow_for_session = "s",
+      deny_for_session = "S",
+      always_allow = "a", -- asks for the rule first, prefilled with the suggestion
+      always_deny = "A",
+      review = "d", -- side by side in a new tab; edit the proposal, then approve it there
+      deny_reason = "r", -- deny, with a reason typed for the agent
+    },
   },
   -- Where :VibingChat opens a chat.
   window = {
@@ -109,6 +139,10 @@ local function positive_integer(v)
   return type(v) == "number" and v > 0 and math.floor(v) == v, "must be a positive whole number of seconds"
 end
 
+local function seconds_or_zero(v)
+  return type(v) == "number" and v >= 0 and math.floor(v) == v, "must be a whole number of seconds (0: no limit)"
+end
+
 local function key_or_false(v)
   return v == false or type(v) == "string", "must be a key (string) or false"
 end
@@ -133,18 +167,28 @@ local schema = {
   policies = "policies",
   presets = "presets",
   approval_timeout_s = positive_integer,
+  idle_timeout_s = seconds_or_zero,
+  rpc_timeout_s = positive_integer,
   resume_ask = one_of({ "deny", "prompt" }),
   default_deny_rules = is("boolean"),
+  claude_settings = is("boolean"),
   audit_path = is("string", true),
+  sandbox = one_of({ "auto", "on", "off" }),
+  sandbox_writable = list_of_strings,
+  approval_preview_lines = positive_integer,
   keymaps = {
     send = key_or_false,
     cancel = key_or_false,
-    allow_once = key_or_false,
-    deny_once = key_or_false,
-    allow_for_session = key_or_false,
-    deny_for_session = key_or_false,
-    always_allow = key_or_false,
-    always_deny = key_or_false,
+    approval = {
+      allow_once = key_or_false,
+      deny_once = key_or_false,
+      allow_for_session = key_or_false,
+      deny_for_session = key_or_false,
+      always_allow = key_or_false,
+      always_deny = key_or_false,
+      review = key_or_false,
+      deny_reason = key_or_false,
+    },
   },
   window = {
     position = one_of(M.positions),
@@ -259,10 +303,13 @@ end
 function M.backend_options(o)
   local out = {
     approval_timeout_s = o.approval_timeout_s,
+    idle_timeout_s = o.idle_timeout_s,
     resume_ask = o.resume_ask,
     default_deny_rules = o.default_deny_rules,
+    claude_settings = o.claude_settings,
     claude_cmd = o.claude_cmd,
     audit_path = o.audit_path,
+    sandbox = o.sandbox,
     permissions = {
       mode = o.permissions.mode,
       allow = o.permissions.allow,
@@ -271,6 +318,9 @@ function M.backend_options(o)
       preset = o.permissions.preset,
     },
   }
+  if #o.sandbox_writable > 0 then
+    out.sandbox_writable = o.sandbox_writable
+  end
   -- An empty Lua table encodes as a JSON list; maps must stay maps.
   if next(o.policies) then
     out.policies = o.policies

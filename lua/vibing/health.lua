@@ -19,16 +19,27 @@ local function first_line(cmd)
   return out[1] or ""
 end
 
+-- The Neovim releases the plugin is tested on (make test runs all three of 0.7.2, 0.10, 0.12).
+M.tested = "0.7.2 through 0.12"
+
+---The health level ("ok", "warn" or "error") and sentence for Neovim version v.
+---@param v table { major, minor, patch } as vim.version() returns it
+---@return string level, string message
+function M.nvim_status(v)
+  local nv = ("%d.%d.%d"):format(v.major, v.minor, v.patch)
+  if v.major == 0 and (v.minor < 7 or (v.minor == 7 and v.patch < 2)) then
+    return "error", ("Neovim %s is too old: vibing needs 0.7.2 or later (tested on %s)"):format(nv, M.tested)
+  elseif v.major == 0 and v.minor <= 12 then
+    return "ok", ("Neovim %s (vibing is tested on %s)"):format(nv, M.tested)
+  end
+  return "warn", ("Neovim %s is newer than the releases vibing is tested on (%s)"):format(nv, M.tested)
+end
+
 function M.check()
   local r = reporter()
   r.start("vibing")
-  local v = vim.version()
-  local nv = ("%d.%d.%d"):format(v.major, v.minor, v.patch)
-  if v.major == 0 and v.minor < 7 then
-    r.error("Neovim " .. nv .. " is too old: vibing needs 0.7.2 or later")
-  else
-    r.ok("Neovim " .. nv)
-  end
+  local level, msg = M.nvim_status(vim.version())
+  r[level](msg)
 
   local rpc = require("vibing.rpc")
   local want = require("vibing.version")
@@ -59,6 +70,21 @@ function M.check()
     end
   else
     r.warn("claude unavailable: " .. claude .. " is not on PATH (install @anthropic-ai/claude-code or set claude_cmd)")
+  end
+
+  if not missing then
+    local trust = require("vibing.permissions.trust")
+    local dir = trust.project_dir()
+    local waiting, terr = trust.waiting(bin, dir)
+    if not waiting then
+      r.warn("project policy files of " .. dir .. " could not be listed: " .. tostring(terr))
+    elseif #waiting == 0 then
+      r.ok("project policy files of " .. dir .. ": nothing waits for trust")
+    else
+      for _, l in ipairs(waiting) do
+        r.warn("waits for trust (:VibingTrust): " .. l)
+      end
+    end
   end
 
   local db = o.audit_path

@@ -7,6 +7,10 @@ local log = require("vibing.log")
 local chan = nil
 ---@type table<integer, boolean> channels we stopped on purpose
 local stopping = {}
+---@type table<integer, integer> exit code of channels that ended
+local exited = {}
+---@type table<integer, string> why we stopped a channel (a timeout)
+local stop_reason = {}
 local stderr = {}
 ---@type table|nil cached `info` reply
 local info_cache = nil
@@ -64,7 +68,12 @@ function M.missing(bin)
   return "vibing-agent not found at " .. bin .. "; run make in " .. dir
 end
 
+local function stderr_text()
+  return (table.concat(stderr, "\n"):gsub("%s+$", ""))
+end
+
 local function on_exit(id, code)
+  exited[id] = code
   if chan == id then
     chan = nil
     info_cache = nil
@@ -73,7 +82,7 @@ local function on_exit(id, code)
     stopping[id] = nil
     return
   end
-  local why = table.concat(stderr, "\n"):gsub("%s+$", "")
+  local why = stderr_text()
   log.warn(
     ("vibing-agent rpc stopped (exit %d)%s; it restarts on the next use"):format(
       code,
@@ -163,8 +172,54 @@ function M.channel()
   return chan
 end
 
+local function timeout_ms()
+  local ok, o = pcall(function()
+    return require("vibing").options()
+  end)
+  local s = ok and type(o) == "table" and tonumber(o.rpc_timeout_s) or nil
+  return (s and s > 0 and s or 10) * 1000
+end
+
+-- One request with a deadline. vim.rpcrequest blocks the editor and has no
+-- timeout of its own (<C-c> does not end it), so a libuv timer kills a host
+-- that does not answer in time: the request then fails at once.
+local function call(id, method, params)
+  local pid = vim.fn.jobpid(id)
+  local ms = timeout_ms()
+  local timer = vim.loop.new_timer()
+  timer:start(ms, 0, function()
+    stop_reason[id] = ("did not answer %s within %d s"):format(method, ms / 1000)
+    stopping[id] = true
+    pcall(vim.loop.kill, pid, 9)
+  end)
+  local ok, res = pcall(vim.rpcrequest, id, method, params or {})
+  timer:stop()
+  timer:close()
+  return ok, res
+end
+
+-- Why channel id failed: the timeout, or the host's exit and stderr.
+local function failure(id, msg)
+  if stop_reason[id] then
+    local why = "vibing-agent rpc " .. stop_reason[id] .. " and was stopped; it restarts on the next use"
+    stop_reason[id] = nil
+    return why
+  end
+  -- A host that died (at start-up, say) leaves only "Invalid channel":
+  -- wait for its exit to report the code and what it printed.
+  vim.wait(1000, function()
+    return exited[id] ~= nil
+  end, 20)
+  if exited[id] ~= nil then
+    local err = stderr_text()
+    return ("vibing-agent rpc exited (code %d)%s"):format(exited[id], err ~= "" and (": " .. err:sub(-500)) or "")
+  end
+  return (msg:gsub("^Vim:", ""):gsub("^Error invoking '[^']*' on channel %d+:%s*", ""))
+end
+
 ---Call a method. Returns the reply, or nil and an error message; it never
----raises, and a host that died is started again once.
+---raises, never waits longer than `rpc_timeout_s`, and a host that died is
+---started again once.
 ---@param method string
 ---@param params table|nil
 ---@return any|nil, string|nil
@@ -174,15 +229,15 @@ function M.request(method, params)
     if not id then
       return nil, why
     end
-    local ok, res = pcall(vim.rpcrequest, id, method, params or {})
+    local ok, res = call(id, method, params)
     if ok then
       return res
     end
-    local msg = tostring(res)
     local alive = vim.fn.jobwait({ id }, 0)[1] == -1
-    if alive or attempt == 2 then
-      return nil, (msg:gsub("^Vim:", ""):gsub("^Error invoking '[^']*' on channel %d+:%s*", ""))
+    if alive or attempt == 2 or stop_reason[id] then
+      return nil, failure(id, tostring(res))
     end
+    -- Died before this request: start it once more, unless it dies at once.
     if chan == id then
       chan = nil
     end

@@ -41,7 +41,7 @@ func TestChatRealClaude(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(c.dir, "approved.txt")); err == nil {
 		t.Fatal("approved.txt exists before the answer")
 	}
-	if block := c.lastReply(); !strings.Contains(block, "command: touch approved.txt") || !strings.Contains(block, "I will create the file.") {
+	if block := c.lastReply(); !strings.Contains(block, "```sh\ntouch approved.txt\n```") || !strings.Contains(block, "I will create the file.") {
 		t.Errorf("reply before the answer:\n%s", block)
 	}
 	c.keys("y")
@@ -74,11 +74,12 @@ func TestDemoHeadless(t *testing.T) {
 	s := string(out)
 	for _, want := range []string{
 		"vibing DEMO",
-		"⏺ Read: README.md — allowed (Read)",
+		"⏺ Read: README.md — allowed (Read(**))",
 		"⏺ Edit: hello.py — always allowed (Edit(hello.py) added to permissions_allow) by you",
 		"⏺ Bash: cat hello.py — allowed for this session (Bash(cat",
 		"⏺ Bash: sudo rm -rf /tmp/vibing-demo-never — refused",
 		"⏺ WebFetch: https://example.com/ — denied by you",
+		"⏺ Write: README.md — allowed once by you",
 		// The second message: no prompt, thanks to the rule and the grant.
 		"⏺ Edit: hello.py — allowed (Edit(hello.py))",
 		"⏺ Bash: cat hello.py — allowed (Bash(cat",
@@ -87,8 +88,11 @@ func TestDemoHeadless(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, s)
 		}
 	}
-	if n := strings.Count(s, "\nmessage "); n != 3 {
-		t.Errorf("scripted answers = %d, want 3 (the second message asks nothing):\n%s", n, s)
+	if n := strings.Count(s, "\nmessage "); n != 4 || strings.Contains(s, "\nmessage 2") {
+		t.Errorf("scripted answers = %d, want 4, all in message 1 (the second message asks nothing):\n%s", n, s)
+	}
+	if readme, err := os.ReadFile(filepath.Join(dir, "project", "README.md")); err != nil || !strings.Contains(string(readme), "Notes from the demo agent") {
+		t.Errorf("README.md after the demo's approved Write (%v):\n%s", err, readme)
 	}
 	hello, err := os.ReadFile(filepath.Join(dir, "project", "hello.py"))
 	if err != nil || !strings.Contains(string(hello), `greet("vibing")`) || !strings.Contains(string(hello), "Hi again, ") {

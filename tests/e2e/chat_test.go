@@ -63,7 +63,10 @@ func startChat(t *testing.T, fm, script string, opts map[string]any) *chat {
 	if err := os.WriteFile(c.script, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	setup := map[string]any{"bin": agentBin, "claude_cmd": fakeClaudeBin(t), "audit_path": filepath.Join(root, "audit.sqlite")}
+	// the fake CLI reads its script and writes its log beside the project,
+	// outside what the sandbox shows: these tests are about the editor
+	setup := map[string]any{"bin": agentBin, "claude_cmd": fakeClaudeBin(t), "audit_path": filepath.Join(root, "audit.sqlite"),
+		"sandbox": "off"}
 	for k, v := range opts {
 		setup[k] = v
 	}
@@ -131,6 +134,9 @@ func (c *chat) waitApproval() string {
 		c.lua(`local v = vim.b[...].vibing_approval; return type(v) == "string" and v or ""`, &id, c.buf)
 		return id != "" && strings.Contains(c.text(), "Approval needed")
 	}, c.text)
+	// The answer keys act with the cursor inside the block, where a person
+	// moves to answer.
+	c.lua(`return require("vibing.ui.approval").focus(...)`, nil, c.buf)
 	return id
 }
 
@@ -267,7 +273,7 @@ func TestChatApprovalKeys(t *testing.T) {
 			c.send("")
 			c.waitApproval()
 			block := c.lastReply()
-			for _, want := range []string{"Approval needed: Bash (mutating)", "command: npm test", "asked by: Bash",
+			for _, want := range []string{"Approval needed: Bash (mutating)", "```sh\nnpm test\n```", "asked by: Bash",
 				"suggested rule: Bash(npm test:*)", "[y] allow once", "[A] always deny"} {
 				if !strings.Contains(block, want) {
 					t.Errorf("approval block lacks %q:\n%s", want, block)

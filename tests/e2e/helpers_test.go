@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"vibing/internal/fakeapi"
+	"vibing/internal/procs"
 	"vibing/internal/run"
 )
 
@@ -127,15 +128,7 @@ func (w *world) run(respond func(o run.Output, send func(run.Input)), extra ...s
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	args := append([]string{"run", "--chat", w.chat, "--config", w.config, "--cwd", w.dir}, extra...)
-	cmd := exec.CommandContext(ctx, agentBin, args...)
-	cmd.Dir = w.dir
-	cmd.Env = append(os.Environ(),
-		"HOME="+w.home, "XDG_STATE_HOME="+filepath.Join(w.home, "state"), "XDG_CONFIG_HOME="+filepath.Join(w.home, "config"),
-		"VIBING_CLAUDE_BIN="+w.claude,
-		"ANTHROPIC_BASE_URL="+w.api.URL, "ANTHROPIC_API_KEY=test",
-		"DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_ENABLE_TELEMETRY=0")
+	cmd := w.command(ctx, extra...)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder
@@ -178,6 +171,30 @@ func (w *world) run(respond func(o run.Output, send func(run.Input)), extra ...s
 	}
 	t.Logf("events: %v (exit %d, peak RSS %d KiB)", res.types(), res.code, res.maxRSS)
 	return res
+}
+
+// command is vibing-agent run for the world's chat, against the real CLI.
+func (w *world) command(ctx context.Context, extra ...string) *exec.Cmd {
+	args := append([]string{"run", "--chat", w.chat, "--config", w.config, "--cwd", w.dir}, extra...)
+	cmd := exec.CommandContext(ctx, agentBin, args...)
+	cmd.Dir = w.dir
+	cmd.Env = append(os.Environ(),
+		"HOME="+w.home, "XDG_STATE_HOME="+filepath.Join(w.home, "state"), "XDG_CONFIG_HOME="+filepath.Join(w.home, "config"),
+		"VIBING_CLAUDE_BIN="+w.claude,
+		"ANTHROPIC_BASE_URL="+w.api.URL, "ANTHROPIC_API_KEY=test",
+		"DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_ENABLE_TELEMETRY=0",
+		"VIBING_E2E_WORLD="+w.dir) // every process of the run inherits it: see leftovers
+	return cmd
+}
+
+// leftovers lists the live processes that came from this world's runs.
+func (w *world) leftovers() []int {
+	var out []int
+	for _, p := range procs.WithEnv("VIBING_E2E_WORLD=" + w.dir) {
+		out = append(out, p.Pid)
+	}
+	return out
 }
 
 // vmHWM is a process's peak resident set in KiB (0 when unknown).

@@ -27,8 +27,8 @@ func TestSlashCommands(t *testing.T) {
 		{
 			name: "allow", lines: []string{"/allow Bash(npm:*)"},
 			check: func(t *testing.T, c chatFile) {
-				if !has(c.Allow, "Bash(npm:*)") || !has(c.Allow, "Read") {
-					t.Errorf("permissions_allow = %q, want Read and Bash(npm:*)", c.Allow)
+				if !has(c.Allow, "Bash(npm:*)") || !has(c.Allow, "Read(**)") {
+					t.Errorf("permissions_allow = %q, want Read(**) and Bash(npm:*)", c.Allow)
 				}
 			},
 			note: "Added Bash(npm:*) to permissions_allow.", level: levelInfo,
@@ -52,17 +52,17 @@ func TestSlashCommands(t *testing.T) {
 			note: "Bash(rm -rf), Bash(npm run build)", level: levelInfo,
 		},
 		{
-			name: "remove", lines: []string{"/allow -Read"},
+			name: "remove", lines: []string{"/allow -Read(**)"},
 			check: func(t *testing.T, c chatFile) {
-				if has(c.Allow, "Read") {
-					t.Errorf("permissions_allow = %q, want no Read", c.Allow)
+				if has(c.Allow, "Read(**)") {
+					t.Errorf("permissions_allow = %q, want no Read(**)", c.Allow)
 				}
 			},
-			note: "Removed Read from permissions_allow.", level: levelInfo,
+			note: "Removed Read(**) from permissions_allow.", level: levelInfo,
 		},
 		{
 			name: "show list", lines: []string{"/allow"},
-			note: "permissions_allow: Read, Glob, Grep", level: levelInfo,
+			note: "permissions_allow: Read(**)", level: levelInfo,
 		},
 		{
 			name: "mode", lines: []string{"/permission acceptEdits"},
@@ -199,7 +199,7 @@ func TestBuilder(t *testing.T) {
 		{"a tool without argument", []string{"TodoWrite", "deny"}, "",
 			func(c chatFile) bool { return has(c.Deny, "TodoWrite") }, "Added TodoWrite"},
 		{"cancel", []string{"Read", "allow"}, nil,
-			func(c chatFile) bool { return len(c.Allow) == 3 }, "cancelled"},
+			func(c chatFile) bool { return len(c.Allow) == 1 }, "cancelled"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,8 +230,8 @@ func TestBuilder(t *testing.T) {
 			}
 			var seen [][]string
 			e.lua(`return _G.vibing_seen`, &seen)
-			if len(seen) < 2 || !has(seen[0], "Read  [allow: Read]") || !has(seen[1], "deny") {
-				t.Errorf("builder showed %q, want the tools with what is set (Read  [allow: Read]) then allow/ask/deny", seen)
+			if len(seen) < 2 || !has(seen[0], "Read  [allow: Read(**)]") || !has(seen[1], "deny") {
+				t.Errorf("builder showed %q, want the tools with what is set (Read  [allow: Read(**)]) then allow/ask/deny", seen)
 			}
 		})
 	}

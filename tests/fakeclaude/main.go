@@ -22,7 +22,10 @@
 //	result                   emit a success result
 //	wait_eof                 wait until stdin closes
 //	wait_interrupt           wait for an interrupt request, acknowledge it, emit an error result
-//	spawn                    start "sleep 300" in the process group (and print its pid to stderr)
+//	spawn                    start "sleep 300" in the process group (and log its pid)
+//	tool_group               start "sleep 300" in a process group of its own, as the Bash tool does
+//	daemon                   leave "sleep 300" running in a session of its own with an empty
+//	                         environment (a background server that forgot where it came from)
 //	sleep MS                 sleep
 //	hang                     ignore everything and sleep forever
 //	garbage                  write a line that is not JSON
@@ -67,7 +70,8 @@ func main() {
 		}
 		logFile = f
 	}
-	record(map[string]any{"type": "args", "args": os.Args[1:], "pgid": pgid()})
+	record(map[string]any{"type": "args", "args": os.Args[1:], "pgid": pgid(), "pid": os.Getpid(),
+		"marker": os.Getenv("VIBING_RUN_MARKER")})
 	script, err := os.ReadFile(os.Getenv("FAKECLAUDE_SCRIPT"))
 	if err != nil {
 		fatal("script: %v", err)
@@ -229,6 +233,20 @@ func step(line string) {
 			fatal("spawn: %v", err)
 		}
 		record(map[string]any{"type": "spawned", "pid": c.Process.Pid})
+	case "tool_group":
+		c := exec.Command("sleep", "300")
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := c.Start(); err != nil {
+			fatal("tool_group: %v", err)
+		}
+		record(map[string]any{"type": "spawned", "pid": c.Process.Pid})
+	case "daemon":
+		out, err := exec.Command("sh", "-c", "env -i setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!").Output()
+		if err != nil {
+			fatal("daemon: %v", err)
+		}
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+		record(map[string]any{"type": "spawned", "pid": pid})
 	case "sleep":
 		ms, _ := strconv.Atoi(arg)
 		time.Sleep(time.Duration(ms) * time.Millisecond)

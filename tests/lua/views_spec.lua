@@ -60,6 +60,24 @@ describe(":checkhealth vibing", function()
     assert.matches("audit database writable", text, true)
     assert.matches(vim.env.XDG_STATE_HOME .. "/vibing/audit.sqlite", text, true)
   end)
+  it("says which Neovim releases are tested and flags older and newer ones", function()
+    local health = require("vibing.health")
+    local cases = {
+      { { major = 0, minor = 7, patch = 2 }, "ok", "Neovim 0.7.2 (vibing is tested on 0.7.2 through 0.12)" },
+      { { major = 0, minor = 12, patch = 4 }, "ok", "Neovim 0.12.4 (vibing is tested on 0.7.2 through 0.12)" },
+      { { major = 0, minor = 7, patch = 0 }, "error", "Neovim 0.7.0 is too old: vibing needs 0.7.2 or later" },
+      { { major = 0, minor = 6, patch = 1 }, "error", "Neovim 0.6.1 is too old" },
+      { { major = 0, minor = 13, patch = 0 }, "warn", "Neovim 0.13.0 is newer than the releases vibing is tested on (0.7.2 through 0.12)" },
+      { { major = 1, minor = 0, patch = 0 }, "warn", "Neovim 1.0.0 is newer" },
+    }
+    for _, c in ipairs(cases) do
+      local level, msg = health.nvim_status(c[1])
+      assert.equals(c[2], level)
+      assert.matches(c[3], msg, true)
+    end
+    vim.cmd("checkhealth vibing")
+    assert.matches("(vibing is tested on 0.7.2 through 0.12)", buffer_text(), true)
+  end)
   it("reports a missing binary as an error", function()
     require("vibing").setup({ bin = "/nowhere/vibing-agent" })
     vim.cmd("checkhealth vibing")
@@ -81,5 +99,44 @@ describe(":help vibing", function()
       vim.cmd("help " .. tag)
       assert.matches("vibing.txt", vim.api.nvim_buf_get_name(0), true)
     end
+  end)
+end)
+
+describe(":VibingTrust", function()
+  it("shows what waits, trusts after a yes, and checkhealth follows", function()
+    local dir = vim.fn.getcwd()
+    vim.fn.mkdir(dir .. "/.vibing", "p")
+    vim.fn.writefile({ 'allow: ["Bash(npm test)"]' }, dir .. "/.vibing/policy.yaml")
+    vim.cmd("checkhealth vibing")
+    assert.matches("waits for trust (:VibingTrust): .vibing/policy.yaml", buffer_text(), true)
+    local asked
+    local real_confirm = vim.fn.confirm
+    vim.fn.confirm = function(msg)
+      asked = msg
+      return 1
+    end
+    local ok, err = pcall(vim.cmd, "VibingTrust " .. vim.fn.fnameescape(dir))
+    vim.fn.confirm = real_confirm
+    assert.truthy(ok, err)
+    assert.matches("waiting: Bash(npm test)", asked, true)
+    assert.matches("Trusted .vibing/policy.yaml", helpers.notified(), true)
+    vim.cmd("VibingTrust " .. vim.fn.fnameescape(dir))
+    assert.matches("Nothing to trust", helpers.last().msg, true)
+    vim.cmd("checkhealth vibing")
+    assert.matches("nothing waits for trust", buffer_text(), true)
+  end)
+  it("trusts nothing when the person says no", function()
+    local dir = vim.fn.getcwd()
+    vim.fn.mkdir(dir .. "/.vibing", "p")
+    vim.fn.writefile({ 'allow: ["Bash(npm test)"]' }, dir .. "/.vibing/policy.yaml")
+    local real_confirm = vim.fn.confirm
+    vim.fn.confirm = function()
+      return 2
+    end
+    vim.cmd("VibingTrust " .. vim.fn.fnameescape(dir))
+    vim.fn.confirm = real_confirm
+    assert.matches("Nothing trusted", helpers.last().msg, true)
+    vim.cmd("checkhealth vibing")
+    assert.matches("waits for trust", buffer_text(), true)
   end)
 end)

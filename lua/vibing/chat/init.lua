@@ -116,6 +116,32 @@ function M.attach(bufnr)
     return
   end
   vim.b[bufnr].vibing_chat = true
+  require("vibing.chat.context").touch(bufnr)
+  vim.api.nvim_create_autocmd("BufEnter", {
+    buffer = bufnr,
+    desc = "vibing: the chat :VibingAdd adds to",
+    callback = function()
+      require("vibing.chat.context").touch(bufnr)
+    end,
+  })
+  local store = require("vibing.chat.store")
+  store.remember(bufnr)
+  vim.api.nvim_create_autocmd({ "BufWritePost", "BufReadPost" }, {
+    group = vim.api.nvim_create_augroup("vibing_store_" .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = "vibing: remember the chat as it is on disk, to notice changes made elsewhere",
+    callback = function()
+      store.remember(bufnr)
+    end,
+  })
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = vim.api.nvim_create_augroup("vibing_store_wipe_" .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = "vibing: forget the chat's saved state",
+    callback = function()
+      store.forget(bufnr)
+    end,
+  })
   if vim.bo[bufnr].filetype ~= "markdown" then
     vim.bo[bufnr].filetype = "markdown"
   end
@@ -157,9 +183,11 @@ function M.last_user_section(bufnr)
   if not head then
     return nil
   end
+  -- the section ends at the next chat heading; any other "## " heading is
+  -- part of the person's message
   local last = #lines
   for i = head + 1, #lines do
-    if lines[i]:match("^## ") then
+    if lines[i]:match("^## Assistant%s*$") or lines[i]:match("^## User%s*$") then
       last = i - 1
       break
     end

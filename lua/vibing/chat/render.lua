@@ -49,44 +49,22 @@ local function field(t, k)
 end
 M.field = field
 
-local function path_of(input)
-  local p = field(input, "file_path") or field(input, "notebook_path") or field(input, "path")
-  if type(p) ~= "string" then
-    return nil
+---What a tool call acts on, in one string: the `detail` the Go side built
+---(the command, the path, the URL, …); the compact JSON input when an event
+---has none.
+---@param ev table tool_use, decision or approval_request event
+---@return string
+function M.detail(ev)
+  local d = field(ev, "detail")
+  if type(d) == "string" and d ~= "" then
+    return d
   end
-  local rel = vim.fn.fnamemodify(p, ":.")
-  return rel ~= "" and rel or p
-end
-
----What a tool call acts on, and a label for it: the command, the path, the
----URL, the pattern, or the compact JSON input.
----@param tool string
----@param input table|nil
----@return string label, string detail
-function M.detail(tool, input)
-  input = type(input) == "table" and input or {}
-  local cmd = field(input, "command")
-  if tool == "Bash" and type(cmd) == "string" then
-    return "command", cmd
-  end
-  local url = field(input, "url")
-  if type(url) == "string" then
-    return "url", url
-  end
-  local query = field(input, "query")
-  if tool == "WebSearch" and type(query) == "string" then
-    return "query", query
-  end
-  local p = path_of(input)
-  if p then
-    return "path", p
-  end
-  local pattern = field(input, "pattern")
-  if type(pattern) == "string" then
-    return "pattern", pattern
+  local input = field(ev, "input")
+  if type(input) ~= "table" or vim.tbl_isempty(input) then
+    return ""
   end
   local ok, json = pcall(vim.fn.json_encode, input)
-  return "input", ok and json or "?"
+  return ok and json or "?"
 end
 
 ---One line of at most n display characters; line breaks become ⏎.
@@ -104,11 +82,10 @@ end
 ---The compact line for a decided tool call:
 ---`⏺ Bash: npm test — allowed (Bash(npm:*))`.
 ---@param tool string
----@param input table|nil
+---@param detail string what the call acts on (M.detail)
 ---@param d table decision event
 ---@return string line, string hl group
-function M.tool_line(tool, input, d)
-  local _, detail = M.detail(tool, input)
+function M.tool_line(tool, detail, d)
   local head = ("⏺ %s: %s"):format(tool, M.oneline(detail, 80))
   local why = field(d, "rule")
   if not why or why == "" then
@@ -133,7 +110,7 @@ end
 ---@param rule string|nil the rule an always answer added
 ---@return string line, string hl group
 function M.outcome_line(req, ev, rule)
-  local _, detail = M.detail(req.tool, req.input)
+  local detail = M.detail(req)
   local head = ("⏺ %s: %s — "):format(req.tool, M.oneline(detail, 80))
   local by = field(ev, "by") or "user"
   local decision = field(ev, "decision") or "deny_once"
@@ -147,6 +124,20 @@ function M.outcome_line(req, ev, rule)
     return head .. "withdrawn by the agent (it no longer needs the answer)", "VibingDenied"
   end
   local text = outcomes[decision] or decision
+  if M.is_question(req) then
+    local given = {}
+    for _, a in ipairs(req._answers or {}) do
+      table.insert(given, a)
+    end
+    head = ("⏺ The agent asked: %s — "):format(M.oneline(detail, 80))
+    if allowed then
+      return head .. "you answered " .. M.oneline(table.concat(given, "; "), 120), hl
+    end
+    return head .. "you declined", hl
+  end
+  if field(ev, "edited") == true then
+    text = text .. " (as you edited it)"
+  end
   if rule and rule ~= "" and decision:match("^always") then
     text = ("%s (%s added to permissions_%s)"):format(text, rule, decision == "always_allow" and "allow" or "deny")
   elseif rule and rule ~= "" and decision:match("_for_session$") then
@@ -216,14 +207,197 @@ function M.error_line(msg)
   return line
 end
 
+local function split(text)
+  local out = vim.split(text or "", "\n", { plain = true })
+  if out[#out] == "" then
+    table.remove(out)
+  end
+  return out
+end
+
+-- The highlight of one diff line.
+local function diff_hl(l)
+  local c = l:sub(1, 1)
+  if l:sub(1, 3) == "+++" or l:sub(1, 3) == "---" then
+    return "VibingDiffFile"
+  elseif c == "+" then
+    return "VibingDiffAdd"
+  elseif c == "-" then
+    return "VibingDiffDelete"
+  elseif c == "@" then
+    return "VibingDiffHunk"
+  end
+  return "VibingApproval"
+end
+
+-- How a source that decided without a rule reads in a verdict.
+local sources = { mode = "the mode", session = "this session", guard = "the guard", autorun = "runs code by itself" }
+
+---One simple command of a compound line with its own verdict:
+---`npm test ✓ allowed by Bash(npm:*)`, `rm -rf build ? asks (ask: Bash(rm:*))`.
+---@param v table { command, decision, rule, source, reason }
+---@return string line, string hl group
+function M.verdict_line(v)
+  local cmd = M.oneline(field(v, "command") or "", 120)
+  local rule = field(v, "rule")
+  local by = (rule and rule ~= "") and rule or (sources[field(v, "source") or ""] or field(v, "source") or "")
+  if v.decision == "allow" then
+    return ("%s ✓ allowed%s"):format(cmd, by ~= "" and (" by " .. by) or ""), "VibingAllowed"
+  elseif v.decision == "deny" then
+    return ("%s ✗ refused%s"):format(cmd, by ~= "" and (" by " .. by) or ""), "VibingDenied"
+  end
+  if rule and rule ~= "" then
+    return ("%s ? asks (ask: %s)"):format(cmd, rule), "VibingAsked"
+  end
+  return ("%s ? asks (%s)"):format(cmd, by ~= "" and by or "approval needed"), "VibingAsked"
+end
+
+---The lines a preview shows (SPEC §10), each with its highlight; fenced
+---code is cut at max lines with "N more lines — press <review key>".
+---@param req vibing.ApprovalRequest
+---@param max integer
+---@param review_key string|false
+---@return string[] lines, string[] hls
+function M.preview_lines(req, max, review_key)
+  local p = field(req, "preview")
+  local lines, hls = {}, {}
+  local function add(s, hl)
+    table.insert(lines, s)
+    table.insert(hls, hl or "VibingApproval")
+  end
+  local function fenced(lang, body, hl_of)
+    add("```" .. lang, "VibingApprovalFence")
+    for i = 1, math.min(#body, max) do
+      add(body[i], hl_of and hl_of(body[i]) or "VibingApprovalCode")
+    end
+    add("```", "VibingApprovalFence")
+    if #body > max then
+      local how = review_key and (" — press " .. review_key) or ""
+      add(("│ … %d more lines%s"):format(#body - max, how), "VibingApprovalKey")
+    end
+  end
+  if type(p) ~= "table" then
+    add("│ " .. M.detail(req))
+    return lines, hls
+  end
+  local kind = field(p, "kind")
+  if kind == "questions" then
+    return M.question_lines(req)
+  end
+  if kind == "diff" or kind == "new_file" or kind == "binary" then
+    local head = "│ " .. (field(p, "path") or M.detail(req))
+    if kind == "diff" and (field(p, "added") or field(p, "removed")) then
+      head = head .. ("  (+%d −%d)"):format(field(p, "added") or 0, field(p, "removed") or 0)
+    elseif kind == "new_file" then
+      head = head .. ("  (new file: %d lines, %d bytes)"):format(field(p, "lines") or 0, field(p, "bytes") or 0)
+    elseif kind == "binary" then
+      head = head .. ("  (binary, %d bytes)"):format(field(p, "bytes") or 0)
+    end
+    add(head)
+  elseif kind == "command" then
+    local desc = field(p, "description")
+    if desc and desc ~= "" then
+      add("│ " .. M.oneline(desc, 200) .. "  (the agent's description)")
+    end
+  elseif kind == "fetch" then
+    add("│ url: " .. (field(p, "url") or ""))
+    add("│ host: " .. (field(p, "host") or ""))
+  end
+  local problem = field(p, "problem")
+  if problem and problem ~= "" then
+    add("│ ⚠ " .. problem, "VibingDenied")
+  end
+  if kind == "diff" and field(p, "unified") then
+    fenced("diff", split(p.unified), diff_hl)
+  elseif kind == "new_file" and field(p, "head") then
+    fenced("", split(p.head))
+  elseif kind == "command" then
+    fenced("sh", split(field(p, "command") or M.detail(req)))
+  elseif kind == "json" and field(p, "json") then
+    fenced("json", split(p.json))
+  end
+  local verdicts = field(p, "commands") or {}
+  if #verdicts > 0 then
+    add("│ each command:")
+    for _, v in ipairs(verdicts) do
+      local line, hl = M.verdict_line(v)
+      add("│  " .. line, hl)
+    end
+  end
+  for _, n in ipairs(field(p, "notes") or {}) do
+    add("│ note: " .. n, "VibingNotice")
+  end
+  local effects = field(p, "effects") or {}
+  if #effects > 0 then
+    add("│ effects:")
+    for _, e in ipairs(effects) do
+      add("│  • " .. e, "VibingApprovalEffect")
+    end
+  end
+  return lines, hls
+end
+
+---Whether a request is the agent asking the person questions (AskUserQuestion).
+---@param req vibing.ApprovalRequest
+---@return boolean
+function M.is_question(req)
+  local p = field(req, "preview")
+  return type(p) == "table" and field(p, "kind") == "questions" and type(field(p, "questions")) == "table"
+end
+
+---The index of the first question not answered yet (nil when all are).
+---@param req vibing.ApprovalRequest
+---@return integer|nil
+function M.current_question(req)
+  local answers = req._answers or {}
+  for i = 1, #req.preview.questions do
+    if answers[i] == nil then
+      return i
+    end
+  end
+end
+
+---The lines of the agent's questions: each with its options numbered, the
+---answers given so far, and the options picked of a multi-select question.
+---@param req vibing.ApprovalRequest
+---@return string[] lines, string[] hls
+function M.question_lines(req)
+  local lines, hls = {}, {}
+  local function add(s, hl)
+    table.insert(lines, s)
+    table.insert(hls, hl or "VibingApproval")
+  end
+  local answers, picked = req._answers or {}, req._picked or {}
+  local cur = M.current_question(req)
+  for qi, q in ipairs(req.preview.questions) do
+    local header = field(q, "header")
+    local mark = qi == cur and "▶ " or "  "
+    add(("│ %s%s%s%s"):format(mark, (header and header ~= "") and ("[" .. header .. "] ") or "", M.oneline(field(q, "question") or "", 200),
+      field(q, "multi_select") and "  (pick several)" or ""), qi == cur and "VibingApprovalTitle" or "VibingApproval")
+    if answers[qi] ~= nil then
+      add("│     → " .. M.oneline(answers[qi], 200), "VibingAllowed")
+    else
+      for i, o in ipairs(field(q, "options") or {}) do
+        local desc = field(o, "description")
+        local on = qi == cur and picked[i] and "[x] " or ""
+        add(("│     %d. %s%s%s"):format(i, on, field(o, "label") or "", (desc and desc ~= "") and (" — " .. M.oneline(desc, 160)) or ""))
+      end
+    end
+  end
+  return lines, hls
+end
+
 ---The lines of an approval block.
 ---@param req vibing.ApprovalRequest
----@param keys table<string, string|false> decision -> key
+---@param keys table<string, string|false> answer -> key (keymaps.approval)
 ---@param waiting integer how many more requests wait behind this one
+---@param max_lines integer|nil preview lines shown (approval_preview_lines)
 ---@return string[] lines
 ---@return table<integer, string> hl group per line (1-based)
-function M.block(req, keys, waiting)
-  local label, detail = M.detail(req.tool, req.input)
+function M.block(req, keys, waiting, max_lines)
+  if M.is_question(req) then
+    return M.question_block(req, keys, waiting)
+  end
   local title = ("╭─ Approval needed: %s (%s)"):format(req.tool, req.level or "?")
   if waiting > 0 then
     title = title .. (" · %d more waiting"):format(waiting)
@@ -233,20 +407,19 @@ function M.block(req, keys, waiting)
     table.insert(lines, s)
     table.insert(hls, hl or "VibingApproval")
   end
-  local dl = vim.split(detail, "\n", { plain = true })
-  add(("│ %s: %s"):format(label, M.oneline(dl[1], 200)))
-  for i = 2, math.min(#dl, 8) do
-    add("│   " .. M.oneline(dl[i], 200))
-  end
-  if #dl > 8 then
-    add(("│   … (%d more lines)"):format(#dl - 8))
-  end
+  local pl, ph = M.preview_lines(req, max_lines or 40, keys.review)
+  vim.list_extend(lines, pl)
+  vim.list_extend(hls, ph)
   local rule = field(req, "rule")
   local asked = (rule and rule ~= "") and rule or "no rule (the mode asks)"
   local reason = field(req, "reason")
   add("│ asked by: " .. asked .. ((reason and reason ~= "") and (" — " .. M.oneline(reason, 160)) or ""))
   local sugg = field(req, "suggested_rule")
   add("│ suggested rule: " .. ((sugg and sugg ~= "") and sugg or "(none: type one for an always answer)"), "VibingApprovalRule")
+  local limit = field(req, "limit")
+  if limit and limit ~= "" then
+    add("│ answers limited: " .. M.oneline(limit, 160))
+  end
   local offered = {}
   for _, o in ipairs(field(req, "options") or M.decisions) do
     offered[o] = true
@@ -257,12 +430,51 @@ function M.block(req, keys, waiting)
       table.insert(parts, ("[%s] %s"):format(keys[d], M.labels[d]))
     end
   end
+  if keys.review and offered.allow_once then
+    table.insert(parts, ("[%s] review side by side (edit, then approve)"):format(keys.review))
+  end
+  if keys.deny_reason and offered.deny_once then
+    table.insert(parts, ("[%s] deny with a reason"):format(keys.deny_reason))
+  end
   local half = math.ceil(#parts / 2)
   add("│ " .. table.concat(vim.list_slice(parts, 1, half), "  "), "VibingApprovalKey")
   if #parts > half then
     add("│ " .. table.concat(vim.list_slice(parts, half + 1), "  "), "VibingApprovalKey")
   end
-  add("╰─ always answers let you edit the rule first; no answer in time means deny")
+  add("╰─ keys answer with the cursor in this block; always answers let you edit the rule; no answer in time means deny")
+  return lines, hls
+end
+
+---The block of the agent's questions: the questions, then the keys that
+---answer the current one.
+---@return string[] lines, table<integer, string> hls
+function M.question_block(req, keys, waiting)
+  local n = #req.preview.questions
+  local title = ("╭─ The agent asks you %s"):format(n > 1 and (("%d questions"):format(n)) or "a question")
+  if waiting > 0 then
+    title = title .. (" · %d more waiting"):format(waiting)
+  end
+  local lines, hls = { title }, { "VibingApprovalTitle" }
+  local ql, qh = M.question_lines(req)
+  vim.list_extend(lines, ql)
+  vim.list_extend(hls, qh)
+  local cur = M.current_question(req)
+  local q = cur and req.preview.questions[cur] or {}
+  local parts = {}
+  table.insert(parts, field(q, "multi_select") and "[1-9] pick or unpick" or "[1-9] answer with that option")
+  if keys.allow_once then
+    table.insert(parts, ("[%s] %s"):format(keys.allow_once, field(q, "multi_select") and "done, or type your own words" or "choose from a list or type your own words"))
+  end
+  if keys.deny_once then
+    table.insert(parts, ("[%s] decline"):format(keys.deny_once))
+  end
+  if keys.deny_reason then
+    table.insert(parts, ("[%s] decline with a reason"):format(keys.deny_reason))
+  end
+  table.insert(lines, "│ " .. table.concat(parts, "  "))
+  table.insert(hls, "VibingApprovalKey")
+  table.insert(lines, "╰─ keys answer with the cursor in this block; no answer in time means the question goes unanswered")
+  table.insert(hls, "VibingApproval")
   return lines, hls
 end
 

@@ -122,16 +122,7 @@ function M.command(bufnr, path, config_path)
 end
 
 local function save(bufnr)
-  if not vim.api.nvim_buf_is_valid(bufnr) or vim.api.nvim_buf_get_name(bufnr) == "" then
-    return true
-  end
-  local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
-    vim.cmd("silent keepalt write!")
-  end)
-  if not ok then
-    log.error("could not save the chat: " .. tostring(err))
-  end
-  return ok
+  return (require("vibing.chat.store").save(bufnr))
 end
 
 -- Apply one frontmatter edit through the rpc host, then save the chat.
@@ -150,7 +141,10 @@ local function edit(bufnr, params)
   end
   if res.changed then
     fm.replace(bufnr, res.lines)
-    save(bufnr)
+    local ok, why = require("vibing.chat.store").save(bufnr)
+    if not ok then
+      return nil, why
+    end
   end
   return res
 end
@@ -211,7 +205,7 @@ function handlers.text(r, ev)
 end
 
 function handlers.tool_use(r, ev)
-  r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {} }
+  r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {}, detail = render.field(ev, "detail") }
 end
 
 function handlers.decision(r, ev)
@@ -221,7 +215,11 @@ function handlers.decision(r, ev)
     return -- the approval block shows it
   end
   t.ran = ev.decision == "allow"
-  local line, hl = render.tool_line(t.tool or ev.tool, t.input, ev)
+  local detail = render.detail(ev)
+  if detail == "" then
+    detail = render.detail(t)
+  end
+  local line, hl = render.tool_line(t.tool or ev.tool, detail, ev)
   r.writer:lines({ line }, hl)
 end
 
@@ -229,6 +227,9 @@ function handlers.approval_request(r, ev)
   local t = r.tools[ev.id]
   if t and type(render.field(ev, "input")) ~= "table" then
     ev.input = t.input
+  end
+  if t and not render.field(ev, "detail") then
+    ev.detail = t.detail
   end
   approval.request(r.buf, ev, function(msg)
     send_json(r, msg)
@@ -264,17 +265,23 @@ end
 function handlers.rule_added(r, ev)
   local list = ev.list == "deny" and "deny" or "allow"
   local active = approval.active(r.buf)
-  if active then
-    r.rules[active.req.id] = ev.rule
-  end
   local res, err = edit(r.buf, { op = "add", list = list, rules = { ev.rule } })
   if not res then
     log.error(("could not add %s to permissions_%s: %s"):format(ev.rule, list, err))
+    return
+  end
+  if active then
+    -- "added" is shown only once it is on disk; an always answer may add a set
+    local prev = r.rules[active.req.id]
+    r.rules[active.req.id] = prev and (prev .. " " .. ev.rule) or ev.rule
   end
 end
 
 function handlers.notice(r, ev)
   local msg = render.field(ev, "message") or ""
+  if render.field(ev, "id") and render.field(ev, "rule") then
+    approval.rule_rejected(r.buf, ev) -- a rule that does not do: asked again
+  end
   r.writer:lines({ "ℹ " .. render.oneline(msg, 400) }, "VibingNotice")
   log.warn(msg)
 end
@@ -493,6 +500,12 @@ function M.send(bufnr)
   local path = vim.api.nvim_buf_get_name(bufnr)
   if path == "" then
     log.error("this chat has no file: save it first (:write .vibing/chat/name.md), then send")
+    return
+  end
+  prompt = require("vibing.chat.mentions").rewrite(prompt)
+  local sendable, why_not = require("vibing.chat.mentions").check(bufnr, prompt, path)
+  if not sendable then
+    log.error(why_not)
     return
   end
   approval.setup_highlights()

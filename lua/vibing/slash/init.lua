@@ -21,6 +21,7 @@ M.summaries = {
   { "perm", nil },
   { "permission", "/permission <mode>         set the mode (default, acceptEdits, plan, dontAsk, bypassPermissions)" },
   { "preset", "/preset <name>|-            use a preset (open, standard, locked, yours); - removes it" },
+  { "model", "/model [name|-]            show or set the model (sonnet, opus, haiku or a full name); - for the CLI's default" },
   { "new-session", "/new-session               forget the session: the next message starts fresh" },
   { "help", "/help                      this list (more in :help vibing-slash)" },
 }
@@ -64,14 +65,7 @@ function M.finish(ctx)
   if cur == ctx.line then
     vim.api.nvim_buf_set_lines(b, ctx.lnum - 1, ctx.lnum, false, { "" })
   end
-  if vim.api.nvim_buf_get_name(b) ~= "" then
-    local ok, err = pcall(vim.api.nvim_buf_call, b, function()
-      vim.cmd("silent keepalt write")
-    end)
-    if not ok then
-      log.error("could not save the chat: " .. tostring(err))
-    end
-  end
+  require("vibing.chat.store").save(b)
 end
 
 ---Apply one edit through the host; replaces only the frontmatter lines.
@@ -196,6 +190,24 @@ function commands.preset(ctx)
     return
   end
   M.edit_and_report(ctx, { { op = "preset", value = ctx.args } })
+end
+
+---Model aliases the claude CLI knows (completion of /model; any full model
+---name works too).
+M.models = { "sonnet", "opus", "haiku", "-" }
+
+function commands.model(ctx)
+  if ctx.args == "" then
+    local s, err = M.settings(ctx.bufnr)
+    if not s then
+      log.error(err)
+      return
+    end
+    local model = (type(s.model) == "string" and s.model ~= "") and s.model or "the CLI's default (not set)"
+    show_choice(ctx, "model", model, M.models, "/model sonnet")
+    return
+  end
+  M.edit_and_report(ctx, { { op = "model", value = ctx.args } })
 end
 
 commands["new-session"] = function(ctx)

@@ -1,12 +1,13 @@
-// Package chatload builds a chat's decision engine: the one place that says
-// which project a chat belongs to, where its working directory is, and what
-// the engine guards. Every caller that decides or explains a chat's calls —
-// `vibing-agent check`, `explain` and `run`, and the editor's RPC host —
-// goes through Open, so they cannot disagree about what is protected.
-//
-// (The policy layers of SPEC §11 will grow here: one loader for every rule
-// source.)
-package chatload
+// Package policy is the one loader of rules (SPEC §11): it builds a chat's
+// decision engine from every policy layer - managed (/etc/vibing, Claude's
+// managed settings), user (~/.config/vibing/policy.yaml, setup(),
+// ~/.claude/settings.json), project (.vibing/policy.yaml,
+// .claude/settings*.json; allow rules only once trusted), chat and session -
+// and says which project a chat belongs to, where its working directory is
+// and what the engine guards. Every caller that decides or explains calls
+// (check, explain, run, hook, test and the editor's RPC host) goes through
+// Open, so they cannot disagree.
+package policy
 
 import (
 	"fmt"
@@ -36,9 +37,15 @@ type Request struct {
 	Cwd string
 
 	// Options carries the rest of session.Options (Resumed, SessionAllow,
-	// SessionDeny, Home); its Cwd, ChatFile, ProjectRoot and ConfigFile are
-	// set by Open.
+	// SessionDeny, Home); its Cwd, ChatFile, ProjectRoot, ConfigFile,
+	// Policy, Switches and Guard are set by Open.
 	Options session.Options
+
+	// Places says where the layers' files are (zero: the real places).
+	Places Places
+	// NoChat loads the layers without a chat (the Claude Code hook, a
+	// policy test): the chat layer is empty.
+	NoChat bool
 }
 
 // Chat is a loaded chat.
@@ -49,8 +56,14 @@ type Chat struct {
 	Cwd      string // the working directory, absolute
 	Engine   *session.Engine
 	// LoadErr holds settings the engine cannot use (invalid rules, an
-	// unknown preset or mode): the engine then fails closed on them.
+	// unknown preset or mode, a policy file that cannot be read): the
+	// engine then fails closed on them.
 	LoadErr error
+	// Files are the policy files of the managed, user and project layers
+	// that exist, highest first.
+	Files []File
+	// Places are where the layers' files were looked for.
+	Places Places
 }
 
 // Open loads a chat. A chat file that cannot be read or parsed, or a
@@ -76,12 +89,14 @@ func Open(req Request) (*Chat, error) {
 	switch {
 	case req.Settings != nil:
 		ch.Settings = *req.Settings
+	case req.NoChat:
+		ch.Settings = frontmatter.Settings{Allow: []string{}, Ask: []string{}, Deny: []string{}}
 	case ch.Path == "":
 		return nil, fmt.Errorf("no chat file and no settings to load")
 	default:
 		doc, err := frontmatter.ReadFile(ch.Path)
 		if err != nil {
-			return nil, fmt.Errorf("chat %s: %w", req.ChatFile, err)
+			return nil, err // it names the file
 		}
 		if ch.Settings, err = doc.Settings(); err != nil {
 			return nil, fmt.Errorf("chat %s: %w", req.ChatFile, err)
@@ -96,7 +111,26 @@ func Open(req Request) (*Chat, error) {
 	if req.ConfigFile != "" {
 		opts.ConfigFile = absFrom(dir, req.ConfigFile)
 	}
-	ch.Engine, ch.LoadErr = session.New(req.Config, ch.Settings, opts)
+	cfg := req.Config
+	if cfg == nil {
+		cfg = config.DefaultConfig()
+	}
+	ch.Places = req.Places.withDefaults()
+	if opts.Home == "" {
+		opts.Home = ch.Places.Home
+	}
+	trust, terr := LoadTrust(ch.Places.TrustStore)
+	ls := loadLayers(ch.Places, ch.Root, cfg, opts.ConfigFile, trust)
+	ch.Files = ls.files
+	opts.Policy, opts.Switches, opts.Guard = ls.policy, ls.switches, ls.guard
+	if ls.err != nil {
+		opts.Broken = fmt.Errorf("%v; every tool call is denied until it is fixed", ls.err)
+	}
+	ch.Engine, ch.LoadErr = session.New(cfg, ch.Settings, opts)
+	if terr != nil && ch.LoadErr == nil {
+		// nothing is trusted: project allow rules wait, which only asks more
+		ch.LoadErr = fmt.Errorf("%v; no project policy file counts as trusted", terr)
+	}
 	return ch, nil
 }
 

@@ -1,12 +1,12 @@
-package chatload_test
+package policy_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"vibing/internal/chatload"
 	"vibing/internal/frontmatter"
+	"vibing/internal/policy"
 	"vibing/internal/session"
 )
 
@@ -46,7 +46,7 @@ func TestProjectRoot(t *testing.T) {
 		{"", "/q", "/q"},
 	}
 	for _, tt := range tests {
-		if got := chatload.ProjectRoot(tt.chat, tt.dir); got != tt.want {
+		if got := policy.ProjectRoot(tt.chat, tt.dir); got != tt.want {
 			t.Errorf("ProjectRoot(%q, %q) = %q, want %q", tt.chat, tt.dir, got, tt.want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestWorkDir(t *testing.T) {
 		{"", "sub", filepath.Join(root, "sub"), false},          // (repeated: stable)
 	}
 	for _, tt := range tests {
-		got, err := chatload.WorkDir(dir, root, tt.explicit, tt.workingDir)
+		got, err := policy.WorkDir(dir, root, tt.explicit, tt.workingDir)
 		if (err != nil) != tt.err || (!tt.err && got != tt.want) {
 			t.Errorf("WorkDir(%q, %q) = %q, %v; want %q, error %v", tt.explicit, tt.workingDir, got, err, tt.want, tt.err)
 		}
@@ -88,7 +88,7 @@ func TestWorkDir(t *testing.T) {
 func TestOpenFileAndBufferAgree(t *testing.T) {
 	t.Parallel()
 	root, chat, other := project(t)
-	fromFile, err := chatload.Open(chatload.Request{ChatFile: chat, Dir: filepath.Join(root, "home"), Options: session.Options{Home: filepath.Join(root, "home")}})
+	fromFile, err := policy.Open(policy.Request{ChatFile: chat, Dir: filepath.Join(root, "home"), Options: session.Options{Home: filepath.Join(root, "home")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +100,11 @@ func TestOpenFileAndBufferAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromBuffer, err := chatload.Open(chatload.Request{ChatFile: chat, Settings: &s, Dir: root, Options: session.Options{Home: filepath.Join(root, "home")}})
+	fromBuffer, err := policy.Open(policy.Request{ChatFile: chat, Settings: &s, Dir: root, Options: session.Options{Home: filepath.Join(root, "home")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ch := range []*chatload.Chat{fromFile, fromBuffer} {
+	for _, ch := range []*policy.Chat{fromFile, fromBuffer} {
 		if ch.Root != root || ch.Cwd != filepath.Join(root, "sub") {
 			t.Errorf("Root, Cwd = %q, %q; want %q, %q", ch.Root, ch.Cwd, root, filepath.Join(root, "sub"))
 		}

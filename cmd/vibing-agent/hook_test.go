@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The hook's row goes to the spool, `audit` imports it into the database,
+// and a spool that cannot be written refuses the call.
+func TestHookAuditSpool(t *testing.T) {
+	bin := buildAgent(t)
+	dir := t.TempDir()
+	input := `{"session_id":"sess-9","cwd":"` + dir + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo ls"}}`
+	tests := []struct {
+		name      string
+		auditPath string
+		want      string
+	}{
+		{"spool written", filepath.Join(dir, "state", "audit.sqlite"), "built-in rule"},
+		{"spool not writable", filepath.Join(dir, "blocker", "audit.sqlite"), "could not write the audit row"},
+	}
+	os.WriteFile(filepath.Join(dir, "blocker"), nil, 0o600) // a file where the folder should be
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := filepath.Join(t.TempDir(), "options.json")
+			os.WriteFile(cfg, []byte(`{"audit_path":"`+tt.auditPath+`"}`), 0o644)
+			cmd := runAgentIn(t, bin, dir, input, "hook", "--config", cfg)
+			if !strings.Contains(cmd, `"permissionDecision":"deny"`) || !strings.Contains(cmd, tt.want) {
+				t.Fatalf("hook answered %s, want a deny naming %q", cmd, tt.want)
+			}
+			if tt.name != "spool written" {
+				return
+			}
+			out, errOut, code := runAgent(t, bin, dir, nil, "audit", "--config", cfg, "--json")
+			if code != 0 || !strings.Contains(out, `"session_id":"sess-9"`) || !strings.Contains(out, `"source":"hook"`) || !strings.Contains(out, `"decision":"deny"`) {
+				t.Errorf("audit = exit %d %s %s, want the hook's deny row", code, out, errOut)
+			}
+			if m, _ := filepath.Glob(tt.auditPath + ".hook-spool*"); len(m) != 0 {
+				t.Errorf("spool files left after the import: %v", m)
+			}
+		})
+	}
+}
+
+func runAgentIn(t *testing.T, bin, dir, stdin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("vibing-agent %v: %v", args, err)
+	}
+	return string(out)
+}
+
+// The hook reads every policy layer: a deny in ~/.claude/settings.json and a
+// trusted project allow decide in a terminal session as in a chat, and an
+// untrusted project allow leaves the call to the mode ({}).
+func TestHookReadsLayers(t *testing.T) {
+	bin := sharedAgent(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{"permissions":{"deny":["Bash(touch:*)"]}}`)
+	writeFile(t, filepath.Join(proj, ".vibing", "policy.yaml"), "allow: [\"Bash(npm test)\"]\n")
+	cfg := filepath.Join(dir, "options.json")
+	writeFile(t, cfg, `{"audit_path":"`+filepath.Join(dir, "audit.sqlite")+`"}`)
+	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "CLAUDE_PROJECT_DIR=" + proj}
+	hookOut := func(cmd string) string {
+		c := exec.Command(bin, "hook", "--config", cfg)
+		c.Dir = proj
+		c.Env = append(os.Environ(), env...)
+		c.Stdin = strings.NewReader(`{"session_id":"s","cwd":"` + proj + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + cmd + `"}}`)
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("hook: %v", err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if out := hookOut("touch x"); !strings.Contains(out, `"permissionDecision":"deny"`) || !strings.Contains(out, "Bash(touch:*)") {
+		t.Errorf("a ~/.claude/settings.json deny: hook answered %s", out)
+	}
+	if out := hookOut("npm test"); out != "{}" {
+		t.Errorf("an untrusted project allow: hook answered %s, want {}", out)
+	}
+	if _, errOut, code := runAgent(t, bin, proj, env, "trust"); code != exitOK {
+		t.Fatalf("trust: %s", errOut)
+	}
+	if out := hookOut("npm test"); !strings.Contains(out, `"permissionDecision":"allow"`) {
+		t.Errorf("a trusted project allow: hook answered %s", out)
+	}
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"vibing/internal/claude"
+	"vibing/internal/config"
+	"vibing/internal/hook"
+	"vibing/internal/policy"
+	"vibing/internal/procs"
+	"vibing/internal/sandbox"
+	"vibing/internal/session"
+)
+
+func init() {
+	register(command{name: "claude", summary: "run the claude CLI in a terminal inside the sandbox derived from the policy", run: runClaude})
+}
+
+// sandboxer starts a command inside the sandbox of a loaded chat (or of
+// the policy layers alone): the view is derived when the command starts.
+type sandboxer struct {
+	bwrap      string
+	engine     *session.Engine
+	root       string
+	configPath string
+	cfg        *config.Config
+	terminal   bool
+	prepared   *sandbox.Prepared
+	view       *sandbox.View
+}
+
+// input is what the view is derived from, for the CLI at claudeBin.
+func (s *sandboxer) input(claudeBin string) sandbox.Input {
+	exe, _ := os.Executable()
+	return sandboxInput(s.engine, s.root, s.configPath, s.cfg, claudeBin, exe)
+}
+
+func sandboxInput(eng *session.Engine, root, configPath string, cfg *config.Config, claudeBin, exe string) sandbox.Input {
+	if configPath != "" {
+		if abs, err := filepath.Abs(configPath); err == nil {
+			configPath = abs
+		}
+	}
+	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath, Writable: cfg.SandboxWritable}
+}
+
+// sandboxReport is the sandbox part of explain.
+func sandboxReport(eng *session.Engine, root, configPath string, cfg *config.Config) sandbox.Report {
+	bin, _ := claude.Find(cfg.ClaudeCmd)
+	exe, _ := os.Executable()
+	return sandbox.NewReport(cfg.Sandbox, sandboxInput(eng, root, configPath, cfg, bin, exe))
+}
+
+// wrap derives the view and puts bwrap in front of cmd.
+func (s *sandboxer) wrap(cmd *exec.Cmd) error {
+	prog := cmd.Path
+	if procs.IsKeeper(cmd) {
+		prog = cmd.Args[1] // the keeper's program: the claude CLI
+	}
+	s.view = sandbox.Derive(s.input(prog))
+	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, StateDir: config.StateDir()})
+	if err != nil {
+		return err
+	}
+	s.prepared = p
+	p.Wrap(cmd, s.bwrap)
+	// run's own claude is process 2 in there: an installed hook stands
+	// aside for it (hook.InsideRun)
+	if !s.terminal {
+		cmd.Env = append(cmd.Env, hook.RunEnv+"="+hook.SandboxRun)
+	}
+	return nil
+}
+
+// cleanup removes what the sandbox left on disk.
+func (s *sandboxer) cleanup() {
+	if s != nil {
+		s.prepared.Cleanup()
+	}
+}
+
+const claudeUsage = `Usage: vibing-agent claude [--config FILE] [--chat FILE] [--] [claude arguments...]
+
+Runs the claude CLI ($VIBING_CLAUDE_BIN, else the claude_cmd option, else
+claude on PATH) in the current folder inside the sandbox vibing derives from
+the policy (bubblewrap; see 'vibing-agent explain'): the current folder and
+the CLI's own state writable, guarded files and files that run code by
+themselves read-only, files a Read deny rule names hidden, a private /tmp,
+the network unchanged. The terminal is passed through and the CLI's exit
+code is returned. The rules come from every policy layer; --chat adds a
+chat's lists. With the hook installed (vibing-agent hook install) the
+engine decides the calls and the kernel backs it.
+
+The sandbox option applies: "on" refuses to start without bubblewrap,
+"auto" warns and starts the CLI without it, "off" starts it without it.
+`
+
+const claudeExamples = `
+Examples:
+  vibing-agent claude
+  vibing-agent claude -- -p "run the tests" --model sonnet
+  vibing-agent claude --config ~/.local/state/vibing/options.json --continue
+`
+
+// runClaude is vibing-agent claude.
+func runClaude(_ context.Context, args []string, io stdio) int {
+	var configPath, chat string
+flags:
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "-h" || a == "--help":
+			fmt.Fprint(io.out, claudeUsage, claudeExamples)
+			return exitOK
+		case a == "--":
+			args = args[1:]
+			break flags
+		case a == "--config" && len(args) > 1:
+			configPath, args = args[1], args[2:]
+		case a == "--chat" && len(args) > 1:
+			chat, args = args[1], args[2:]
+		case strings.HasPrefix(a, "--config="):
+			configPath, args = strings.TrimPrefix(a, "--config="), args[1:]
+		case strings.HasPrefix(a, "--chat="):
+			chat, args = strings.TrimPrefix(a, "--chat="), args[1:]
+		default:
+			break flags
+		}
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(io.err, "vibing-agent claude: "+format+"\n", a...)
+		return exitFail
+	}
+	learnTools()
+	cfg, err := loadConfig(configPath)
+	if err != nil {
+		return fail("%v", err)
+	}
+	bin, err := claude.Find(cfg.ClaudeCmd)
+	if err != nil {
+		return fail("%v", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fail("%v", err)
+	}
+	ch, err := policy.Open(policy.Request{Config: cfg, ConfigFile: configPath, ChatFile: chat, NoChat: chat == "", Dir: wd})
+	if err != nil {
+		return fail("%v", err)
+	}
+	if ch.LoadErr != nil {
+		fmt.Fprintf(io.err, "vibing-agent claude: %v\n", ch.LoadErr)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = ch.Cwd
+	cmd.Env = os.Environ()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if f, ok := io.in.(*os.File); !ok || f != os.Stdin {
+		cmd.Stdin = io.in
+	}
+	if f, ok := io.out.(*os.File); !ok || f != os.Stdout {
+		cmd.Stdout = io.out
+	}
+	if f, ok := io.err.(*os.File); !ok || f != os.Stderr {
+		cmd.Stderr = io.err
+	}
+	choice, err := sandbox.Choose(cfg.Sandbox)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var sb *sandboxer
+	if choice.Use {
+		sb = &sandboxer{bwrap: choice.Bwrap, engine: ch.Engine, root: ch.Root, configPath: configPath, cfg: cfg, terminal: true}
+		if err := sb.wrap(cmd); err != nil {
+			return fail("%v", err)
+		}
+		defer sb.cleanup()
+	} else {
+		fmt.Fprintf(io.err, "vibing-agent claude: %s\n", choice.Notice)
+	}
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				return 128 + int(ws.Signal())
+			}
+			return ee.ExitCode()
+		}
+		return fail("%v", err)
+	}
+	return exitOK
+}

@@ -1,0 +1,123 @@
+package sandbox
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"vibing/internal/matcher"
+	"vibing/internal/session"
+)
+
+// skipWalk are folders a walk from / never enters: they are not files.
+var skipWalk = map[string]bool{"/proc": true, "/sys": true, "/dev": true, "/run": true}
+
+// hidden lists the existing files and folders a Read deny rule names. Each
+// rule's folder is walked (the project and ~ for a bare name, which counts
+// at any depth), at most max entries a walk; every hit is confirmed with
+// the engine (a Read of it is denied by a rule).
+func (d *deriver) hidden() {
+	x := d.in.Engine.Explain()
+	hid := map[string]bool{}
+	walked := map[string]bool{} // rule + root: a rule in two layers walks once
+	for _, lr := range x.Layers {
+		if lr.List != "deny" {
+			continue
+		}
+		r, err := matcher.ParseRule(lr.Rule)
+		if err != nil {
+			continue
+		}
+		switch {
+		case r.IsRegex():
+			d.note(fmt.Sprintf("%s (%s) is a regex rule: the files it names are not looked for, so none is hidden", lr.Rule, lr.Source))
+			continue
+		case r.Tool != "Read":
+			continue
+		case !r.HasArg():
+			d.note(fmt.Sprintf("%s (%s) refuses the Read tool as a whole: no file is hidden for it", lr.Rule, lr.Source))
+			continue
+		}
+		root, anyDepth := r.FileRoot(d.env.Cwd, d.home)
+		roots := []string{root}
+		if anyDepth {
+			roots = []string{d.in.Root, d.env.Cwd, d.home}
+		}
+		for _, base := range roots {
+			if base == "" || walked[lr.Rule+"\x00"+base] {
+				continue
+			}
+			walked[lr.Rule+"\x00"+base] = true
+			d.walkRule(r, lr, base, hid)
+		}
+	}
+}
+
+// walkRule hides what rule r names below base.
+func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, hid map[string]bool) {
+	if _, err := os.Lstat(base); err != nil {
+		return
+	}
+	n := 0
+	stopped := false
+	_ = filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if skipWalk[p] {
+			return filepath.SkipDir
+		}
+		if n++; n > d.max {
+			stopped = true
+			return filepath.SkipAll
+		}
+		if e.IsDir() && e.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !r.NamesFile(p, d.env.Cwd, d.home) {
+			return nil
+		}
+		dec := d.in.Engine.Decide("Read", map[string]any{"file_path": p})
+		if dec.Decision != session.Deny || dec.Rule == "" {
+			return nil
+		}
+		d.hide(p, e.IsDir(), lr, hid)
+		if e.IsDir() {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if stopped {
+		d.note(fmt.Sprintf("%s (%s): the look below %s stopped after %d entries; files further down are not hidden (the engine still refuses the Read tool on them)",
+			lr.Rule, lr.Source, base, d.max))
+	}
+}
+
+// hide lists p (resolved) as hidden, unless it holds what the CLI needs.
+func (d *deriver) hide(p string, dir bool, lr session.LayerRule, hid map[string]bool) {
+	r := realPath(p)
+	if hid[r] {
+		return
+	}
+	hid[r] = true
+	if fi, err := os.Stat(r); err == nil {
+		dir = fi.IsDir()
+	} else {
+		return // a dangling link: nothing to read
+	}
+	for _, keep := range []struct{ path, what string }{{d.env.Cwd, "the working directory"}, {d.in.Claude, "the claude CLI"},
+		{d.in.Binary, "vibing-agent"}, {d.home, "the home folder"}} {
+		if keep.path != "" && matcher.Within(realPath(keep.path), r) {
+			d.note(fmt.Sprintf("%s is not hidden although %s (%s) names it: it holds %s", r, lr.Rule, lr.Source, keep.what))
+			return
+		}
+	}
+	for _, w := range d.v.Writable {
+		if matcher.Within(w.Path, r) {
+			d.note(fmt.Sprintf("%s is not hidden although %s (%s) names it: it holds the writable folder %s", r, lr.Rule, lr.Source, w.Path))
+			return
+		}
+	}
+	d.v.Hidden = append(d.v.Hidden, Entry{Path: r, Why: fmt.Sprintf("%s (%s)", lr.Rule, lr.Source), Dir: dir, Bound: true})
+}

@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"vibing/internal/fakeapi"
+	"vibing/internal/run"
+)
+
+// background is a turn that starts a server-like command in the
+// background (Claude Code's run_in_background), which outlives its Bash
+// call by design.
+func background(cmd string) fakeapi.Turn {
+	return fakeapi.Turn{Tools: []fakeapi.ToolCall{{Name: "Bash",
+		Input: map[string]any{"command": cmd, "description": "dev server", "run_in_background": true}}}}
+}
+
+// waitGone fails unless no process of the world is left within d.
+func (w *world) waitGone(d time.Duration) {
+	w.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		left := w.leftovers()
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, pid := range left {
+				cmdline, _ := os.ReadFile("/proc/" + itoa(pid) + "/cmdline")
+				w.t.Errorf("left behind: pid %d %q", pid, cmdline)
+			}
+			w.t.FailNow()
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestRealBackgroundCommandEndsWithTurn: a dev server the model starts in
+// the background does not outlive the turn.
+func TestRealBackgroundCommandEndsWithTurn(t *testing.T) {
+	w := newWorld(t, "permissions_allow: [\"Bash(sleep:*)\"]\n", "", background("sleep 300"))
+	res := w.run(nil)
+	if res.code != 0 {
+		t.Fatalf("exit %d; events %v; stderr %s", res.code, res.types(), res.stderr)
+	}
+	if d := res.all("decision"); len(d) != 1 || d[0].Decision != "allow" {
+		t.Fatalf("decisions %+v, want the background command allowed", d)
+	}
+	w.waitGone(3 * time.Second)
+}
+
+// TestRealSignalDuringApproval stops the run while an approval waits and a
+// background command runs: SIGTERM lets it deny the call and record that;
+// SIGKILL gives it no chance, yet the pending call is in the audit log and
+// the CLI and its tools end within seconds.
+func TestRealSignalDuringApproval(t *testing.T) {
+	tests := []struct {
+		name string
+		sig  syscall.Signal
+		row  string
+	}{
+		{"SIGTERM", syscall.SIGTERM, "ask_denied"},
+		{"SIGKILL", syscall.SIGKILL, "ask_pending"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t, "permissions_allow: [\"Bash(sleep:*)\"]\npermissions_ask: [\"Bash(touch:*)\"]\n", "",
+				background("sleep 300"), bash("touch never.txt"))
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := w.command(ctx)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := json.Marshal(run.Input{Type: "prompt", Text: "start the server, then touch"})
+			stdin.Write(append(data, '\n'))
+			var events []run.Output
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				var o run.Output
+				_ = json.Unmarshal(sc.Bytes(), &o)
+				events = append(events, o)
+				if o.Type == "approval_request" {
+					time.Sleep(200 * time.Millisecond) // the ask_pending row is written off the loop
+					cmd.Process.Signal(tt.sig)
+				}
+			}
+			cmd.Wait()
+			var types []string
+			for _, e := range events {
+				types = append(types, e.Type)
+			}
+			t.Logf("events %v", types)
+			if w.exists("never.txt") {
+				t.Error("the call asked about ran")
+			}
+			rows := auditRows(t, w)
+			got := map[string]int{}
+			for _, r := range rows {
+				got[r.Decision]++
+			}
+			if len(rows) != 2 || got["allow"] != 1 || got[tt.row] != 1 {
+				t.Errorf("audit rows %v, want one allow and one %s", got, tt.row)
+			}
+			w.waitGone(5 * time.Second)
+		})
+	}
+}
