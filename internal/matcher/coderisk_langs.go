@@ -38,14 +38,14 @@ func jsRisk(code string) string {
 	for _, t := range idents(code, true) {
 		w := t.s
 		switch {
-		case strings.Contains(w, "__") || jsWords[w]:
+		case strings.Contains(w, "__") || jsWords.has(w):
 			return w
 		case w == "process":
 			m := jsAttr.FindStringSubmatch(code[t.end:])
 			if m == nil {
 				return "process"
 			}
-			if !jsProcess[m[1]] {
+			if !jsProcess.has(m[1]) {
 				return "process." + m[1]
 			}
 		case w == "require":
@@ -54,7 +54,7 @@ func jsRisk(code string) string {
 				return "require"
 			}
 			mod := strings.TrimPrefix(m[1]+m[2], "node:")
-			if !jsModules[mod] && !strings.HasSuffix(mod, ".json") {
+			if !jsModules.has(mod) && !strings.HasSuffix(mod, ".json") {
 				return "require " + mod
 			}
 		}
@@ -115,12 +115,12 @@ func perlRisk(code string) string {
 	for _, t := range idents(code, false) {
 		w := t.s
 		switch {
-		case perlWords[w]:
+		case perlWords.has(w):
 			return w
 		case w == "do" && t.next != '{':
 			return "do FILE"
 		case w == "use":
-			if m := perlModName.FindStringSubmatch(code[t.end:]); m != nil && !perlModules[m[1]] && !isVersion(m[1]) {
+			if m := perlModName.FindStringSubmatch(code[t.end:]); m != nil && !perlModules.has(m[1]) && !isVersion(m[1]) {
 				return "use " + m[1]
 			}
 		case perlEvalFlags(code, t):
@@ -169,11 +169,11 @@ func rubyRisk(code string) string {
 	}
 	for _, t := range idents(code, false) {
 		if t.s == "require" {
-			if m := rubyRequire.FindStringSubmatch(code[t.end:]); m != nil && rubyLibs[m[1]+m[2]] {
+			if m := rubyRequire.FindStringSubmatch(code[t.end:]); m != nil && rubyLibs.has(m[1]+m[2]) {
 				continue
 			}
 		}
-		if strings.Contains(t.s, "__") || rubyWords[t.s] || strings.HasSuffix(t.s, "_file") {
+		if strings.Contains(t.s, "__") || rubyWords.has(t.s) || strings.HasSuffix(t.s, "_file") {
 			return t.s
 		}
 	}
@@ -223,7 +223,7 @@ func phpRisk(code string) string {
 		if t.s == "file_get_contents" && !pyOpenLiteral.MatchString(code[t.end:]) {
 			return "file_get_contents with a computed name"
 		}
-		if !phpWords[t.s] {
+		if !phpWords.has(t.s) {
 			return t.s
 		}
 	}
@@ -242,7 +242,7 @@ var sqlWords = wordSet(`load_extension edit writefile readfile fsdir attach`)
 func sqlRisk(code string) string {
 	for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' }) {
 		if l := strings.TrimSpace(line); strings.HasPrefix(l, ".") {
-			if cmd := strings.Fields(l)[0]; !sqlDotOK[strings.ToLower(cmd)] {
+			if cmd := strings.Fields(l)[0]; !sqlDotOK.has(strings.ToLower(cmd)) {
 				return cmd
 			}
 		}
@@ -250,7 +250,7 @@ func sqlRisk(code string) string {
 	toks := idents(maskStrings(code, `'"`, 0, ""), false)
 	for i, t := range toks {
 		w := strings.ToLower(t.s)
-		if sqlWords[w] {
+		if sqlWords.has(w) {
 			return w
 		}
 		if w == "vacuum" && i+1 < len(toks) && strings.EqualFold(toks[i+1].s, "into") {
