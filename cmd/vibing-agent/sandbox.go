@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"vibing/internal/auditspool"
 	"vibing/internal/claude"
 	"vibing/internal/config"
 	"vibing/internal/hook"
@@ -34,6 +35,7 @@ type sandboxer struct {
 	terminal   bool
 	prepared   *sandbox.Prepared
 	view       *sandbox.View
+	relay      *auditspool.Relay
 }
 
 // input is what the view is derived from, for the CLI at claudeBin.
@@ -48,7 +50,26 @@ func sandboxInput(eng *session.Engine, root, configPath string, cfg *config.Conf
 			configPath = abs
 		}
 	}
-	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath, Writable: cfg.SandboxWritable}
+	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath,
+		Writable: cfg.SandboxWritable, HookFiles: hookFiles(root)}
+}
+
+// hookFiles are the --config and --chat files of the installed hook
+// entries (absolute paths), which a hook inside the sandbox reads.
+func hookFiles(project string) []string {
+	home, _ := os.UserHomeDir()
+	if project == "" {
+		project, _ = os.Getwd()
+	}
+	var out []string
+	for _, f := range hook.Installed(hook.Paths{Home: home, Project: project}) {
+		for _, p := range f.Entry.Files() {
+			if filepath.IsAbs(p) {
+				out = append(out, filepath.Clean(p))
+			}
+		}
+	}
+	return out
 }
 
 // sandboxReport is the sandbox part of explain.
@@ -64,13 +85,23 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	if procs.IsKeeper(cmd) {
 		prog = cmd.Args[1] // the keeper's program: the claude CLI
 	}
-	s.view = sandbox.Derive(s.input(prog))
-	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, StateDir: config.StateDir()})
+	s.cleanup() // the previous turn's
+	relay, err := auditspool.StartRelay(auditspool.For(s.cfg.AuditDB()))
 	if err != nil {
+		return fmt.Errorf("sandbox: the hook's audit relay: %w", err)
+	}
+	s.relay = relay
+	s.view = sandbox.Derive(s.input(prog))
+	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, StateDir: config.StateDir(), Show: []string{relay.Dir()}})
+	if err != nil {
+		s.cleanup()
 		return err
 	}
 	s.prepared = p
 	p.Wrap(cmd, s.bwrap)
+	// an installed hook inside cannot write the spool (the state folder is
+	// read-only in there): it hands its rows to the relay
+	cmd.Env = append(cmd.Env, auditspool.RelayEnv+"="+relay.Socket())
 	// run's own claude is process 2 in there: an installed hook stands
 	// aside for it (hook.InsideRun)
 	if !s.terminal {
@@ -79,10 +110,17 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	return nil
 }
 
-// cleanup removes what the sandbox left on disk.
+// cleanup removes what the sandbox left on disk and stops the relay,
+// once the CLI ended.
 func (s *sandboxer) cleanup() {
-	if s != nil {
-		s.prepared.Cleanup()
+	if s == nil {
+		return
+	}
+	s.prepared.Cleanup()
+	s.prepared = nil
+	if s.relay != nil {
+		_ = s.relay.Close()
+		s.relay = nil
 	}
 }
 

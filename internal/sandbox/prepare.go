@@ -23,6 +23,9 @@ type Options struct {
 	// StateDir holds the list of placeholders bwrap created on disk, so a
 	// run that died leaves none behind for long ("" = no list).
 	StateDir string
+	// Show are more folders the sandbox shows read-only at their own path
+	// (the audit relay's socket folder, which may lie in the private /tmp).
+	Show []string
 }
 
 // Prepared is a view ready to run: the bwrap arguments (up to the "--"
@@ -60,7 +63,7 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 		a = append(a, "--new-session")
 	}
 	a = append(a, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp")
-	for _, vis := range v.Visible {
+	for _, vis := range append(append([]string(nil), v.Visible...), o.Show...) {
 		a = append(a, "--ro-bind", vis, vis)
 	}
 	ws := append([]Entry(nil), v.Writable...)
