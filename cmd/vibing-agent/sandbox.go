@@ -36,6 +36,10 @@ type sandboxer struct {
 	prepared   *sandbox.Prepared
 	view       *sandbox.View
 	relay      *auditspool.Relay
+	// interactive: a person answers the CLI (vibing-agent claude without -p)
+	interactive bool
+	// warn tells the person what the sandbox could not keep (stderr)
+	warn func(string)
 }
 
 // input is what the view is derived from, for the CLI at claudeBin.
@@ -92,7 +96,8 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	}
 	s.relay = relay
 	s.view = sandbox.Derive(s.input(prog))
-	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, StateDir: config.StateDir(), Show: []string{relay.Dir()}})
+	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, StateDir: config.StateDir(), Show: []string{relay.Dir()},
+		Interactive: s.interactive, Warn: s.warn})
 	if err != nil {
 		s.cleanup()
 		return err
@@ -146,6 +151,20 @@ Examples:
   vibing-agent claude -- -p "run the tests" --model sonnet
   vibing-agent claude --config ~/.local/state/vibing/options.json --continue
 `
+
+// printMode reports whether the CLI's arguments ask for one answer
+// without a person (-p, --print).
+func printMode(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "-p" || a == "--print" || strings.HasPrefix(a, "--print=") {
+			return true
+		}
+	}
+	return false
+}
 
 // runClaude is vibing-agent claude.
 func runClaude(_ context.Context, args []string, io stdio) int {
@@ -215,7 +234,8 @@ flags:
 	}
 	var sb *sandboxer
 	if choice.Use {
-		sb = &sandboxer{bwrap: choice.Bwrap, engine: ch.Engine, root: ch.Root, configPath: configPath, cfg: cfg, terminal: true}
+		sb = &sandboxer{bwrap: choice.Bwrap, engine: ch.Engine, root: ch.Root, configPath: configPath, cfg: cfg, terminal: true,
+			interactive: !printMode(args), warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent claude: %s\n", msg) }}
 		if err := sb.wrap(cmd); err != nil {
 			return fail("%v", err)
 		}

@@ -26,16 +26,26 @@ type Options struct {
 	// Show are more folders the sandbox shows read-only at their own path
 	// (the audit relay's socket folder, which may lie in the private /tmp).
 	Show []string
+	// Interactive says the CLI talks to a person (no -p): the trust they
+	// give a folder in the CLI's dialog is carried back to ~/.claude.json.
+	Interactive bool
+	// Warn tells the person what the sandbox could not do after the
+	// command ended (a change to ~/.claude.json it did not carry back);
+	// nil: not told.
+	Warn func(string)
 }
 
 // Prepared is a view ready to run: the bwrap arguments (up to the "--"
 // before the command) and what to undo after the command ended.
 type Prepared struct {
 	Args []string
-	dir  string   // our empty file and folder
-	made []string // placeholders bwrap creates as mount points (missing paths in writable folders)
-	opts Options
-	lock *os.File
+	// Env are the KEY=VALUE entries the command needs in there.
+	Env    []string
+	claude *claudeState
+	dir    string   // our empty file and folder
+	made   []string // placeholders bwrap creates as mount points (missing paths in writable folders)
+	opts   Options
+	lock   *os.File
 }
 
 // Prepare makes the placeholders and the arguments. Cleanup must be called
@@ -75,6 +85,19 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 			}
 		}
 		a = append(a, "--bind", w.Path, w.Path)
+	}
+	cs, err := v.prepareClaudeState(dir, o.Interactive)
+	if err != nil {
+		p.Cleanup()
+		return nil, err
+	}
+	if cs != nil {
+		p.claude = cs
+		a = append(a, "--bind", cs.copy, cs.mount)
+		p.Env = append(p.Env, "CLAUDE_CONFIG_DIR="+filepath.Dir(cs.mount))
+		if cs.placed {
+			p.made = append(p.made, cs.mount)
+		}
 	}
 	var roDirs []string
 	for _, e := range v.ReadOnly {
@@ -160,6 +183,12 @@ func sortedByLength(in []Entry) []Entry {
 func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 	prefix := append([]string{bwrap}, p.Args...)
 	procs.Prefix(cmd, append(prefix, "--"))
+	if len(p.Env) > 0 {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = append(cmd.Env, p.Env...)
+	}
 }
 
 // Cleanup removes the placeholders bwrap made as mount points (when they
@@ -167,6 +196,11 @@ func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 func (p *Prepared) Cleanup() {
 	if p == nil {
 		return
+	}
+	if p.claude != nil {
+		dropped, err := p.claude.sync()
+		p.claude = nil
+		p.warn(dropped, err)
 	}
 	if p.lock != nil {
 		_ = syscall.Flock(int(p.lock.Fd()), syscall.LOCK_UN)
@@ -178,6 +212,20 @@ func (p *Prepared) Cleanup() {
 		_ = os.Chmod(filepath.Join(p.dir, "emptydir"), 0o700)
 		_ = os.RemoveAll(p.dir)
 		p.dir = ""
+	}
+}
+
+// warn names what was not carried back into ~/.claude.json.
+func (p *Prepared) warn(dropped []string, err error) {
+	if p.opts.Warn == nil {
+		return
+	}
+	if len(dropped) > 0 {
+		p.opts.Warn(fmt.Sprintf("changes the sandboxed session made to ~/.claude.json that can run code or grant permissions are not kept: %s (make them outside the sandbox, e.g. claude mcp add)",
+			strings.Join(dropped, ", ")))
+	}
+	if err != nil {
+		p.opts.Warn(fmt.Sprintf("the claude CLI's state (~/.claude.json) from the sandboxed session could not be saved: %v", err))
 	}
 }
 

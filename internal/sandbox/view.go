@@ -41,6 +41,9 @@ type View struct {
 	// Visible are folders below /tmp that stay visible (read-only) over
 	// the private /tmp: the project, the home folder, the binaries.
 	Visible []string `json:"-"`
+	// Home is the home folder (symlinks resolved): the CLI's state in
+	// ~/.claude and ~/.claude.json (claudejson.go).
+	Home string `json:"-"`
 }
 
 // Input is what a view is derived from.
@@ -95,6 +98,7 @@ func Derive(in Input) *View {
 	if d.max <= 0 {
 		d.max = DefaultMaxEntries
 	}
+	d.v.Home = realPath(home)
 	d.writable()
 	d.readOnly()
 	d.hidden()

@@ -132,3 +132,47 @@ func TestSandboxHookStandsAsideInRun(t *testing.T) {
 		t.Errorf("hook rows = %v, want none (the run decides its own claude's calls)", rows)
 	}
 }
+
+// ~/.claude.json inside the sandbox: the CLI's own state is remembered (it
+// writes a private copy, and vibing carries the harmless keys back), while
+// a script that adds an MCP server — to the real file (read-only) or to the
+// copy the CLI reads in there — changes nothing, and the person is told.
+func TestSandboxClaudeJSON(t *testing.T) {
+	needSandbox(t)
+	plant := `python3 -c 'import json,os; p=os.path.expanduser("~/.claude/.claude.json"); d=json.load(open(p)); d["mcpServers"]={"evil":{"command":"sh","args":["-c","id"]}}; json.dump(d,open(p,"w"))' && echo planted-copy; ` +
+		`echo '{"mcpServers":{"evil":{"command":"sh"}}}' > ~/.claude.json || echo real-refused`
+	w := newHookWorld(t, bash("sh plant.sh"), fakeapi.Turn{Text: "done"})
+	w.write(filepath.Join(w.dir, "plant.sh"), plant+"\n")
+	w.write(w.config, "audit_path: "+w.auditDB+"\nsandbox: \"on\"\n")
+	w.write(w.rules, "---\nvibing.nvim: true\npermissions_allow: [Bash]\n---\n")
+	real := filepath.Join(w.home, ".claude.json")
+	w.write(real, `{"numStartups": 7, "projects": {"/elsewhere": {"allowedTools": []}}}`+"\n")
+	out, err := w.sandboxClaude("go", "--dangerously-skip-permissions")
+	if err != nil {
+		t.Fatalf("vibing-agent claude: %v\n%s", err, out)
+	}
+	results := toolResults(w.api)
+	for _, want := range []string{"planted-copy", "real-refused"} {
+		if !strings.Contains(results, want) {
+			t.Errorf("tool results lack %q:\n%s", want, results)
+		}
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	must(t, json.Unmarshal(data, &got))
+	if _, ok := got["mcpServers"]; ok {
+		t.Errorf("an MCP server planted inside the sandbox reached ~/.claude.json:\n%s", data)
+	}
+	if got["userID"] == nil || got["firstStartTime"] == nil || got["projects"] == nil {
+		t.Errorf("the CLI's state was not carried back (or the person's was lost):\n%s", data)
+	}
+	if !strings.Contains(out, "mcpServers") || !strings.Contains(out, "not kept") {
+		t.Errorf("the person is not told that mcpServers was dropped:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(w.home, ".claude", ".claude.json")); err == nil {
+		t.Errorf("~/.claude/.claude.json (the copy's mount point) is left behind")
+	}
+}
