@@ -96,7 +96,7 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	}
 	s.relay = relay
 	s.view = sandbox.Derive(s.input(prog))
-	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, StateDir: config.StateDir(), Show: []string{relay.Dir()},
+	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, Show: []string{relay.Dir()},
 		Interactive: s.interactive, Warn: s.warn})
 	if err != nil {
 		s.cleanup()

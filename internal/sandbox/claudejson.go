@@ -60,13 +60,12 @@ func projectKeyCarried(k string, interactive bool) bool {
 
 // claudeState is the private copy of ~/.claude.json for one sandbox.
 type claudeState struct {
-	real   string // ~/.claude.json
-	copy   string // the private copy, bound at mount
-	mount  string // ~/.claude/.claude.json
-	start  []byte // the copy as it was made
-	cwd    string // the session's folder (its "projects" entry)
-	inter  bool   // interactive session
-	placed bool   // mount did not exist: an empty placeholder was made
+	real  string // ~/.claude.json
+	copy  string // the private copy, bound at mount
+	mount string // ~/.claude/.claude.json
+	start []byte // the copy as it was made
+	cwd   string // the session's folder (its "projects" entry)
+	inter bool   // interactive session
 }
 
 // claudeConfigDir is the folder the CLI keeps its state in inside the
@@ -76,8 +75,8 @@ func claudeConfigDir(home string) (dir, mount string) {
 	return dir, filepath.Join(dir, ".claude.json")
 }
 
-// prepareClaudeState copies ~/.claude.json into dir and makes the mount
-// point; nil (and no error) when the CLI keeps its state elsewhere
+// prepareClaudeState copies ~/.claude.json into dir (Prepare makes the
+// mount point); nil (and no error) when the CLI keeps its state elsewhere
 // (CLAUDE_CONFIG_DIR set by the person) or there is no home.
 func (v *View) prepareClaudeState(dir string, interactive bool) (*claudeState, error) {
 	if v.Home == "" || os.Getenv("CLAUDE_CONFIG_DIR") != "" {
@@ -100,14 +99,6 @@ func (v *View) prepareClaudeState(dir string, interactive bool) (*claudeState, e
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	s.start = data
-	if _, err := os.Lstat(mount); errors.Is(err, fs.ErrNotExist) {
-		f, err := os.OpenFile(mount, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		_ = f.Close()
-		s.placed = true
-	}
 	return s, nil
 }
 
