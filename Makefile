@@ -19,6 +19,8 @@ FUZZTIME  ?= 5s
 GOFILES   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
+# the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
+export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
 export VIBING_TEST_AGENT_BIN  ?= $(CURDIR)/$(BIN)
 
 .PHONY: all build deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint
@@ -32,6 +34,7 @@ $(BIN): $(GOFILES)
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/vibing-agent
 
 deps:
+	@command -v bwrap >/dev/null 2>&1 || scripts/install-nvim.sh bwrap
 	@scripts/install-claude.sh
 	@scripts/install-nvim.sh 0.7
 	@scripts/install-nvim.sh 0.10
