@@ -42,17 +42,17 @@ end
 ---@param bufnr integer|nil default: the current buffer
 ---@return string
 function M.status(bufnr)
-  local send = package.loaded["vibing.chat.send"]
-  if not send then
+  local run = package.loaded["vibing.chat.run"]
+  if not run then
     return "" -- nothing was ever sent: do not load the chat code for a statusline
   end
-  return send.status(bufnr)
+  return run.status(bufnr)
 end
 
 ---Cancel the running message of a chat.
 ---@param bufnr integer|nil default: the current buffer
 function M.cancel(bufnr)
-  require("vibing.chat.send").cancel((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
+  require("vibing.chat.run").cancel((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
 end
 
 return M

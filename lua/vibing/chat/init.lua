@@ -154,7 +154,7 @@ function M.attach(bufnr)
   end
   if keys.cancel then
     vim.keymap.set("n", keys.cancel, function()
-      require("vibing.chat.send").cancel(bufnr)
+      require("vibing.chat.run").cancel(bufnr)
     end, { buffer = bufnr, desc = "vibing: cancel the running message" })
   end
 end
