@@ -53,6 +53,12 @@ type Runner struct {
 	// OnTools, when set, learns the tools the CLI offers (from its init
 	// event), so rules for tools newer than vibing's table are accepted.
 	OnTools func(names []string)
+
+	// Reload, when set, builds the engine again before each later message
+	// of a live backend (a Prompter): the person may have changed the
+	// chat's rules in between. The runner applies its session grants to
+	// the new engine and shows its notes as notices. An error ends the run.
+	Reload func() (Reloaded, error)
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
@@ -84,6 +90,7 @@ func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
 			return s.fail(ErrNoPrompt)
 		}
 		prompt = m.Text
+		s.turn = 1
 	case <-ctx.Done():
 		return s.fail(ErrCancelled)
 	}
@@ -156,6 +163,13 @@ type state struct {
 	resultSent bool
 	errorSent  bool
 	killC      <-chan time.Time
+
+	turn     int      // the message being answered, from 1
+	between  bool     // a live backend finished a turn and waits for the next message
+	prompts  []string // messages that arrived while a turn ran
+	inputEOF bool     // the editor closed stdin
+	grants   []grant  // session grants of this run, for a reloaded engine
+	onces    []string // tools granted by the once policy, likewise
 }
 
 func (s *state) loop(inputs <-chan Input) error {
@@ -171,7 +185,7 @@ func (s *state) loop(inputs <-chan Input) error {
 		if s.pending != nil {
 			timerC = s.pending.timer.C
 		}
-		if s.idle != nil && s.pending == nil && !s.idled {
+		if s.idle != nil && s.pending == nil && !s.idled && !s.between {
 			idleC = s.idle.C
 		}
 		select {
@@ -193,7 +207,9 @@ func (s *state) loop(inputs <-chan Input) error {
 		case m, ok := <-inputs:
 			if !ok {
 				inputs = nil
+				s.inputEOF = true
 				s.closeEditor()
+				s.endInputIfIdle()
 				continue
 			}
 			s.input(m)
@@ -257,7 +273,7 @@ func (s *state) handle(ev Event) {
 		s.sessionID = ev.SessionID
 		if !s.sessionSent {
 			s.sessionSent = true
-			_ = s.w.Write(Output{Type: "session", SessionID: ev.SessionID, Resumed: ptr(s.resumed())})
+			_ = s.w.Write(Output{Type: "session", SessionID: ev.SessionID, Resumed: ptr(s.resumed()), Turn: s.turn})
 		}
 	case KindText:
 		_ = s.w.Write(Output{Type: "text", Text: ev.Text})
@@ -285,13 +301,7 @@ func (s *state) handle(ev Event) {
 		if ev.SessionID != "" {
 			s.sessionID = ev.SessionID
 		}
-		if s.cancelled {
-			return // the cancel is reported when the backend ends
-		}
-		s.resultSent = true
-		_ = s.w.Write(Output{Type: "result", SessionID: s.sessionID, IsError: ptr(ev.IsError),
-			CostUSD: ptr(ev.CostUSD), DurationMS: ptr(ev.DurationMS)})
-		s.armKill()
+		s.endTurn(ev)
 	case KindError:
 		switch {
 		case s.resultSent:
@@ -328,7 +338,13 @@ func (s *state) input(m Input) {
 		}
 		s.answer(m)
 	case "cancel":
+		if s.between {
+			s.notice("nothing to cancel: no message is running")
+			return
+		}
 		s.cancel()
+	case "prompt":
+		s.prompt(m.Text)
 	default:
 		s.notice("ignored a stdin message of type %q", m.Type)
 	}
@@ -706,6 +722,7 @@ func (s *state) approve(answer string) {
 	ap := s.pending
 	if ap.decision.Once {
 		s.guard(func() error { s.r.Engine.GrantOnce(ap.perm.Tool); return nil })
+		s.onces = append(s.onces, ap.perm.Tool)
 	}
 	s.resolve(true, ByUser, "", AuditAskApproved, answer)
 }
@@ -714,7 +731,11 @@ func (s *state) grant(rule string, allow bool) error {
 	if rule == "" {
 		return errors.New("no rule to grant")
 	}
-	return s.guard(func() error { return s.r.Engine.GrantSession(rule, allow) })
+	err := s.guard(func() error { return s.r.Engine.GrantSession(rule, allow) })
+	if err == nil {
+		s.grants = append(s.grants, grant{rule: rule, allow: allow})
+	}
+	return err
 }
 
 func (s *state) addRule(list matcher.List, rule string) error {
