@@ -60,6 +60,12 @@ local function hook_leave()
   })
 end
 
+---The processes alive now (for tests).
+---@return table<vibing.Process, true>
+function M._live()
+  return live
+end
+
 ---Start cmd (argv list). Returns the process, or nil and why not.
 ---@param cmd string[]
 ---@param opts vibing.ProcessOpts
@@ -145,6 +151,12 @@ function Process:write(s)
   end
   local ok, ret = pcall(self.stdin.write, self.stdin, s)
   return ok and ret ~= nil
+end
+
+---Close the process's stdin (it ends once idle: `vibing-agent run` exits
+---after its last result).
+function Process:close_stdin()
+  close(self.stdin)
 end
 
 ---Send a signal to the process group.

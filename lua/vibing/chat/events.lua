@@ -112,7 +112,13 @@ end
 
 function handlers.result(r, ev)
   r.ended = "result"
+  r.final = render.field(ev, "final") == true
   handlers.session(r, ev)
+  if render.field(ev, "cancelled") == true then
+    r.cancelled = true
+    r.writer:lines({ "⏹ Cancelled." }, "VibingNotice")
+    return
+  end
   if render.field(ev, "is_error") == true and not r.cancelled then
     local msg = "the agent ended the turn with an error"
     local tail = r.writer.last_text or ""

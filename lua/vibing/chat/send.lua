@@ -32,7 +32,8 @@ end
 ---@param bufnr integer
 function M.send(bufnr)
   if run.running(bufnr) then
-    log.warn("this chat is still running; wait for the reply or cancel it with " .. (require("vibing").options().keymaps.cancel or ":VibingCancel"))
+    run.queue(bufnr)
+    log.info("queued: the message is sent once the reply being written is done (cancel that one with " .. (require("vibing").options().keymaps.cancel or ":VibingCancel") .. ")")
     return
   end
   local prompt = M.prompt(bufnr)

@@ -202,6 +202,7 @@ end
 commands["new-session"] = function(ctx)
   if M.edit_and_report(ctx, { { op = "clear_session" } }) then
     require("vibing.permissions.grants").clear(ctx.bufnr)
+    require("vibing.chat.run").stop(ctx.bufnr) -- the next message starts a new session
   end
 end
 
