@@ -97,10 +97,7 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 func (k *conn) read(stdout io.Reader) {
 	defer close(k.events)
 	r := bufio.NewReaderSize(stdout, 64*1024)
-	var (
-		done    bool // a result or error event was sent
-		failure error
-	)
+	var failure error
 	for failure == nil {
 		line, err := readLine(r, k.maxLine)
 		if err != nil {
@@ -122,8 +119,9 @@ func (k *conn) read(stdout io.Reader) {
 			break
 		}
 		if k.dispatch(&m) {
-			done = true
-			k.closeStdin() // the turn is over; EOF makes the CLI exit
+			// the turn is over; the CLI waits for the next message, and
+			// exits once its stdin closes (EndInput)
+			k.turnOpen.Store(false)
 		}
 	}
 	if failure != nil {
@@ -133,8 +131,8 @@ func (k *conn) read(stdout io.Reader) {
 	waitErr := k.cmd.Wait() // the keeper ends after the CLI and after its tree
 	k.exited.Store(true)
 	k.sweep()
-	if done && failure == nil {
-		return
+	if !k.turnOpen.Load() && failure == nil {
+		return // it ended between turns: nothing was lost
 	}
 	if failure == nil {
 		failure = errors.New("claude exited without a result")

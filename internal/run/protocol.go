@@ -73,6 +73,13 @@ type Output struct {
 
 	SessionID string `json:"session_id,omitempty"`
 	Resumed   *bool  `json:"resumed,omitempty"`
+	// Turn counts the messages of this run, from 1 (session, result).
+	Turn int `json:"turn,omitempty"`
+	// Cancelled: the turn ended because the person cancelled it (result).
+	Cancelled bool `json:"cancelled,omitempty"`
+	// Final: the run ends after this result (a backend that answers one
+	// message per process); the next message needs a new run.
+	Final bool `json:"final,omitempty"`
 
 	Text string `json:"text,omitempty"`
 

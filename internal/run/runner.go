@@ -53,6 +53,12 @@ type Runner struct {
 	// OnTools, when set, learns the tools the CLI offers (from its init
 	// event), so rules for tools newer than vibing's table are accepted.
 	OnTools func(names []string)
+
+	// Reload, when set, builds the engine again before each later message
+	// of a live backend (a Prompter): the person may have changed the
+	// chat's rules in between. The runner applies its session grants to
+	// the new engine and shows its notes as notices. An error ends the run.
+	Reload func() (Reloaded, error)
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
@@ -84,6 +90,7 @@ func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
 			return s.fail(ErrNoPrompt)
 		}
 		prompt = m.Text
+		s.turn = 1
 	case <-ctx.Done():
 		return s.fail(ErrCancelled)
 	}
@@ -157,6 +164,13 @@ type state struct {
 	resultSent bool
 	errorSent  bool
 	killC      <-chan time.Time
+
+	turn     int      // the message being answered, from 1
+	between  bool     // a live backend finished a turn and waits for the next message
+	prompts  []string // messages that arrived while a turn ran
+	inputEOF bool     // the editor closed stdin
+	grants   []grant  // session grants of this run, for a reloaded engine
+	onces    []string // tools granted by the once policy, likewise
 }
 
 func (s *state) loop(inputs <-chan Input) error {
@@ -172,7 +186,7 @@ func (s *state) loop(inputs <-chan Input) error {
 		if s.pending != nil {
 			timerC = s.pending.timer.C
 		}
-		if s.idle != nil && s.pending == nil && !s.idled {
+		if s.idle != nil && s.pending == nil && !s.idled && !s.between {
 			idleC = s.idle.C
 		}
 		select {
@@ -194,7 +208,9 @@ func (s *state) loop(inputs <-chan Input) error {
 		case m, ok := <-inputs:
 			if !ok {
 				inputs = nil
+				s.inputEOF = true
 				s.closeEditor()
+				s.endInputIfIdle()
 				continue
 			}
 			s.input(m)
@@ -258,7 +274,7 @@ func (s *state) handle(ev Event) {
 		s.sessionID = ev.SessionID
 		if !s.sessionSent {
 			s.sessionSent = true
-			_ = s.w.Write(Output{Type: "session", SessionID: ev.SessionID, Resumed: ptr(s.resumed())})
+			_ = s.w.Write(Output{Type: "session", SessionID: ev.SessionID, Resumed: ptr(s.resumed()), Turn: s.turn})
 		}
 	case KindText:
 		_ = s.w.Write(Output{Type: "text", Text: ev.Text})
@@ -286,13 +302,7 @@ func (s *state) handle(ev Event) {
 		if ev.SessionID != "" {
 			s.sessionID = ev.SessionID
 		}
-		if s.cancelled {
-			return // the cancel is reported when the backend ends
-		}
-		s.resultSent = true
-		_ = s.w.Write(Output{Type: "result", SessionID: s.sessionID, IsError: ptr(ev.IsError),
-			CostUSD: ptr(ev.CostUSD), DurationMS: ptr(ev.DurationMS)})
-		s.armKill()
+		s.endTurn(ev)
 	case KindError:
 		switch {
 		case s.resultSent:
@@ -329,7 +339,13 @@ func (s *state) input(m Input) {
 		}
 		s.answer(m)
 	case "cancel":
+		if s.between {
+			s.notice("nothing to cancel: no message is running")
+			return
+		}
 		s.cancel()
+	case "prompt":
+		s.prompt(m.Text)
 	default:
 		s.notice("ignored a stdin message of type %q", m.Type)
 	}
@@ -736,6 +752,7 @@ func (s *state) approve(answer string) {
 	ap := s.pending
 	if ap.decision.Once {
 		s.guard(func() error { s.r.Engine.GrantOnce(ap.perm.Tool); return nil })
+		s.onces = append(s.onces, ap.perm.Tool)
 	}
 	s.resolve(true, ByUser, "", AuditAskApproved, answer)
 }
@@ -744,7 +761,11 @@ func (s *state) grant(rule string, allow bool) error {
 	if rule == "" {
 		return errors.New("no rule to grant")
 	}
-	return s.guard(func() error { return s.r.Engine.GrantSession(rule, allow) })
+	err := s.guard(func() error { return s.r.Engine.GrantSession(rule, allow) })
+	if err == nil {
+		s.grants = append(s.grants, grant{rule: rule, allow: allow})
+	}
+	return err
 }
 
 func (s *state) addRule(list matcher.List, rule string) error {
@@ -805,32 +826,4 @@ func (s *state) preview(p *Permission) (pv *preview.Preview) {
 		}
 	}
 	return &v
-}
-
-// edited applies an answer that carries the person's edited input: only an
-// allow_once may carry one, and the edit goes through the pipeline again,
-// so an edit can never run what a deny rule refuses.
-func (s *state) edited(m Input, denied string) {
-	ap := s.pending
-	if m.Decision != AllowOnce {
-		s.notice("an edited input can only be approved once (%s); the call is denied once instead", AllowOnce)
-		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-		return
-	}
-	merged := make(map[string]any, len(ap.perm.Input)+len(m.UpdatedInput))
-	for k, v := range ap.perm.Input {
-		merged[k] = v
-	}
-	for k, v := range m.UpdatedInput {
-		merged[k] = v
-	}
-	d := s.pipeline(&Permission{Tool: ap.perm.Tool, Input: merged, Cwd: ap.perm.Cwd})
-	if d.Decision == session.Deny {
-		msg := "The edited " + ap.perm.Tool + " call is refused: " + d.Reason
-		s.notice("%s", msg)
-		s.resolve(false, ByUser, msg, AuditAskDenied, DenyOnce)
-		return
-	}
-	ap.updated = merged
-	s.approve(m.Decision)
 }

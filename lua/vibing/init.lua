@@ -44,12 +44,12 @@ end
 ---@param bufnr integer|nil default: the current buffer
 ---@return string text, integer pending
 function M.status(bufnr)
-  local send = package.loaded["vibing.chat.send"]
-  if not send then
+  local run = package.loaded["vibing.chat.run"]
+  if not run then
     return "", 0 -- nothing was ever sent: do not load the chat code for a statusline
   end
   local n = require("vibing.ui.approval").total()
-  local text = send.status(bufnr)
+  local text = run.status(bufnr)
   if text == "" and n > 0 then
     text = ("vibing: %d approval%s waiting"):format(n, n > 1 and "s" or "")
   end
@@ -59,7 +59,7 @@ end
 ---Cancel the running message of a chat.
 ---@param bufnr integer|nil default: the current buffer
 function M.cancel(bufnr)
-  require("vibing.chat.send").cancel((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
+  require("vibing.chat.run").cancel((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
 end
 
 return M

@@ -120,8 +120,8 @@ end
 
 -- Replace the block's lines (or write them at the end the first time).
 local function draw(bufnr, p, lines, hls)
-  if not vim.api.nvim_buf_is_valid(bufnr) then
-    return
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return -- closed (:bd): its text is gone, nothing may be written into it
   end
   local row
   if p.mark then
@@ -722,6 +722,14 @@ function M.tick(bufnr)
   if p then
     set_countdown(bufnr, p)
   end
+end
+
+---The chat was closed (:bd, :bd!) while requests waited: forget them
+---without writing into the buffer (the run denies them: its stdin closes).
+---@param bufnr integer
+function M.forget(bufnr)
+  queues[bufnr] = nil
+  pcall(unmap, bufnr)
 end
 
 ---The run ended: every request still waiting collapses as cancelled.
