@@ -74,6 +74,21 @@ describe("render.result_line", function()
   end)
 end)
 
+describe("render.cost_line", function()
+  local tests = {
+    { "cost and duration", { cost_usd = 0.0123, duration_ms = 4200 }, "· $0.0123 · 4.2 s" },
+    { "duration only (the demo backend has no cost)", { duration_ms = 42 }, "· 0.0 s" },
+    { "cost only", { cost_usd = 1.5, duration_ms = vim.NIL }, "· $1.5000" },
+    { "minutes", { cost_usd = 0, duration_ms = 125000 }, "· $0.0000 · 2 min 5 s" },
+    { "neither", { session_id = "x" }, nil },
+  }
+  for _, tt in ipairs(tests) do
+    it(tt[1], function()
+      assert.equals(tt[3], render.cost_line(tt[2]))
+    end)
+  end
+end)
+
 describe("render.block", function()
   local keys = require("vibing.config").defaults.keymaps.approval
   local req = {

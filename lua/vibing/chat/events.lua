@@ -130,6 +130,10 @@ function handlers.result(r, ev)
     r.writer:lines({ render.error_line(msg .. (tail ~= "" and (": " .. tail) or "")) }, "VibingError")
     log.error(msg)
   end
+  local cost = render.cost_line(ev)
+  if cost then
+    r.writer:lines({ cost }, "VibingCost")
+  end
 end
 
 function handlers.error(r, ev)
