@@ -79,9 +79,13 @@ function handlers.tool_result(r, ev)
   if not t or not t.ran then
     return -- a refused call: its line already says why
   end
-  local line = render.result_line(render.field(ev, "content"), render.field(ev, "is_error") == true)
+  local is_error = render.field(ev, "is_error") == true
+  local line = render.result_line(render.field(ev, "content"), is_error)
   if line then
     r.writer:lines({ line }, "VibingToolResult")
+  end
+  if not is_error or t.tool == "Bash" then
+    require("vibing.chat.reload").after(t.tool, t.input)
   end
 end
 
