@@ -151,6 +151,10 @@ function handlers.error(r, ev)
   log.error(msg)
 end
 
+-- Events that mean the agent answered: a run that ends with an error before
+-- any of them leaves the message to be sent again (vibing.chat.run).
+local replies = { text = true, tool_use = true, decision = true, approval_request = true, tool_result = true, result = true }
+
 -- vim.json (lua-cjson) is many times faster than the Vimscript decoder; both
 -- turn null into vim.NIL.
 local decode = (vim.json and vim.json.decode) or vim.fn.json_decode
@@ -166,6 +170,9 @@ function M.handle(r, line)
   end
   if ev.type == "text" and type(ev.text) == "string" and ev.text:match("%S") then
     r.writer.last_text = render.oneline(vim.trim(ev.text), 200)
+  end
+  if replies[ev.type] then
+    r.replied = true
   end
   local h = handlers[ev.type]
   if h then

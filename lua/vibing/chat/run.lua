@@ -22,6 +22,8 @@ local spinner = { "⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇",
 ---@field exit_code integer|nil set when the process ended during this message
 ---@field ended string|nil "result" | "error" | "closed" once the run said how it ended
 ---@field cancelled boolean
+---@field start integer line count of the chat before the reply was opened
+---@field replied boolean|nil the agent answered something (text, a tool call, a result)
 ---@field session string|nil session id written to the chat
 ---@field rules table<string, string> tool_use id -> rule added by an always answer
 ---@field send_json fun(msg: table): boolean write one line to the run's stdin
@@ -165,10 +167,16 @@ local function end_turn(r)
     r.ended = "crashed"
   end
   pcall(vim.api.nvim_buf_del_extmark, buf, status_ns, r.header)
-  local n = vim.api.nvim_buf_line_count(buf)
-  local last = vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
-  r.writer:lines((last == "" and not r.writer.open) and { "## User", "", "" } or { "", "## User", "", "" })
-  require("vibing.chat.store").save(buf)
+  if (r.ended == "error" or r.ended == "crashed") and not r.replied and not r.cancelled then
+    -- Nothing was answered: the message stays the User section to send
+    -- again, without a reply header; the error was notified.
+    vim.api.nvim_buf_set_lines(buf, r.start, -1, false, {})
+  else
+    local n = vim.api.nvim_buf_line_count(buf)
+    local last = vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
+    r.writer:lines((last == "" and not r.writer.open) and { "## User", "", "" } or { "", "## User", "", "" })
+    require("vibing.chat.store").save(buf)
+  end
   vim.b[buf].vibing_last_run = r.cancelled and "cancelled" or r.ended
   vim.b[buf].vibing_runs = (vim.b[buf].vibing_runs or 0) + 1
   approval.fire("VibingRunDone", { buf = buf, ended = vim.b[buf].vibing_last_run })
@@ -300,15 +308,15 @@ local function open_reply(bufnr)
   local header = vim.api.nvim_buf_set_extmark(bufnr, status_ns, keep + 1, 0, {})
   local w = writer_mod.new(bufnr)
   w.open = true -- the empty line under the header is where the text starts
-  return w, header
+  return w, header, keep
 end
 
 ---@param bufnr integer
 ---@return vibing.Run
 local function new_run(bufnr)
-  local writer, header = open_reply(bufnr)
+  local writer, header, start = open_reply(bufnr)
   ---@type vibing.Run
-  local r = { buf = bufnr, writer = writer, header = header, tools = {}, rules = {}, cancelled = false, frame = 0 }
+  local r = { buf = bufnr, writer = writer, header = header, start = start, tools = {}, rules = {}, cancelled = false, frame = 0 }
   r.send_json = function(msg)
     local proc = r.live and r.live.proc
     return proc ~= nil and proc:write(vim.fn.json_encode(msg) .. "\n")
