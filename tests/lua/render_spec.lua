@@ -191,3 +191,22 @@ describe("render.detail", function()
     assert.equals("", render.detail({ input = {} }))
   end)
 end)
+
+describe("the cost line of a turn", function()
+  it("is the part of the process's running total since its previous result", function()
+    local events = require("vibing.chat.events")
+    local buf = vim.api.nvim_create_buf(true, false)
+    local live = {}
+    local function turn(total, ms)
+      local r = { buf = buf, writer = require("vibing.chat.writer").new(buf, { delay_ms = 0 }), live = live, tools = {}, rules = {} }
+      events.handlers.result(r, { type = "result", is_error = false, cost_usd = total, duration_ms = ms })
+      local n = vim.api.nvim_buf_line_count(buf)
+      return vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
+    end
+    -- the CLI reports 0.00014, 0.00028, 0.00042 for three equal turns
+    assert.equals("· $0.0001 · 0.1 s", turn(0.00014, 150))
+    assert.equals("· $0.0001 · 0.0 s", turn(0.00028, 38))
+    assert.equals("· $0.0120 · 2.0 s", turn(0.01228, 2000))
+    vim.api.nvim_buf_delete(buf, { force = true })
+  end)
+end)

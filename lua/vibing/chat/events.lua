@@ -119,6 +119,18 @@ function handlers.notice(r, ev)
   log.warn(msg)
 end
 
+-- The CLI's cost_usd adds up over the turns of one process: the turn's own
+-- cost is the part since the process's previous result.
+local function turn_cost(r, ev)
+  local total = render.field(ev, "cost_usd")
+  if type(total) ~= "number" or not r.live then
+    return ev
+  end
+  local prev = r.live.cost_seen or 0
+  r.live.cost_seen = total
+  return { cost_usd = total >= prev and total - prev or total, duration_ms = render.field(ev, "duration_ms") }
+end
+
 function handlers.result(r, ev)
   r.ended = "result"
   r.final = render.field(ev, "final") == true
@@ -134,7 +146,7 @@ function handlers.result(r, ev)
     r.writer:lines({ render.error_line(msg .. (tail ~= "" and (": " .. tail) or "")) }, "VibingError")
     log.error(msg)
   end
-  local cost = render.cost_line(ev)
+  local cost = render.cost_line(turn_cost(r, ev))
   if cost then
     r.writer:lines({ cost }, "VibingCost")
   end
