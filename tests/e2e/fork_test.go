@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"vibing/internal/fakeapi"
 )
@@ -38,5 +39,49 @@ func TestRealForkGetsNewSession(t *testing.T) {
 	}
 	if last := main[len(main)-1].Body; !strings.Contains(last, "Noted.") {
 		t.Errorf("the fork's request does not carry the old answer %q: the old conversation should go on", "Noted.")
+	}
+}
+
+// The editor's /fork with the real CLI: the new chat's first message
+// continues the old conversation and its result writes a session id that
+// differs from the old chat's, which keeps its own.
+func TestChatRealFork(t *testing.T) {
+	api := fakeapi.New(fakeapi.Turn{Text: "Noted."}, fakeapi.Turn{Text: "Going on in the fork."})
+	t.Cleanup(api.Close)
+	c := realChat(t, "", api)
+	c.send("")
+	waitLong(t, 60*time.Second, "the first message to end", func() bool { return c.runs() >= 1 }, c.text)
+	old, _ := readChat(t, c.path)
+	if old.Session == "" {
+		t.Fatalf("no session_id in the chat:\n%s", c.text())
+	}
+	c.send("/fork")
+	var forked string
+	var buf int
+	waitLong(t, 10*time.Second, "the forked chat to open", func() bool {
+		c.lua(`return vim.api.nvim_buf_get_name(0)`, &forked)
+		return forked != c.path && forked != ""
+	}, c.text)
+	c.lua(`return vim.api.nvim_get_current_buf()`, &buf)
+	c.buf = buf
+	fc, text := readChat(t, forked)
+	if fc.Session != "" || !strings.Contains(text, "fork_of: "+old.Session) || !strings.Contains(text, "Noted.") {
+		t.Fatalf("forked chat before its first message:\n%s", text)
+	}
+	c.send("and now?")
+	waitLong(t, 60*time.Second, "the fork's message to end", func() bool { return c.runs() >= 1 }, c.text)
+	fc, text = readChat(t, forked)
+	if fc.Session == "" || fc.Session == old.Session {
+		t.Errorf("forked chat session_id = %q, old chat's %q: want a new one\n%s", fc.Session, old.Session, text)
+	}
+	if !strings.Contains(c.lastReply(), "Going on in the fork.") {
+		t.Errorf("fork reply:\n%s", c.lastReply())
+	}
+	if after, _ := readChat(t, c.path); after.Session != old.Session {
+		t.Errorf("the old chat's session_id changed to %q", after.Session)
+	}
+	main := api.MainRequests()
+	if last := main[len(main)-1].Body; !strings.Contains(last, "Noted.") {
+		t.Error("the fork's request does not carry the old answer: the old conversation should go on")
 	}
 }
