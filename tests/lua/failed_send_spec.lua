@@ -19,8 +19,14 @@ local function assert_kept(buf, why)
   assert.matches("\n## User\n\nfix the bug$", text, false, "the message stays the User section")
   assert.falsy(text:find("## Assistant", 1, true), "no reply header is left behind")
   assert.equals("", require("vibing").status(buf))
-  assert.matches(why, helpers.notified(), true)
+  assert.matches("the message was not sent (it is kept): ", helpers.last().msg, true)
+  assert.matches(why, helpers.last().msg, true)
   assert.equals(vim.log.levels.ERROR, helpers.last().level)
+  local errors = 0
+  for _, n in ipairs(helpers.notes) do
+    errors = errors + (n.level == vim.log.levels.ERROR and 1 or 0)
+  end
+  assert.equals(1, errors, "told once")
 end
 
 describe("a send that fails keeps the typed message", function()

@@ -159,6 +159,10 @@ function handlers.error(r, ev)
     r.writer:lines({ "⏹ Cancelled." }, "VibingNotice")
     return
   end
+  if not r.replied then
+    r.failure = msg -- nothing answered: the message is kept (vibing.chat.run)
+    return
+  end
   r.writer:lines({ render.error_line(msg) }, "VibingError")
   log.error(msg)
 end
