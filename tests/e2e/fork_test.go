@@ -11,7 +11,8 @@ import (
 
 // A forked chat (fork_of: <session>, no session_id) continues the old
 // session under a new id: the run passes --resume with --fork-session, the
-// model receives the old conversation, and the session id differs.
+// model receives the old conversation, the session id differs, and the run
+// is a resumed session (asks follow resume_ask, as for any --resume).
 func TestRealForkGetsNewSession(t *testing.T) {
 	w := newWorld(t, "", "", fakeapi.Turn{Text: "Noted."}, fakeapi.Turn{Text: "Going on."})
 	old := resumable(t, w)
@@ -25,6 +26,9 @@ func TestRealForkGetsNewSession(t *testing.T) {
 	s := res.all("session")
 	if len(s) != 1 || s[0].SessionID == "" {
 		t.Fatalf("forked run: session events %+v", s)
+	}
+	if s[0].Resumed == nil || !*s[0].Resumed {
+		t.Errorf("the fork's first run is not a resumed session (SPEC §4 step 8): %+v", s[0])
 	}
 	if s[0].SessionID == old {
 		t.Errorf("the fork kept the old session id %s, want a new one", old)
