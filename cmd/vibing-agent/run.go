@@ -112,13 +112,19 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	}
 	defer closeAudit()
 
+	turn := run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
+		Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS}
+	if turn.SessionID == "" && settings.ForkOf != "" {
+		// a forked chat before its first result: continue the old session
+		// under a new id (the result writes it as this chat's session_id)
+		turn.SessionID, turn.ForkSession = settings.ForkOf, true
+	}
 	r := &run.Runner{
-		Backend: be,
-		Engine:  run.SessionEngine{Engine: eng},
-		Audit:   rec,
-		Chat:    chatPath,
-		Turn: run.Turn{SessionID: settings.SessionID, Model: settings.Model, Mode: eng.Mode(),
-			Cwd: dir, DisallowedTools: eng.DeniedTools(), ApprovalTimeoutS: cfg.ApprovalTimeoutS},
+		Backend:         be,
+		Engine:          run.SessionEngine{Engine: eng},
+		Audit:           rec,
+		Chat:            chatPath,
+		Turn:            turn,
 		ApprovalTimeout: time.Duration(cfg.ApprovalTimeoutS) * time.Second,
 		Env:             eng.Env(),
 		OnTools:         rememberTools,

@@ -85,6 +85,9 @@ func Args(t run.Turn) []string {
 		"--permission-prompt-tool", "stdio", "--permission-mode", mode}
 	if t.SessionID != "" {
 		args = append(args, "--resume="+t.SessionID)
+		if t.ForkSession {
+			args = append(args, "--fork-session")
+		}
 	}
 	if t.Model != "" {
 		args = append(args, "--model", t.Model)

@@ -18,6 +18,10 @@ const (
 	KeyAsk        = "permissions_ask"
 	KeyDeny       = "permissions_deny"
 	KeyModel      = "model"
+	// KeyForkOf names the session a forked chat continues: its first run
+	// resumes that session with --fork-session, until its own session_id
+	// is written.
+	KeyForkOf = "fork_of"
 )
 
 // Errors.
@@ -38,6 +42,7 @@ type Settings struct {
 	Ask        []string `json:"ask"`
 	Deny       []string `json:"deny"`
 	Model      string   `json:"model,omitempty"`
+	ForkOf     string   `json:"fork_of,omitempty"`
 	// ModeNote says which key set the mode when both mode keys are present
 	// with different values ("" otherwise).
 	ModeNote string `json:"mode_note,omitempty"`

@@ -39,6 +39,7 @@ func (d *Document) Settings() (Settings, error) {
 		{KeyModeAlias, &s.Mode},
 		{KeyPreset, &s.Preset},
 		{KeyModel, &s.Model},
+		{KeyForkOf, &s.ForkOf},
 	}
 	for _, sc := range scalars {
 		n := d.value(sc.key)

@@ -12,9 +12,11 @@ import (
 type Turn struct {
 	Prompt    string
 	SessionID string // resume this session when not empty
-	Model     string // the chat's model, or "" for the backend's default
-	Mode      string // the chat's permission mode (plan is passed on as plan)
-	Cwd       string
+	// ForkSession resumes SessionID into a new session (a forked chat).
+	ForkSession bool
+	Model       string // the chat's model, or "" for the backend's default
+	Mode        string // the chat's permission mode (plan is passed on as plan)
+	Cwd         string
 	// DisallowedTools are tools denied outright (bare deny rules): the backend
 	// may hide them from the model. Never an allow list.
 	DisallowedTools []string

@@ -91,7 +91,8 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 		e.broken = err
 		return e, err
 	}
-	e.resumed = opts.Resumed || s.SessionID != ""
+	// a forked chat's first run resumes the session it forks (fork_of)
+	e.resumed = opts.Resumed || s.SessionID != "" || s.ForkOf != ""
 	if opts.Broken != nil {
 		e.broken = opts.Broken
 		e.guarded = guardedPaths(cfg, opts, e.env)

@@ -93,13 +93,14 @@ func TestResumed(t *testing.T) {
 		sid     string
 		resumed bool
 		want    bool
-	}{{"", false, false}, {"x", false, true}, {"", true, true}, {"x", true, true}} {
-		e, err := session.New(nil, frontmatter.Settings{SessionID: tc.sid}, session.Options{Cwd: f.proj, Home: f.home, Resumed: tc.resumed})
+		forkOf  string
+	}{{"", false, false, ""}, {"x", false, true, ""}, {"", true, true, ""}, {"x", true, true, ""}, {"", false, true, "old"}} {
+		e, err := session.New(nil, frontmatter.Settings{SessionID: tc.sid, ForkOf: tc.forkOf}, session.Options{Cwd: f.proj, Home: f.home, Resumed: tc.resumed})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if e.Resumed() != tc.want {
-			t.Errorf("Resumed() with session_id %q, Options.Resumed %v = %v, want %v", tc.sid, tc.resumed, e.Resumed(), tc.want)
+			t.Errorf("Resumed() with session_id %q, fork_of %q, Options.Resumed %v = %v, want %v", tc.sid, tc.forkOf, tc.resumed, e.Resumed(), tc.want)
 		}
 	}
 }

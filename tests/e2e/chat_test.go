@@ -468,19 +468,35 @@ func TestChatErrors(t *testing.T) {
 		want   []string
 	}{
 		{"no claude CLI", answerScript, map[string]any{"claude_cmd": "/nonexistent/claude"},
-			[]string{"⚠ Error: claude CLI not found", "npm install -g @anthropic-ai/claude-code"}},
+			[]string{"claude CLI not found", "npm install -g @anthropic-ai/claude-code"}},
 		{"not logged in", scripted("init", "prompt", "stderr Invalid API key · Please run /login", "exit 1"), nil,
-			[]string{"⚠ Error:", "Please run /login", "log in (/login)"}},
+			[]string{"Please run /login", "log in (/login)"}},
 		{"backend crash", scripted("init", "prompt", "text partial answer", "crash"), nil,
 			[]string{"partial answer", "⚠ Error:", ":checkhealth vibing"}},
 		{"no vibing-agent", answerScript, map[string]any{"bin": "/nonexistent/vibing-agent"},
-			[]string{"⚠ Error: vibing-agent not found at /nonexistent/vibing-agent; run make"}},
+			[]string{"vibing-agent not found at /nonexistent/vibing-agent; run make"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := startChat(t, "", tt.script, tt.opts)
 			c.send("")
 			c.waitRuns(1)
+			if !strings.Contains(tt.want[0], "partial") {
+				// nothing was answered: the message stays, the notification says why
+				if text := c.text(); strings.Contains(text, "## Assistant") || !strings.HasSuffix(text, "## User\n\nplease run the tests") {
+					t.Errorf("the message is not kept as the User section:\n%s", text)
+				}
+				n := c.lastNote()
+				for _, w := range append([]string{"the message was not sent (it is kept)"}, tt.want...) {
+					if !strings.Contains(n.Msg, w) {
+						t.Errorf("notification %q lacks %q", n.Msg, w)
+					}
+				}
+				if n.Level != 4 {
+					t.Errorf("last notification = %+v, want an ERROR", n)
+				}
+				return
+			}
 			reply := c.lastReply()
 			for _, w := range tt.want {
 				if !strings.Contains(reply, w) {

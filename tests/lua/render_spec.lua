@@ -74,6 +74,21 @@ describe("render.result_line", function()
   end)
 end)
 
+describe("render.cost_line", function()
+  local tests = {
+    { "cost and duration", { cost_usd = 0.0123, duration_ms = 4200 }, "· $0.0123 · 4.2 s" },
+    { "duration only (the demo backend has no cost)", { duration_ms = 42 }, "· 0.0 s" },
+    { "cost only", { cost_usd = 1.5, duration_ms = vim.NIL }, "· $1.5000" },
+    { "minutes", { cost_usd = 0, duration_ms = 125000 }, "· $0.0000 · 2 min 5 s" },
+    { "neither", { session_id = "x" }, nil },
+  }
+  for _, tt in ipairs(tests) do
+    it(tt[1], function()
+      assert.equals(tt[3], render.cost_line(tt[2]))
+    end)
+  end
+end)
+
 describe("render.block", function()
   local keys = require("vibing.config").defaults.keymaps.approval
   local req = {
@@ -174,5 +189,24 @@ describe("render.detail", function()
     assert.equals("npm test", render.detail({ detail = "npm test", input = { command = "x" } }))
     assert.equals('{"a": 1}', (render.detail({ input = { a = 1 } }):gsub('":1', '": 1')))
     assert.equals("", render.detail({ input = {} }))
+  end)
+end)
+
+describe("the cost line of a turn", function()
+  it("is the part of the process's running total since its previous result", function()
+    local events = require("vibing.chat.events")
+    local buf = vim.api.nvim_create_buf(true, false)
+    local live = {}
+    local function turn(total, ms)
+      local r = { buf = buf, writer = require("vibing.chat.writer").new(buf, { delay_ms = 0 }), live = live, tools = {}, rules = {} }
+      events.handlers.result(r, { type = "result", is_error = false, cost_usd = total, duration_ms = ms })
+      local n = vim.api.nvim_buf_line_count(buf)
+      return vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
+    end
+    -- the CLI reports 0.00014, 0.00028, 0.00042 for three equal turns
+    assert.equals("· $0.0001 · 0.1 s", turn(0.00014, 150))
+    assert.equals("· $0.0001 · 0.0 s", turn(0.00028, 38))
+    assert.equals("· $0.0120 · 2.0 s", turn(0.01228, 2000))
+    vim.api.nvim_buf_delete(buf, { force = true })
   end)
 end)

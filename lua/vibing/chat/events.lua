@@ -79,9 +79,13 @@ function handlers.tool_result(r, ev)
   if not t or not t.ran then
     return -- a refused call: its line already says why
   end
-  local line = render.result_line(render.field(ev, "content"), render.field(ev, "is_error") == true)
+  local is_error = render.field(ev, "is_error") == true
+  local line = render.result_line(render.field(ev, "content"), is_error)
   if line then
     r.writer:lines({ line }, "VibingToolResult")
+  end
+  if not is_error or t.tool == "Bash" then
+    require("vibing.chat.reload").after(t.tool, t.input)
   end
 end
 
@@ -115,6 +119,18 @@ function handlers.notice(r, ev)
   log.warn(msg)
 end
 
+-- The CLI's cost_usd adds up over the turns of one process: the turn's own
+-- cost is the part since the process's previous result.
+local function turn_cost(r, ev)
+  local total = render.field(ev, "cost_usd")
+  if type(total) ~= "number" or not r.live then
+    return ev
+  end
+  local prev = r.live.cost_seen or 0
+  r.live.cost_seen = total
+  return { cost_usd = total >= prev and total - prev or total, duration_ms = render.field(ev, "duration_ms") }
+end
+
 function handlers.result(r, ev)
   r.ended = "result"
   r.final = render.field(ev, "final") == true
@@ -130,6 +146,10 @@ function handlers.result(r, ev)
     r.writer:lines({ render.error_line(msg .. (tail ~= "" and (": " .. tail) or "")) }, "VibingError")
     log.error(msg)
   end
+  local cost = render.cost_line(turn_cost(r, ev))
+  if cost then
+    r.writer:lines({ cost }, "VibingCost")
+  end
 end
 
 function handlers.error(r, ev)
@@ -139,9 +159,17 @@ function handlers.error(r, ev)
     r.writer:lines({ "⏹ Cancelled." }, "VibingNotice")
     return
   end
+  if not r.replied then
+    r.failure = msg -- nothing answered: the message is kept (vibing.chat.run)
+    return
+  end
   r.writer:lines({ render.error_line(msg) }, "VibingError")
   log.error(msg)
 end
+
+-- Events that mean the agent answered: a run that ends with an error before
+-- any of them leaves the message to be sent again (vibing.chat.run).
+local replies = { text = true, tool_use = true, decision = true, approval_request = true, tool_result = true, result = true }
 
 -- vim.json (lua-cjson) is many times faster than the Vimscript decoder; both
 -- turn null into vim.NIL.
@@ -158,6 +186,9 @@ function M.handle(r, line)
   end
   if ev.type == "text" and type(ev.text) == "string" and ev.text:match("%S") then
     r.writer.last_text = render.oneline(vim.trim(ev.text), 200)
+  end
+  if replies[ev.type] then
+    r.replied = true
   end
   local h = handlers[ev.type]
   if h then

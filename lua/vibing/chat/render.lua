@@ -166,6 +166,25 @@ function M.result_line(content, is_error)
   return (is_error and "  ⎿ error: " or "  ⎿ ") .. first .. more
 end
 
+---The quiet line under a turn's answer: its cost and duration from the
+---`result` event, e.g. "· $0.0123 · 4.2 s"; nil when the event has neither.
+---@param ev table the result event
+---@return string|nil
+function M.cost_line(ev)
+  local parts = {}
+  local cost, ms = field(ev, "cost_usd"), field(ev, "duration_ms")
+  if type(cost) == "number" then
+    table.insert(parts, ("$%.4f"):format(cost))
+  end
+  if type(ms) == "number" then
+    table.insert(parts, ms < 60000 and ("%.1f s"):format(ms / 1000) or ("%d min %d s"):format(math.floor(ms / 60000), math.floor(ms / 1000) % 60))
+  end
+  if #parts == 0 then
+    return nil
+  end
+  return "· " .. table.concat(parts, " · ")
+end
+
 -- Error text → what the person should do about it.
 local hints = {
   {

@@ -22,6 +22,8 @@ local spinner = { "⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇",
 ---@field exit_code integer|nil set when the process ended during this message
 ---@field ended string|nil "result" | "error" | "closed" once the run said how it ended
 ---@field cancelled boolean
+---@field replied boolean|nil the agent answered something (text, a tool call, a result)
+---@field failure string|nil why the message failed before any answer
 ---@field session string|nil session id written to the chat
 ---@field rules table<string, string> tool_use id -> rule added by an always answer
 ---@field send_json fun(msg: table): boolean write one line to the run's stdin
@@ -160,15 +162,31 @@ local function end_turn(r)
   if not r.ended then
     local why = table.concat(r.live and r.live.reader.stderr or {}, " | ")
     local msg = ("vibing-agent run stopped unexpectedly (exit %s)%s"):format(tostring(r.exit_code), why ~= "" and (": " .. why) or "")
-    r.writer:lines({ render.error_line(msg) }, "VibingError")
-    log.error(msg)
+    if r.replied or r.cancelled then
+      r.writer:lines({ render.error_line(msg) }, "VibingError")
+      log.error(msg)
+    else
+      r.failure = msg
+    end
     r.ended = "crashed"
   end
+  -- the header's row now (a frontmatter edit may have moved it)
+  local head = vim.api.nvim_buf_get_extmark_by_id(buf, status_ns, r.header, {})[1]
   pcall(vim.api.nvim_buf_del_extmark, buf, status_ns, r.header)
-  local n = vim.api.nvim_buf_line_count(buf)
-  local last = vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
-  r.writer:lines((last == "" and not r.writer.open) and { "## User", "", "" } or { "", "## User", "", "" })
-  require("vibing.chat.store").save(buf)
+  if (r.ended == "error" or r.ended == "crashed") and not r.replied and not r.cancelled and head then
+    -- Nothing was answered: the message stays the User section to send
+    -- again, without a reply header (nor the blank line above it); the
+    -- notification says why.
+    vim.api.nvim_buf_set_lines(buf, head - 1, -1, false, {})
+    if r.failure then
+      log.error("the message was not sent (it is kept): " .. render.error_line(r.failure):gsub("^⚠ Error: ", ""))
+    end
+  else
+    local n = vim.api.nvim_buf_line_count(buf)
+    local last = vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
+    r.writer:lines((last == "" and not r.writer.open) and { "## User", "", "" } or { "", "## User", "", "" })
+    require("vibing.chat.store").save(buf)
+  end
   vim.b[buf].vibing_last_run = r.cancelled and "cancelled" or r.ended
   vim.b[buf].vibing_runs = (vim.b[buf].vibing_runs or 0) + 1
   approval.fire("VibingRunDone", { buf = buf, ended = vim.b[buf].vibing_last_run })
@@ -318,10 +336,7 @@ end
 
 -- A run that could not start: say why and close the reply.
 local function failed(r, why)
-  if why then
-    r.writer:lines({ render.error_line(why) }, "VibingError")
-    log.error(why)
-  end
+  r.failure = why -- nil: the failure was already told
   r.ended = "error"
   end_turn(r)
 end

@@ -23,6 +23,7 @@ M.summaries = {
   { "preset", "/preset <name>|-            use a preset (open, standard, locked, yours); - removes it" },
   { "model", "/model [name|-]            show or set the model (sonnet, opus, haiku or a full name); - for the CLI's default" },
   { "new-session", "/new-session               forget the session: the next message starts fresh" },
+  { "fork", "/fork                      continue this chat's session in a new chat (this one stays as it is)" },
   { "help", "/help                      this list (more in :help vibing-slash)" },
 }
 
@@ -204,6 +205,11 @@ commands["new-session"] = function(ctx)
     require("vibing.permissions.grants").clear(ctx.bufnr)
     require("vibing.chat.run").stop(ctx.bufnr) -- the next message starts a new session
   end
+end
+
+function commands.fork(ctx)
+  M.finish(ctx)
+  require("vibing.chat.fork").fork(ctx.bufnr)
 end
 
 function commands.permissions(ctx)

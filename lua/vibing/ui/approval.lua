@@ -38,6 +38,7 @@ M.highlights = {
   VibingDenied = "DiagnosticWarn",
   VibingAsked = "DiagnosticHint",
   VibingToolResult = "Comment",
+  VibingCost = "Comment",
   VibingError = "ErrorMsg",
   VibingNotice = "DiagnosticHint",
   VibingStatus = "Comment",
