@@ -12,35 +12,41 @@ import (
 )
 
 // message is one stream-json line from the CLI (the fields we use).
+// Large parts (message, request, event) stay slices of the line (ref) and
+// are decoded where they are used, so a 7 MiB line is not copied whole.
 type message struct {
-	Type         string          `json:"type"`
-	Subtype      string          `json:"subtype"`
-	SessionID    string          `json:"session_id"`
-	Message      json.RawMessage `json:"message"`
-	RequestID    string          `json:"request_id"`
-	Request      json.RawMessage `json:"request"`
-	Response     json.RawMessage `json:"response"`
-	IsError      bool            `json:"is_error"`
-	TotalCostUSD float64         `json:"total_cost_usd"`
-	DurationMS   int64           `json:"duration_ms"`
-	Result       string          `json:"result"`
-	Errors       []string        `json:"errors"`
-	Tools        []string        `json:"tools"` // system/init: the CLI's tools
+	Type            string   `json:"type"`
+	Subtype         string   `json:"subtype"`
+	SessionID       string   `json:"session_id"`
+	ParentToolUseID string   `json:"parent_tool_use_id"` // a subagent's message: its Task call
+	Message         ref      `json:"message"`
+	Event           ref      `json:"event"` // stream_event: the API's event
+	RequestID       string   `json:"request_id"`
+	Request         ref      `json:"request"`
+	Response        ref      `json:"response"`
+	IsError         bool     `json:"is_error"`
+	TotalCostUSD    float64  `json:"total_cost_usd"`
+	DurationMS      int64    `json:"duration_ms"`
+	Result          string   `json:"result"`
+	Errors          []string `json:"errors"`
+	Tools           []string `json:"tools"` // system/init: the CLI's tools
+
+	line []byte // the whole line
 }
 
 type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     map[string]any  `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
+	Type      string         `json:"type"`
+	Text      ref            `json:"text"`
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Input     map[string]any `json:"input"`
+	ToolUseID string         `json:"tool_use_id"`
+	Content   ref            `json:"content"`
+	IsError   bool           `json:"is_error"`
 }
 
 type chatMessage struct {
-	Content json.RawMessage `json:"content"`
+	Content ref `json:"content"`
 }
 
 type controlRequest struct {
@@ -116,7 +122,7 @@ func (k *conn) read(stdout io.Reader) {
 		if len(strings.TrimSpace(string(line))) == 0 {
 			continue
 		}
-		var m message
+		m := message{line: line}
 		if err := json.Unmarshal(line, &m); err != nil {
 			failure = fmt.Errorf("claude wrote a line that is not stream-json: %.80q", line)
 			break
@@ -157,6 +163,14 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, " | ")
 }
 
+// emit sends an event of the turn.
+func (k *conn) emit(ev run.Event) {
+	if ev.Kind != run.KindText {
+		k.text.event()
+	}
+	k.events <- ev
+}
+
 // dispatch handles one line; it reports whether the turn ended.
 func (k *conn) dispatch(m *message) bool {
 	switch m.Type {
@@ -178,52 +192,57 @@ func (k *conn) dispatch(m *message) bool {
 		// crosses our answer, or names an id we never saw, changes nothing.
 		// There is no reply to a cancel.
 		if k.settle(m.RequestID) {
-			k.events <- run.Event{Kind: run.KindWithdraw, RequestID: m.RequestID}
+			k.emit(run.Event{Kind: run.KindWithdraw, RequestID: m.RequestID})
 		}
 	case "system":
-		if m.Subtype == "init" {
-			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID, Tools: m.Tools}
+		switch m.Subtype {
+		case "init":
+			k.emit(run.Event{Kind: run.KindSession, SessionID: m.SessionID, Tools: m.Tools})
+		case "api_retry":
+			k.emit(run.Event{Kind: run.KindNotice, Message: retryNotice(m.line)})
 		}
+	case "stream_event":
+		k.text.stream(m.Event, m.ParentToolUseID, k.emit)
 	case "assistant":
 		for _, b := range blocks(m.Message) {
 			switch b.Type {
 			case "text":
-				k.events <- run.Event{Kind: run.KindText, Text: b.Text}
+				k.text.block(b.Text, m.ParentToolUseID, k.emit)
 			case "tool_use":
-				k.events <- run.Event{Kind: run.KindToolUse, ToolUseID: b.ID, Tool: b.Name, Input: b.Input}
+				k.emit(run.Event{Kind: run.KindToolUse, ToolUseID: b.ID, Tool: b.Name, Input: b.Input})
 			}
 		}
 	case "user":
 		for _, b := range blocks(m.Message) {
 			if b.Type == "tool_result" {
-				k.events <- run.Event{Kind: run.KindToolResult, ToolUseID: b.ToolUseID, IsError: b.IsError, Content: contentText(b.Content)}
+				k.emit(run.Event{Kind: run.KindToolResult, ToolUseID: b.ToolUseID, IsError: b.IsError, Content: contentText(b.Content)})
 			}
 		}
 	case "result":
-		k.events <- run.Event{Kind: run.KindResult, SessionID: m.SessionID, IsError: m.IsError,
-			CostUSD: m.TotalCostUSD, DurationMS: m.DurationMS, Text: m.Result}
+		k.emit(run.Event{Kind: run.KindResult, SessionID: m.SessionID, IsError: m.IsError,
+			CostUSD: m.TotalCostUSD, DurationMS: m.DurationMS, Text: m.Result})
 		return true
 	}
 	return false
 }
 
-func blocks(raw json.RawMessage) []block {
+// blocks reads a message's content: its blocks, or a string as one text
+// block.
+func blocks(raw ref) []block {
 	var cm chatMessage
 	if json.Unmarshal(raw, &cm) != nil {
 		return nil
 	}
-	var bs []block
-	if json.Unmarshal(cm.Content, &bs) != nil {
-		var s string
-		if json.Unmarshal(cm.Content, &s) == nil && s != "" {
-			return []block{{Type: "text", Text: s}}
-		}
+	if len(cm.Content) > 0 && cm.Content[0] == '"' {
+		return []block{{Type: "text", Text: cm.Content}}
 	}
+	var bs []block
+	_ = json.Unmarshal(cm.Content, &bs)
 	return bs
 }
 
 // contentText flattens a tool_result's content (a string or text blocks).
-func contentText(raw json.RawMessage) string {
+func contentText(raw ref) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
@@ -233,7 +252,9 @@ func contentText(raw json.RawMessage) string {
 	var out []string
 	for _, b := range bs {
 		if b.Type == "text" {
-			out = append(out, b.Text)
+			var t string
+			_ = json.Unmarshal(b.Text, &t)
+			out = append(out, t)
 		} else {
 			out = append(out, "["+b.Type+"]")
 		}
@@ -255,7 +276,7 @@ func (k *conn) controlRequest(m *message) {
 	case "can_use_tool":
 		input := req.Input
 		k.track(id)
-		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
+		k.emit(run.Event{Kind: run.KindPermission, Permission: &run.Permission{
 			ID: id, ToolUseID: req.ToolUseID, Tool: req.ToolName, Input: input,
 			Reply: func(v run.Verdict) {
 				if !k.settle(id) {
@@ -272,7 +293,7 @@ func (k *conn) controlRequest(m *message) {
 					return
 				}
 				k.respond(id, map[string]any{"behavior": "deny", "message": v.Message})
-			}}}
+			}}})
 	case "hook_callback":
 		var wrapper struct {
 			Input hookInput `json:"input"`
@@ -288,13 +309,13 @@ func (k *conn) controlRequest(m *message) {
 			toolUseID = req.ToolUseID
 		}
 		k.track(id)
-		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
+		k.emit(run.Event{Kind: run.KindPermission, Permission: &run.Permission{
 			ID: id, ToolUseID: toolUseID, Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd,
 			Reply: func(v run.Verdict) {
 				if k.settle(id) { // not withdrawn by the CLI, not answered yet
 					k.respond(id, hookAnswer(v))
 				}
-			}}}
+			}}})
 	default:
 		k.respondError(id, "vibing does not support control request "+req.Subtype)
 	}
