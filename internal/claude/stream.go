@@ -2,11 +2,13 @@ package claude
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"vibing/internal/run"
 )
@@ -15,21 +17,22 @@ import (
 // Large parts (message, request, event) stay slices of the line (ref) and
 // are decoded where they are used, so a 7 MiB line is not copied whole.
 type message struct {
-	Type            string   `json:"type"`
-	Subtype         string   `json:"subtype"`
-	SessionID       string   `json:"session_id"`
-	ParentToolUseID string   `json:"parent_tool_use_id"` // a subagent's message: its Task call
-	Message         ref      `json:"message"`
-	Event           ref      `json:"event"` // stream_event: the API's event
-	RequestID       string   `json:"request_id"`
-	Request         ref      `json:"request"`
-	Response        ref      `json:"response"`
-	IsError         bool     `json:"is_error"`
-	TotalCostUSD    float64  `json:"total_cost_usd"`
-	DurationMS      int64    `json:"duration_ms"`
-	Result          string   `json:"result"`
-	Errors          []string `json:"errors"`
-	Tools           []string `json:"tools"` // system/init: the CLI's tools
+	Type            string  `json:"type"`
+	Subtype         string  `json:"subtype"`
+	SessionID       string  `json:"session_id"`
+	ParentToolUseID string  `json:"parent_tool_use_id"` // a subagent's message: its Task call
+	Message         ref     `json:"message"`
+	Event           ref     `json:"event"` // stream_event: the API's event
+	RequestID       string  `json:"request_id"`
+	Request         ref     `json:"request"`
+	Response        ref     `json:"response"`
+	IsError         bool    `json:"is_error"`
+	TotalCostUSD    float64 `json:"total_cost_usd"`
+	DurationMS      int64   `json:"duration_ms"`
+	// not "result": the result line repeats the last text (7 MiB when
+	// it was), and nothing needs it
+	Errors []string `json:"errors"`
+	Tools  []string `json:"tools"` // system/init: the CLI's tools
 
 	line []byte // the whole line
 }
@@ -72,46 +75,75 @@ type controlResponse struct {
 	Error     string `json:"error"`
 }
 
-// readLine reads one line of at most max bytes (without the newline). A
+// lineReader reads the CLI's output lines. A line is valid until the next
+// read: a short one is a slice of the bufio buffer, a long one is gathered
+// in a buffer kept until the turn ends (the CLI writes a long text three
+// times: as its delta, its message and in the result), so a run holds one
+// copy of a long line, not the trail of a growing slice or one per line.
+type lineReader struct {
+	r   *bufio.Reader
+	max int    // longest line accepted
+	buf []byte // the gathered long line
+}
+
+// next reads one line of at most max bytes (without the newline). A
 // longer line is consumed and reported as ErrLineTooLong.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var buf []byte
+func (lr *lineReader) next() ([]byte, error) {
+	chunk, err := lr.r.ReadSlice('\n')
+	if err == nil {
+		return chunk[:len(chunk)-1], nil
+	}
+	buf := lr.buf[:0]
 	tooLong := false
 	for {
-		chunk, err := r.ReadSlice('\n')
-		if !tooLong && len(buf)+len(chunk) > max+1 {
-			tooLong, buf = true, nil
+		if !tooLong && len(buf)+len(chunk) > lr.max+1 {
+			tooLong, buf = true, buf[:0]
 		}
 		if !tooLong {
+			if len(buf)+len(chunk) > cap(buf) {
+				// 1 MiB, then at once the longest line: no run of copies,
+				// and the kernel only backs the pages the line fills
+				grown := make([]byte, len(buf), lr.max+1)
+				if len(buf)+len(chunk) <= 1<<20 {
+					grown = make([]byte, len(buf), 1<<20)
+				}
+				copy(grown, buf)
+				buf = grown
+			}
 			buf = append(buf, chunk...)
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
 		}
-		if tooLong {
-			return nil, fmt.Errorf("%w (%d MiB)", ErrLineTooLong, max>>20)
-		}
-		if err != nil {
-			return buf, err
-		}
-		return buf[:len(buf)-1], nil
+		chunk, err = lr.r.ReadSlice('\n')
 	}
+	lr.buf = buf
+	if tooLong {
+		return nil, fmt.Errorf("%w (%d MiB)", ErrLineTooLong, lr.max>>20)
+	}
+	if err != nil {
+		return buf, err
+	}
+	return buf[:len(buf)-1], nil
 }
+
+// release lets the long-line buffer go (the turn is over).
+func (lr *lineReader) release() { lr.buf = nil }
 
 // read turns the CLI's stdout into events, then waits for the CLI to exit
 // and closes the events channel. Exactly one of result or error ends it.
 func (k *conn) read(stdout io.Reader) {
 	defer close(k.events)
-	r := bufio.NewReaderSize(stdout, 64*1024)
+	lr := &lineReader{r: bufio.NewReaderSize(stdout, 64*1024), max: k.maxLine}
 	var (
 		done    bool // a result or error event was sent
 		failure error
 	)
 	for failure == nil {
-		line, err := readLine(r, k.maxLine)
+		line, err := lr.next()
 		if err != nil {
 			switch {
-			case errors.Is(err, io.EOF) && len(strings.TrimSpace(string(line))) > 0:
+			case errors.Is(err, io.EOF) && len(bytes.TrimSpace(line)) > 0:
 				failure = errors.New("claude stopped in the middle of an output line")
 			case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe):
 			default:
@@ -119,7 +151,7 @@ func (k *conn) read(stdout io.Reader) {
 			}
 			break
 		}
-		if len(strings.TrimSpace(string(line))) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		m := message{line: line}
@@ -129,6 +161,7 @@ func (k *conn) read(stdout io.Reader) {
 		}
 		if k.dispatch(&m) {
 			done = true
+			lr.release()
 			k.closeStdin() // the turn is over; EOF makes the CLI exit
 		}
 	}
@@ -220,7 +253,7 @@ func (k *conn) dispatch(m *message) bool {
 		}
 	case "result":
 		k.emit(run.Event{Kind: run.KindResult, SessionID: m.SessionID, IsError: m.IsError,
-			CostUSD: m.TotalCostUSD, DurationMS: m.DurationMS, Text: m.Result})
+			CostUSD: m.TotalCostUSD, DurationMS: m.DurationMS})
 		return true
 	}
 	return false
@@ -242,24 +275,68 @@ func blocks(raw ref) []block {
 }
 
 // contentText flattens a tool_result's content (a string or text blocks).
+// The editor shows one line of it, so more than resultCap bytes are cut at
+// a line end and a last line says how much was left out: a tool's 7 MiB
+// output is not copied whole, decoded, then encoded again.
 func contentText(raw ref) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+	var c capped
+	if len(raw) > 0 && raw[0] == '"' {
+		c.add(raw)
+		return c.String()
 	}
 	var bs []block
 	_ = json.Unmarshal(raw, &bs)
-	var out []string
-	for _, b := range bs {
+	for i, b := range bs {
+		if i > 0 {
+			c.b = append(c.b, '\n')
+		}
 		if b.Type == "text" {
-			var t string
-			_ = json.Unmarshal(b.Text, &t)
-			out = append(out, t)
+			c.add(b.Text)
 		} else {
-			out = append(out, "["+b.Type+"]")
+			c.b = append(c.b, "["+b.Type+"]"...)
 		}
 	}
-	return strings.Join(out, "\n")
+	return c.String()
+}
+
+// resultCap bounds the content of a tool_result event.
+const resultCap = 256 << 10
+
+// capped gathers decoded text up to resultCap bytes and counts the rest.
+type capped struct {
+	b    []byte
+	left int // bytes left out (of the JSON text: escapes count as written)
+}
+
+// add appends a JSON string literal.
+func (c *capped) add(s ref) {
+	if len(s) < 2 || s[0] != '"' {
+		return
+	}
+	for _, p := range splitJSONString(s[1:len(s)-1], textChunk) {
+		if len(c.b) >= resultCap {
+			c.left += len(p)
+			continue
+		}
+		c.b, _ = appendUnquoted(c.b, p)
+	}
+}
+
+func (c *capped) String() string {
+	if len(c.b) <= resultCap && c.left == 0 {
+		return string(c.b)
+	}
+	c.left += max(0, len(c.b)-resultCap)
+	cut := c.b[:min(len(c.b), resultCap)]
+	i := bytes.LastIndexByte(cut, '\n')
+	for i < 0 && len(cut) > 0 && len(cut) < len(c.b) && !utf8.RuneStart(c.b[len(cut)]) {
+		cut = cut[:len(cut)-1] // no line end: at least no half character
+	}
+	if i > 0 {
+		cut = cut[:i]
+	}
+	c.left += min(len(c.b), resultCap) - len(cut)
+	return fmt.Sprintf("%s\n… (%d more bytes not shown)", cut, c.left)
 }
 
 // controlRequest turns the CLI's questions into permission events; anything

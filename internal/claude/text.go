@@ -2,8 +2,10 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"vibing/internal/run"
@@ -12,7 +14,7 @@ import (
 // textChunk bounds the text of one run.KindText event. A long text (a 7 MiB
 // block) is decoded and sent piece by piece, so the run holds the line it
 // read plus a few pieces, never a second and third copy of the whole text.
-const textChunk = 16 << 10
+const textChunk = 8 << 10
 
 // ref is a JSON value left undecoded: a slice of the line being read (no
 // copy), valid until the next line is read. What is used of it is decoded
@@ -48,9 +50,10 @@ type textStream struct {
 	// streamed counts, per parent_tool_use_id, the text blocks that were
 	// streamed and whose assistant message has not arrived yet.
 	streamed map[string]int
-	open     bool // the last event sent was text
-	newlines int  // how many newlines (up to 2) the text sent so far ends with
-	newBlock bool // a text block started: its first text starts a paragraph
+	scratch  []byte // where a piece of text is decoded
+	open     bool   // the last event sent was text
+	newlines int    // how many newlines (up to 2) the text sent so far ends with
+	newBlock bool   // a text block started: its first text starts a paragraph
 }
 
 // event notes an event that is not text: the next text starts afresh.
@@ -101,11 +104,12 @@ func (ts *textStream) text(raw ref, emit func(run.Event)) {
 		return
 	}
 	for _, piece := range splitJSONString(raw[1:len(raw)-1], textChunk) {
-		s, err := unquote(piece)
-		if err != nil || s == "" {
+		b, err := appendUnquoted(ts.scratch[:0], piece)
+		ts.scratch = b
+		if err != nil || len(b) == 0 {
 			continue
 		}
-		ts.send(s, emit)
+		ts.send(string(b), emit)
 	}
 }
 
@@ -162,15 +166,91 @@ func highSurrogate(hex []byte) bool {
 	return err == nil && v >= 0xD800 && v < 0xDC00
 }
 
-// unquote decodes the inside of a JSON string literal.
+// unquote decodes the inside of a JSON string literal, as encoding/json
+// does (invalid UTF-8 and lone surrogates become U+FFFD).
 func unquote(inner []byte) (string, error) {
-	q := make([]byte, 0, len(inner)+2)
-	q = append(append(append(q, '"'), inner...), '"')
-	var s string
-	if err := json.Unmarshal(q, &s); err != nil {
-		return "", fmt.Errorf("claude wrote a text that is not a JSON string: %w", err)
+	b, err := appendUnquoted(nil, inner)
+	return string(b), err
+}
+
+// appendUnquoted appends the decoded inside of a JSON string literal to
+// dst: one pass, no temporary copies (a long text is decoded piece by piece
+// into one reused buffer).
+func appendUnquoted(dst, s []byte) ([]byte, error) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(s) {
+				return dst, errBadString
+			}
+			if r, ok := escapes[s[i+1]]; ok {
+				dst = append(dst, r)
+				i += 2
+				continue
+			}
+			if s[i+1] != 'u' {
+				return dst, errBadString
+			}
+			r, n := unicodeEscape(s[i:])
+			if n == 0 {
+				return dst, errBadString
+			}
+			dst = utf8.AppendRune(dst, r)
+			i += n
+		case c < 0x20 || c == '"':
+			return dst, errBadString
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			i++
+		default:
+			r, n := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, s[i:i+n]...)
+			}
+			i += n
+		}
 	}
-	return s, nil
+	return dst, nil
+}
+
+var (
+	errBadString = errors.New("claude wrote a text that is not a JSON string")
+	escapes      = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+)
+
+// unicodeEscape decodes \uXXXX at the start of s, or a surrogate pair of
+// two; it returns the rune and the bytes used (0: not an escape).
+func unicodeEscape(s []byte) (rune, int) {
+	r := hex4(s)
+	if r < 0 {
+		return 0, 0
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, 6
+	}
+	if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+		if r2 := hex4(s[6:]); r2 >= 0 {
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				return dec, 12
+			}
+		}
+	}
+	return utf8.RuneError, 6
+}
+
+// hex4 reads the XXXX of \uXXXX at the start of s (-1: malformed).
+func hex4(s []byte) rune {
+	if len(s) < 6 {
+		return -1
+	}
+	v, err := strconv.ParseUint(string(s[2:6]), 16, 16)
+	if err != nil {
+		return -1
+	}
+	return rune(v)
 }
 
 // retry is a system/api_retry line: the CLI waits before it asks the API

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"vibing/internal/run"
 )
@@ -230,4 +231,64 @@ func TestLongTextIsSentInPieces(t *testing.T) {
 		t.Errorf("the pieces join to %d bytes, want the %d of the text", b.Len(), len(big))
 	}
 	t.Logf("%d bytes in %d text events", len(big), n)
+}
+
+// unquote agrees with encoding/json on every string literal, invalid UTF-8
+// and lone surrogates included.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{"", "plain", `quote \" back \\ slash \/ \b\f\n\r\t`, `\u00e9\u6f22\ud83d\ude00`, `\ud83d`,
+		`\ude00\ud83d x`, `\ud83d\u0041`, "raw é😀", "bad \xff utf8 \xed\xa0\x80", `\u12`, `trailing \`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, inner string) {
+		var want string
+		wantErr := json.Unmarshal([]byte(`"`+inner+`"`), &want)
+		got, err := unquote([]byte(inner))
+		if wantErr != nil {
+			return // not a JSON string: the CLI's lines are checked before this
+		}
+		if err != nil || got != want {
+			t.Errorf("unquote(%q) = %q, %v; encoding/json: %q", inner, got, err, want)
+		}
+	})
+}
+
+func TestContentText(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a line of tool output é\n", 7<<20/25)
+	quote := func(s string) ref { b, _ := json.Marshal(s); return b }
+	tests := []struct {
+		name      string
+		raw       ref
+		want      string // the whole content, or its start when cut
+		cut       bool
+		wantLines int
+	}{
+		{"string", quote("hi\nthere"), "hi\nthere", false, 2},
+		{"blocks", ref(`[{"type":"text","text":"one"},{"type":"image"},{"type":"text","text":"two"}]`), "one\n[image]\ntwo", false, 3},
+		{"7 MiB string", quote(long), "a line of tool output é\n", true, resultCap / 25},
+		{"7 MiB in a block", ref(`[{"type":"text","text":` + string(quote(long)) + `}]`), "a line of tool output é\n", true, resultCap / 25},
+		{"no line end", quote(strings.Repeat("é", resultCap)), "éé", true, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := contentText(tt.raw)
+			if !tt.cut {
+				if got != tt.want {
+					t.Errorf("contentText = %q, want %q", got, tt.want)
+				}
+				return
+			}
+			last := got[strings.LastIndexByte(got, '\n')+1:]
+			if !strings.HasPrefix(got, tt.want) || len(got) > resultCap+64 || !utf8.ValidString(got) ||
+				!strings.HasPrefix(last, "… (") || !strings.HasSuffix(last, " more bytes not shown)") {
+				t.Errorf("contentText of %d bytes = %d bytes %.40q … %q, want a valid start under %d bytes and a last line saying what is left out",
+					len(tt.raw), len(got), got, last, resultCap)
+			}
+			if n := strings.Count(got, "\n"); n < tt.wantLines-1 {
+				t.Errorf("contentText kept %d lines, want about %d", n, tt.wantLines)
+			}
+		})
+	}
 }
