@@ -1,11 +1,18 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"vibing/internal/fakeapi"
+	"vibing/internal/frontmatter"
+	"vibing/internal/run"
 )
 
 // text joins the run's text events.
@@ -113,5 +120,83 @@ func TestScriptedLongLineMemory(t *testing.T) {
 	t.Logf("tool_result content %d bytes; peak RSS %d KiB", len(content), res.maxRSS)
 	if res.maxRSS == 0 || res.maxRSS > 30*1024 {
 		t.Errorf("vibing-agent peak RSS %d KiB, want under 30 MiB", res.maxRSS)
+	}
+}
+
+// TestWriteBackKeepsAppends: while vibing-agent run --write-back adds 100
+// rules to the chat's frontmatter (each replaces the file), this process
+// appends 20,000 lines to the chat body under the chat's lock; every rule
+// and every line is in the file afterwards.
+func TestWriteBackKeepsAppends(t *testing.T) {
+	w := newWorld(t, "permissions_ask: [Bash]\n", "sandbox: \"off\"\n") // the script lies outside the sandbox's view
+	w.claude = fakeClaudeBin(t)
+	const rules, lines, batch = 100, 20000, 5
+	steps := []string{"init", "prompt"}
+	for i := 0; i < rules; i++ {
+		steps = append(steps, fmt.Sprintf(`hook t%d Bash {"command":"tool%d x"}`, i, i))
+	}
+	script := filepath.Join(t.TempDir(), "script")
+	w.write(script, scripted(append(steps, "result", "wait_eof")...))
+	t.Setenv("FAKECLAUDE_SCRIPT", script)
+
+	// The appender starts with the first approval; approval i is answered
+	// (and its rule written) once the appender is i/rules of the way, so the
+	// rule writes fall among the appends.
+	var done atomic.Int64
+	appended := make(chan error, 1)
+	start := sync.OnceFunc(func() {
+		go func() {
+			for i := 0; i < lines; i += batch {
+				var b strings.Builder
+				for j := i; j < i+batch; j++ {
+					fmt.Fprintf(&b, "body line %d\n", j)
+				}
+				if err := frontmatter.AppendFile(w.chat, []byte(b.String())); err != nil {
+					appended <- err
+					return
+				}
+				done.Add(batch)
+			}
+			appended <- nil
+		}()
+	})
+	asked := 0
+	res := w.run(func(o run.Output, send func(run.Input)) {
+		if o.Type != "approval_request" {
+			return
+		}
+		start()
+		for done.Load() < int64(asked*lines/rules) {
+			time.Sleep(time.Millisecond)
+		}
+		asked++
+		send(run.Input{Type: "approval_response", ID: o.ID, Decision: run.AlwaysAllow})
+	}, "--write-back")
+	if err := <-appended; err != nil {
+		t.Fatal(err)
+	}
+	if res.code != 0 || len(res.all("rule_added")) != rules {
+		t.Fatalf("exit %d, %d rule_added, want 0 and %d; stderr %s", res.code, len(res.all("rule_added")), rules, res.stderr)
+	}
+	data, err := os.ReadFile(w.chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := frontmatter.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings, err := doc.Settings()
+	if err != nil || len(settings.Allow) != rules {
+		t.Errorf("%d rules in permissions_allow (%v), want %d", len(settings.Allow), err, rules)
+	}
+	seen := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "body line ") {
+			seen[l] = true
+		}
+	}
+	if len(seen) != lines {
+		t.Errorf("%d of %d appended lines are in the chat: %d lost", len(seen), lines, lines-len(seen))
 	}
 }
