@@ -277,8 +277,9 @@ func chunks(s string, n int) []string {
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
-		if cut == 0 {
-			cut = n
+		if cut == 0 { // a character longer than n: the whole character
+			for cut = n; cut < len(s) && !utf8.RuneStart(s[cut]); cut++ {
+			}
 		}
 		out = append(out, s[:cut])
 		s = s[cut:]
