@@ -5,7 +5,8 @@
 #                 claude CLI and Neovim 0.7, 0.10 and 0.12 unpacked from Debian's packages
 #   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run, the Lua
 #                 suite and the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12
-#   make bench    the Go benchmarks
+#   make bench    the benchmarks (Go and Neovim), ending with the side-by-side figures of
+#                 SPEC §9; BENCHCOUNT=6 repeats them for benchstat (output in bin/bench.txt)
 #   make demo     Neovim with the plugin and a scripted demo agent (no API key needed); the
 #                 system nvim, or else Neovim 0.12 unpacked into .deps/
 
@@ -18,6 +19,8 @@ FUZZTIME  ?= 5s
 GOFILES   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
+# the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
+export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
 export VIBING_TEST_AGENT_BIN  ?= $(CURDIR)/$(BIN)
 
 .PHONY: all build deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint
@@ -28,9 +31,10 @@ build: $(BIN)
 
 $(BIN): $(GOFILES)
 	@mkdir -p bin
-	$(GO) build -trimpath -o $(BIN) ./cmd/vibing-agent
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/vibing-agent
 
 deps:
+	@command -v bwrap >/dev/null 2>&1 || scripts/install-nvim.sh bwrap
 	@scripts/install-claude.sh
 	@scripts/install-nvim.sh 0.7
 	@scripts/install-nvim.sh 0.10
@@ -62,9 +66,18 @@ test-e2e-nvim: deps build
 	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
 	VIBING_TEST_NVIM=$(NVIM_012) $(GO) test -count=1 ./tests/e2e/
 
+# BENCHCOUNT=6 repeats every benchmark (for benchstat); the raw output is kept
+# in bin/bench.txt and the side-by-side figures of SPEC §9 are summed up last.
+BENCHCOUNT ?= 1
+BENCHPKGS  := ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
+BENCHSTAT  ?= $(shell command -v benchstat 2>/dev/null || ls $$($(GO) env GOPATH)/bin/benchstat 2>/dev/null)
+
 bench: deps build
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh bench
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
+	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) $(BENCHPKGS) | tee bin/bench.txt
+	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules; check vs hello-world"
+	@grep -E '^(Benchmark(FileFloor|DecideBash104|CheckVsHello)|pkg:)' bin/bench.txt
+	@if [ -n "$(BENCHSTAT)" ]; then $(BENCHSTAT) -filter '.name:/^(FileFloor|DecideBash104|CheckVsHello)$$/' bin/bench.txt; fi
 
 demo: build
 	@scripts/demo.sh

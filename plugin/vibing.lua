@@ -28,6 +28,10 @@ cmd("VibingAudit", function(a)
   require("vibing.ui.views").audit(a.args)
 end, { nargs = "?", complete = "file", desc = "vibing: recent audit rows" })
 
+cmd("VibingApprovals", function()
+  require("vibing.ui.approval").list()
+end, { desc = "vibing: approvals waiting across chats; pick one to jump to it" })
+
 cmd("VibingCancel", function()
   require("vibing").cancel(0)
 end, { desc = "vibing: cancel the running message of this chat" })

@@ -56,7 +56,8 @@ put README.md <<'MD'
 A tiny project for trying vibing without an API key. The demo agent
 (`vibing-agent run --backend demo`) reads this file, edits `hello.py`,
 runs a harmless command, tries a `sudo` command that the default deny
-rules refuse, and pretends to fetch a web page.
+rules refuse, pretends to fetch a web page, and proposes a new version of
+this README (a diff: press d in its approval block to review it side by side).
 
 Open `.vibing/chat/demo.md` and press <CR> to send the message.
 MD
@@ -83,7 +84,7 @@ put "$chat_rel" <<'CHAT'
 vibing.nvim: true
 created_at: 2026-01-01T00:00:00
 permissions_mode: default
-permissions_allow: [Read, Glob, Grep]
+permissions_allow: ["Read(**)"]
 permissions_ask: ["WebFetch"]
 permissions_deny: ["Read(.env)"]
 ---

@@ -29,6 +29,11 @@
 #
 # Idempotent: does nothing when .deps/bin/nvim-<version> --version already reports that
 # release. Runs as root or as a normal user; no prompts.
+#
+#   scripts/install-nvim.sh bwrap   bubblewrap (the agent's sandbox, SPEC §14) from the
+#                                   machine's own suite into .deps/bwrap, linked as
+#                                   .deps/bin/bwrap (for a machine without it; make deps
+#                                   calls it only then)
 set -Eeuo pipefail
 
 usage() {
@@ -38,6 +43,11 @@ usage() {
 [[ $# -eq 1 ]] || usage
 version=$1
 case "$version" in
+bwrap)
+	suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	[[ -n "$suite" ]] || suite=bookworm
+	packages=(bubblewrap)
+	;;
 0.7)
 	suite=bookworm
 	packages=(neovim neovim-runtime libc6 libgcc-s1 libluajit-5.1-2 libluajit-5.1-common
@@ -61,6 +71,11 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps="$repo/.deps"
 base="$deps/nvim-$version"
 wrapper="$deps/bin/nvim-$version"
+if [[ "$version" == bwrap ]]; then
+	name="install-bwrap"
+	base="$deps/bwrap"
+	wrapper="$deps/bin/bwrap"
+fi
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 step="starting"
@@ -75,6 +90,10 @@ installed_version() {
 	"$wrapper" --version 2>/dev/null | head -n 1
 }
 
+if [[ "$version" == bwrap ]] && v=$(installed_version) && [[ "$v" == "bubblewrap "* ]]; then
+	echo "$name: $v already at .deps/bin/bwrap"
+	exit 0
+fi
 if v=$(installed_version) && [[ "$v" == "NVIM v$version."* ]]; then
 	echo "$name: $v already at .deps/bin/nvim-$version"
 	exit 0
@@ -208,6 +227,19 @@ patchelf() {
 
 tmp_root="$base/root.tmp"
 fetch "$suite" "$tmp_root" "${packages[@]}"
+
+if [[ "$version" == bwrap ]]; then
+	# bwrap links only the machine's own libraries (libc6, libcap2, libselinux1)
+	step="installing bubblewrap"
+	[[ -x "$tmp_root/usr/bin/bwrap" ]] || die "the unpacked bubblewrap has no usr/bin/bwrap"
+	rm -rf "$base/root"
+	mv "$tmp_root" "$base/root"
+	mkdir -p "$deps/bin"
+	ln -sfn "$base/root/usr/bin/bwrap" "$wrapper"
+	v=$(installed_version) || die "$wrapper --version failed"
+	echo "$name: $v installed at .deps/bin/bwrap"
+	exit 0
+fi
 
 step="checking the unpacked tree"
 loader=$(loader_in "$tmp_root") || die "no ld-linux-x86-64.so.2 regular file in the unpacked libc6"

@@ -87,6 +87,12 @@ func runCheck(_ context.Context, args []string, io stdio) int {
 	var out []byte
 	if *withPreview {
 		pv := preview.Build(*tool, in, ce.engine.Env())
+		if pv.Kind == preview.KindCommand {
+			for _, part := range ce.engine.DecideParts(*tool, in, "") {
+				pv.Commands = append(pv.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+					Rule: part.Rule, Source: part.Source, Reason: part.Reason})
+			}
+		}
 		out, _ = json.Marshal(struct {
 			session.Decision
 			Preview preview.Preview `json:"preview"`

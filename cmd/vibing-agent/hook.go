@@ -140,7 +140,9 @@ func newHook(configPath, chat string) *hook.Hook {
 			if err != nil {
 				return err
 			}
-			return auditspool.Append(auditspool.For(c.AuditDB()), e)
+			// inside the sandbox the spool is read-only: the relay of
+			// vibing-agent claude (or run) outside takes the row
+			return auditspool.Write(auditspool.For(c.AuditDB()), e)
 		},
 		StandAside: func() bool { return hook.InsideRun(hook.ThisProcess()) },
 	}

@@ -17,6 +17,7 @@ import (
 	_ "vibing/internal/demo" // registers the demo backend
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
+	"vibing/internal/policy"
 	"vibing/internal/run"
 	"vibing/internal/sandbox"
 	"vibing/internal/session"
@@ -28,10 +29,12 @@ func init() {
 
 const runUsage = `Usage: vibing-agent run --chat FILE [flags]
 
-Runs one agent turn for the chat: reads {"type":"prompt","text":"..."} from
-stdin, drives the agent, gates every tool call through the chat's permission
+Runs the chat's agent: reads {"type":"prompt","text":"..."} from stdin,
+drives the agent, gates every tool call through the chat's permission
 pipeline and writes JSON Lines events to stdout (see docs/protocol.md).
-Exits 0 after a "result" event and 1 after an "error" event.
+The claude CLI stays alive after a turn's "result": more prompt lines are
+later messages of the same session. Exits 0 once stdin closes after a
+"result", and 1 after an "error" event.
 
 Flags:
 `
@@ -106,7 +109,8 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 			return fail("%v", err)
 		}
 		if choice.Use {
-			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg}
+			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg,
+				warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) }}
 			bo.Wrap = sb.wrap
 			defer sb.cleanup()
 		} else {
@@ -138,6 +142,34 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))
+	}
+	// A later message of the live CLI reads the chat's rules again (the
+	// person may have typed /allow in between). The chat now holds the
+	// session id the first message wrote, but this process is not a
+	// resumed session unless it started as one.
+	resumed := eng.Resumed()
+	r.Reload = func() (run.Reloaded, error) {
+		doc, err := frontmatter.ReadFile(chatPath)
+		if err != nil {
+			return run.Reloaded{}, err
+		}
+		st, err := doc.Settings()
+		if err != nil {
+			return run.Reloaded{}, fmt.Errorf("chat %s: %w", chatPath, err)
+		}
+		if !resumed {
+			st.SessionID = ""
+		}
+		ch, err := policy.Open(policy.Request{Config: cfg, ConfigFile: *configPath, ChatFile: chatPath, Settings: &st, Cwd: *cwd,
+			Options: session.Options{SessionAllow: allow, SessionDeny: deny, Resumed: resumed}})
+		if err != nil {
+			return run.Reloaded{}, err
+		}
+		var notes []string
+		if ch.LoadErr != nil {
+			notes = append(notes, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", ch.LoadErr))
+		}
+		return run.Reloaded{Engine: run.SessionEngine{Engine: ch.Engine}, Notes: notes, Model: st.Model, Mode: ch.Engine.Mode()}, nil
 	}
 	if *writeBack {
 		r.WriteBack = func(list matcher.List, rule string) error {

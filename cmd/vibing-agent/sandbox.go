@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"vibing/internal/auditspool"
 	"vibing/internal/claude"
 	"vibing/internal/config"
 	"vibing/internal/hook"
@@ -34,6 +35,11 @@ type sandboxer struct {
 	terminal   bool
 	prepared   *sandbox.Prepared
 	view       *sandbox.View
+	relay      *auditspool.Relay
+	// interactive: a person answers the CLI (vibing-agent claude without -p)
+	interactive bool
+	// warn tells the person what the sandbox could not keep (stderr)
+	warn func(string)
 }
 
 // input is what the view is derived from, for the CLI at claudeBin.
@@ -48,7 +54,26 @@ func sandboxInput(eng *session.Engine, root, configPath string, cfg *config.Conf
 			configPath = abs
 		}
 	}
-	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath, Writable: cfg.SandboxWritable}
+	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath,
+		Writable: cfg.SandboxWritable, HookFiles: hookFiles(root)}
+}
+
+// hookFiles are the --config and --chat files of the installed hook
+// entries (absolute paths), which a hook inside the sandbox reads.
+func hookFiles(project string) []string {
+	home, _ := os.UserHomeDir()
+	if project == "" {
+		project, _ = os.Getwd()
+	}
+	var out []string
+	for _, f := range hook.Installed(hook.Paths{Home: home, Project: project}) {
+		for _, p := range f.Entry.Files() {
+			if filepath.IsAbs(p) {
+				out = append(out, filepath.Clean(p))
+			}
+		}
+	}
+	return out
 }
 
 // sandboxReport is the sandbox part of explain.
@@ -64,13 +89,24 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	if procs.IsKeeper(cmd) {
 		prog = cmd.Args[1] // the keeper's program: the claude CLI
 	}
-	s.view = sandbox.Derive(s.input(prog))
-	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, StateDir: config.StateDir()})
+	s.cleanup() // the previous turn's
+	relay, err := auditspool.StartRelay(auditspool.For(s.cfg.AuditDB()))
 	if err != nil {
+		return fmt.Errorf("sandbox: the hook's audit relay: %w", err)
+	}
+	s.relay = relay
+	s.view = sandbox.Derive(s.input(prog))
+	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, Show: []string{relay.Dir()},
+		Interactive: s.interactive, Warn: s.warn})
+	if err != nil {
+		s.cleanup()
 		return err
 	}
 	s.prepared = p
 	p.Wrap(cmd, s.bwrap)
+	// an installed hook inside cannot write the spool (the state folder is
+	// read-only in there): it hands its rows to the relay
+	cmd.Env = append(cmd.Env, auditspool.RelayEnv+"="+relay.Socket())
 	// run's own claude is process 2 in there: an installed hook stands
 	// aside for it (hook.InsideRun)
 	if !s.terminal {
@@ -79,10 +115,17 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	return nil
 }
 
-// cleanup removes what the sandbox left on disk.
+// cleanup removes what the sandbox left on disk and stops the relay,
+// once the CLI ended.
 func (s *sandboxer) cleanup() {
-	if s != nil {
-		s.prepared.Cleanup()
+	if s == nil {
+		return
+	}
+	s.prepared.Cleanup()
+	s.prepared = nil
+	if s.relay != nil {
+		_ = s.relay.Close()
+		s.relay = nil
 	}
 }
 
@@ -108,6 +151,20 @@ Examples:
   vibing-agent claude -- -p "run the tests" --model sonnet
   vibing-agent claude --config ~/.local/state/vibing/options.json --continue
 `
+
+// printMode reports whether the CLI's arguments ask for one answer
+// without a person (-p, --print).
+func printMode(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "-p" || a == "--print" || strings.HasPrefix(a, "--print=") {
+			return true
+		}
+	}
+	return false
+}
 
 // runClaude is vibing-agent claude.
 func runClaude(_ context.Context, args []string, io stdio) int {
@@ -177,7 +234,8 @@ flags:
 	}
 	var sb *sandboxer
 	if choice.Use {
-		sb = &sandboxer{bwrap: choice.Bwrap, engine: ch.Engine, root: ch.Root, configPath: configPath, cfg: cfg, terminal: true}
+		sb = &sandboxer{bwrap: choice.Bwrap, engine: ch.Engine, root: ch.Root, configPath: configPath, cfg: cfg, terminal: true,
+			interactive: !printMode(args), warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent claude: %s\n", msg) }}
 		if err := sb.wrap(cmd); err != nil {
 			return fail("%v", err)
 		}

@@ -45,7 +45,11 @@ type Claude struct {
 	Wrap func(cmd *exec.Cmd) error
 }
 
-var _ run.Backend = (*Claude)(nil)
+var (
+	_ run.Backend  = (*Claude)(nil)
+	_ run.Prompter = (*conn)(nil)
+	_ run.Switcher = (*conn)(nil)
+)
 
 func init() {
 	run.Register("claude", func(o run.BackendOptions) (run.Backend, error) {
@@ -161,13 +165,50 @@ func (c *Claude) Start(ctx context.Context, t run.Turn) (run.Conn, error) {
 	case <-ctx.Done():
 		return nil, k.abort(ctx.Err())
 	}
-	msg := map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,
-		"message": map[string]any{"role": "user", "content": t.Prompt}}
-	if err := k.send(msg); err != nil {
+	if err := k.Prompt(t.Prompt); err != nil {
 		return nil, k.abort(fmt.Errorf("send prompt to claude: %w", err))
 	}
 	return k, nil
 }
+
+// Prompt sends a user message: the first one of the turn Start began, or
+// the next one once the previous turn's result came (stream-json input takes
+// several messages in one session, so the same CLI answers the whole chat).
+func (k *conn) Prompt(text string) error {
+	k.turnOpen.Store(true)
+	msg := map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,
+		"message": map[string]any{"role": "user", "content": text}}
+	return k.send(msg)
+}
+
+// SetModel switches the CLI's model between messages ("" for its default).
+func (k *conn) SetModel(model string) error {
+	req := map[string]any{"subtype": "set_model"}
+	if model != "" {
+		req["model"] = model
+	}
+	return k.control(req)
+}
+
+// SetMode passes plan mode, or default, to the CLI between messages (the
+// pipeline decides every call either way; plan changes how the model works).
+func (k *conn) SetMode(mode string) error {
+	if mode != "plan" {
+		mode = "default"
+	}
+	return k.control(map[string]any{"subtype": "set_permission_mode", "mode": mode})
+}
+
+func (k *conn) control(req map[string]any) error {
+	k.wmu.Lock()
+	k.interrupt++
+	id := fmt.Sprintf("vibing_control_%d", k.interrupt)
+	k.wmu.Unlock()
+	return k.send(map[string]any{"type": "control_request", "request_id": id, "request": req})
+}
+
+// EndInput closes the CLI's stdin: it exits once idle (after a result).
+func (k *conn) EndInput() { k.closeStdin() }
 
 // tail keeps the last max bytes written to it (the CLI's stderr, for error
 // messages).
@@ -205,6 +246,7 @@ type conn struct {
 	text     textStream
 	killOnce sync.Once
 	exited   atomic.Bool // the keeper was waited for: its pid may be reused
+	turnOpen atomic.Bool // a message was sent and its result has not come yet
 
 	wmu       sync.Mutex
 	closed    bool

@@ -156,9 +156,12 @@ type turn struct {
 	respond func(o run.Output, send func(run.Input)) // reacts to events
 	// closeAfterPrompt closes stdin right after the prompt (the editor went away).
 	closeAfterPrompt bool
-	timeout          time.Duration
-	grace            time.Duration
-	idle             time.Duration
+	// keepOpen keeps stdin open after a result (respond sends more prompts
+	// and closes it through closeIn).
+	keepOpen bool
+	timeout  time.Duration
+	grace    time.Duration
+	idle     time.Duration
 
 	events []run.Output
 	err    error
@@ -213,6 +216,9 @@ func (tu *turn) run() *turn {
 			tu.events = append(tu.events, o)
 			if tu.respond != nil {
 				tu.respond(o, send)
+			}
+			if o.Type == "result" && !tu.keepOpen {
+				inW.Close() // a one-shot caller: one message, then stdin closes
 			}
 		}
 	}()

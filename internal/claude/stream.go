@@ -135,10 +135,7 @@ func (lr *lineReader) release() { lr.buf = nil }
 func (k *conn) read(stdout io.Reader) {
 	defer close(k.events)
 	lr := &lineReader{r: bufio.NewReaderSize(stdout, 64*1024), max: k.maxLine}
-	var (
-		done    bool // a result or error event was sent
-		failure error
-	)
+	var failure error
 	for failure == nil {
 		line, err := lr.next()
 		if err != nil {
@@ -160,9 +157,10 @@ func (k *conn) read(stdout io.Reader) {
 			break
 		}
 		if k.dispatch(&m) {
-			done = true
+			// the turn is over; the CLI waits for the next message, and
+			// exits once its stdin closes (EndInput)
+			k.turnOpen.Store(false)
 			lr.release()
-			k.closeStdin() // the turn is over; EOF makes the CLI exit
 		}
 	}
 	if failure != nil {
@@ -172,8 +170,8 @@ func (k *conn) read(stdout io.Reader) {
 	waitErr := k.cmd.Wait() // the keeper ends after the CLI and after its tree
 	k.exited.Store(true)
 	k.sweep()
-	if done && failure == nil {
-		return
+	if !k.turnOpen.Load() && failure == nil {
+		return // it ended between turns: nothing was lost
 	}
 	if failure == nil {
 		failure = errors.New("claude exited without a result")

@@ -268,6 +268,8 @@ wait_eof
 				t.Fatalf("withdraw %q, want req-x1 after its request", ev.RequestID)
 			}
 			perms["req-x1"].Reply(run.Verdict{Allow: true})
+		case run.KindResult:
+			conn.(run.Prompter).EndInput()
 		case run.KindError:
 			t.Fatalf("backend error: %s", ev.Message)
 		}

@@ -42,6 +42,7 @@ func TestTourAllowOnce(t *testing.T) {
 	want = append(append(want, ask...), "text")    // Bash cat hello.py: asks
 	want = append(append(want, direct...), "text") // sudo: default deny rule
 	want = append(append(want, ask...), "text")    // WebFetch: ask list
+	want = append(append(want, ask...), "text")    // Write hello.py: a diff to review
 	want = append(want, "result")
 	if got := tu.types(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("event types =\n%v\nwant\n%v", got, want)
@@ -102,7 +103,7 @@ func TestTourAllowOnce(t *testing.T) {
 	if got := p.read(t, demo.HelloFile); !strings.Contains(got, `greet("vibing")`) || strings.Contains(got, `greet("world")`) {
 		t.Errorf("hello.py after an approved edit =\n%s\nwant greet(\"vibing\")", got)
 	}
-	wantAudit := []string{"allow", "ask_approved", "ask_approved", "deny", "ask_approved"}
+	wantAudit := []string{"allow", "ask_approved", "ask_approved", "deny", "ask_approved", "ask_approved"}
 	var gotAudit []string
 	for _, r := range tu.audit {
 		gotAudit = append(gotAudit, r.Decision)
@@ -115,12 +116,15 @@ func TestTourAllowOnce(t *testing.T) {
 func TestDenyOnceLeavesFileAlone(t *testing.T) {
 	p := newProject(t)
 	before := p.read(t, demo.HelloFile)
-	tu := drive(t, p, tourPrompt, answers(map[string]string{"Edit": run.DenyOnce, "WebFetch": run.DenyOnce}), runOpts{})
+	tu := drive(t, p, tourPrompt, answers(map[string]string{"Edit": run.DenyOnce, "WebFetch": run.DenyOnce, "Write": run.DenyOnce}), runOpts{})
 	if tu.err != nil {
 		t.Fatalf("Run() = %v", tu.err)
 	}
 	if got := p.read(t, demo.HelloFile); got != before {
 		t.Errorf("hello.py changed after deny_once:\n%s", got)
+	}
+	if w := tu.calls()[5]; !w.isError() || !strings.HasPrefix(w.content(), "User denied execution of Write (") {
+		t.Errorf("denied write result = %v %q, want an error naming the denial", w.isError(), w.content())
 	}
 	c := tu.calls()
 	edit, fetch := c[1], c[4]
@@ -244,7 +248,7 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Read", "Glob", "Grep", "Edit(hello.py)", "Bash(cat hello.py)"}; !reflect.DeepEqual(s.Allow, want) {
+	if want := []string{"Read(**)", "Edit(hello.py)", "Bash(cat hello.py)"}; !reflect.DeepEqual(s.Allow, want) {
 		t.Errorf("allow list after always_allow = %q, want %q", s.Allow, want)
 	}
 
@@ -305,10 +309,10 @@ func TestScript(t *testing.T) {
 		prompt string
 		calls  int
 	}{
-		{tourPrompt, 5},
+		{tourPrompt, 6},
 		{"again", 2},
 		{"Do it AGAIN, please.", 2},
-		{"against all odds", 5},
+		{"against all odds", 6},
 	}
 	for _, tt := range tests {
 		n := 0

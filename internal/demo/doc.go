@@ -12,7 +12,8 @@
 // The script (script.go): read README.md, edit hello.py, run a harmless
 // Bash command, try `sudo rm -rf …` (refused by the default deny rules and
 // never executed by the demo whatever the verdict), fetch example.com
-// (simulated: the demo never touches the network), and sum up. A prompt that
+// (simulated: the demo never touches the network), write a new version of
+// README.md (a diff to review side by side with d), and sum up. A prompt that
 // contains the word "again" gets a shorter script (one edit, one Bash), so a
 // second message in the same chat shows resumed-session behaviour.
 //

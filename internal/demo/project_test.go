@@ -25,7 +25,7 @@ func TestDemoProjectChat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := frontmatter.Settings{Vibing: true, CreatedAt: got.CreatedAt, Mode: "default",
-		Allow: []string{"Read", "Glob", "Grep"}, Ask: []string{"WebFetch"}, Deny: []string{"Read(.env)"}}
+		Allow: []string{"Read(**)"}, Ask: []string{"WebFetch"}, Deny: []string{"Read(.env)"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("chat settings = %+v, want %+v", got, want)
 	}

@@ -44,7 +44,7 @@ func Script(prompt string) []Step {
 var fullScript = []Step{
 	{Text: "Hi! I am the vibing **demo** agent, a scripted stand-in for Claude: no API key, no network. " +
 		"The tool calls below are real, though, and every one of them goes through this chat's permission rules.\n\n" +
-		"First I'll read the README. `Read` is in this chat's allow list, so it runs without asking.\n",
+		"First I'll read the README. `Read(**)` (reading inside the project) is in this chat's allow list, so it runs without asking.\n",
 		Call: &Call{Tool: "Read", Input: fileInput(ReadmeFile)}},
 	{Text: "\nNext I'll edit `hello.py`. Edits are not in the allow list and the mode is `default`, " +
 		"so you are asked first. Try allow once, deny, or always allow.\n",
@@ -59,6 +59,10 @@ var fullScript = []Step{
 		Call: &Call{Tool: "WebFetch", Input: func(string) map[string]any {
 			return map[string]any{"url": FetchURL, "prompt": "What is this page about?"}
 		}}},
+	{Text: "\nOne more change: a new version of `README.md`, written whole with `Write`. The block shows the change as a " +
+		"diff against the file as it is now; press `d` to review it side by side in a new tab, where you may " +
+		"edit the proposal and approve your version with `y` there.\n",
+		Call: &Call{Tool: "Write", Input: writeInput()}},
 	{Text: "\nThat's the tour (a demo: nothing was sent to a model). Things to try next: `/allow`, `/ask` and " +
 		"`/deny` to change the rules, `/permissions` for the builder, `:VibingPermissions` to see them in plain " +
 		"words, `:VibingAudit` for the log of every decision above. Send another message with the word " +
@@ -95,5 +99,24 @@ func editInput(a, b string) func(string) map[string]any {
 			old, repl = b, a
 		}
 		return map[string]any{"file_path": path, "old_string": old, "new_string": repl}
+	}
+}
+
+// notes is the section the demo's Write adds to README.md (or takes out
+// again when it is there, so every demo run proposes a real change).
+const notes = "\n## Notes from the demo agent\n\n- `hello.py` greets whoever you name.\n- Run it with `python3 hello.py`.\n"
+
+// writeInput proposes README.md with notes added, or removed when present.
+func writeInput() func(string) map[string]any {
+	return func(cwd string) map[string]any {
+		path := filepath.Join(cwd, ReadmeFile)
+		data, _ := os.ReadFile(path)
+		text := string(data)
+		if strings.Contains(text, notes) {
+			text = strings.Replace(text, notes, "", 1)
+		} else {
+			text += notes
+		}
+		return map[string]any{"file_path": path, "content": text}
 	}
 }

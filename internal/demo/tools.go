@@ -29,6 +29,8 @@ func (d *Demo) execute(ctx context.Context, t run.Turn, tool string, input map[s
 		content, err = d.read(t.Cwd, input)
 	case "Edit":
 		content, err = edit(t.Cwd, input)
+	case "Write":
+		content, err = write(t.Cwd, input)
 	case "Bash":
 		content, err = d.bash(ctx, t, input)
 	case "WebFetch":
@@ -161,6 +163,44 @@ func edit(cwd string, input map[string]any) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("The file %s has been updated: %s → %s", p, old, repl), nil
+}
+
+// write replaces the file's content (or creates the file), atomically.
+func write(cwd string, input map[string]any) (string, error) {
+	p, err := inside(cwd, input)
+	if err != nil {
+		return "", err
+	}
+	content, ok := input["content"].(string)
+	if !ok {
+		return "", errors.New("demo: content is missing")
+	}
+	if len(content) > 1<<20 {
+		return "", fmt.Errorf("demo: the content for %s is too large", p)
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(p); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".demo-write-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(content); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("File written: %s (%d bytes)", p, len(content)), nil
 }
 
 // bash runs the command with /bin/sh -c in the working directory, in its

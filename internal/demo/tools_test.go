@@ -47,7 +47,10 @@ func TestExecute(t *testing.T) {
 		{"bash output cap", "Bash", map[string]any{"command": "yes | head -c 1000"}, false, "output cut at 64 bytes"},
 		{"bash timeout", "Bash", map[string]any{"command": "sleep 5"}, true, "timed out"},
 		{"fetch is simulated", "WebFetch", map[string]any{"url": "https://example.com/"}, false, "simulated, no network"},
-		{"unknown tool", "Write", map[string]any{"file_path": filepath.Join(dir, "b")}, true, "not part of the demo"},
+		{"unknown tool", "NotebookEdit", map[string]any{"notebook_path": filepath.Join(dir, "b")}, true, "not part of the demo"},
+		{"write", "Write", map[string]any{"file_path": filepath.Join(dir, "w.txt"), "content": "hi\n"}, false, "File written"},
+		{"write without content", "Write", map[string]any{"file_path": filepath.Join(dir, "w.txt")}, true, "content is missing"},
+		{"write outside", "Write", map[string]any{"file_path": "/tmp/vibing-demo-outside.txt", "content": "x"}, true, "outside the project"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -225,3 +225,26 @@ func write(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// Installed finds the entries of every scope, and an entry names the files
+// its command reads rules from.
+func TestInstalledFiles(t *testing.T) {
+	p := hook.Paths{Home: t.TempDir(), Project: t.TempDir(), Managed: t.TempDir()}
+	user, _ := p.File(hook.ScopeUser)
+	local, _ := p.File(hook.ScopeLocal)
+	if _, err := hook.Install(user, hook.NewEntry("/bin/vibing-agent", "--config", "/etc/v.yaml", "--chat", "/r/rules.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hook.Install(local, hook.NewEntry("/bin/vibing-agent", "--chat=/r/local.md")); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range hook.Installed(p) {
+		if f.Event == hook.EventPreToolUse {
+			files = append(files, f.Scope+":"+strings.Join(f.Entry.Files(), ","))
+		}
+	}
+	if got, want := strings.Join(files, " "), "user:/etc/v.yaml,/r/rules.md local:/r/local.md"; got != want {
+		t.Errorf("Installed files = %q, want %q", got, want)
+	}
+}

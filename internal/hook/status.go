@@ -218,3 +218,43 @@ func (r Report) Text() string {
 	}
 	return b.String()
 }
+
+// Installed lists the vibing entries of every scope's settings file
+// (managed, user, project, local), skipping files that cannot be read.
+func Installed(p Paths) []Found {
+	var r Report
+	files := managedFiles(p.managed())
+	scopes := make([]string, len(files))
+	for i := range files {
+		scopes[i] = ScopeManaged
+	}
+	for _, scope := range []string{ScopeUser, ScopeProject, ScopeLocal} {
+		path, _ := p.File(scope)
+		files, scopes = append(files, path), append(scopes, scope)
+	}
+	for i, f := range files {
+		if s, err := ReadSettings(f); err == nil && s.exists {
+			r.collect(scopes[i], s)
+		}
+	}
+	return r.Entries
+}
+
+// Files are the files an entry's command reads its rules from: the values
+// of its --config and --chat arguments.
+func (e Entry) Files() []string {
+	var out []string
+	for i := 0; i < len(e.Args); i++ {
+		a := e.Args[i]
+		for _, flag := range []string{"--config", "--chat", "-config", "-chat"} {
+			switch {
+			case a == flag && i+1 < len(e.Args):
+				out = append(out, e.Args[i+1])
+				i++
+			case strings.HasPrefix(a, flag+"="):
+				out = append(out, strings.TrimPrefix(a, flag+"="))
+			}
+		}
+	}
+	return out
+}

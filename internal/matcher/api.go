@@ -83,6 +83,7 @@ type Path struct {
 	meta     bool        // a Bash argument of a command that looks at its name only (ls, stat): Read rules skip it
 	removes  bool        // inside, and the command removes what it finds there (find -delete, git clean)
 	names    [][]namePat // inside, from find -name ... -delete: only entries with such a name (findnames.go)
+	looked   *fileStat   // what the look-up of Real said while resolving it, when it was looked up (hardlink.go)
 }
 
 // Inside reports whether p stands for some file below Abs whose name is
@@ -181,11 +182,12 @@ type Call struct {
 
 	Detail string // the detail part of the action string
 
-	actions  []string // regex action strings: one per simple command, then the whole line
-	wrapped  []string // Bash: action strings of commands behind wrappers (deny/ask regexes)
-	lower    string   // lower-cased tool name, for regex rules written as tool:bash:...
-	realCwd  string   // Env.Cwd with symlinks resolved
-	realHome string   // Env.Home with symlinks resolved
+	actions  []string   // regex action strings: one per simple command, then the whole line
+	wrapped  []string   // Bash: action strings of commands behind wrappers (deny/ask regexes)
+	lower    string     // lower-cased tool name, for regex rules written as tool:bash:...
+	realCwd  string     // Env.Cwd with symlinks resolved
+	realHome string     // Env.Home with symlinks resolved
+	views    *pathViews // Path as the file rules read it, worked out once in Prepare (match.go)
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords

@@ -1,6 +1,8 @@
 package matcher
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -224,10 +226,16 @@ func (c *Call) fastResolve(r argRef) (Path, bool) {
 	}
 	abs := joinDir(r.cwd, w)
 	fi, err := os.Lstat(abs)
-	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+	var looked fileStat
+	switch {
+	case err == nil && fi.Mode()&os.ModeSymlink != 0:
 		return Path{}, false
+	case err == nil:
+		looked = fileStatOf(fi)
+	case !errors.Is(err, fs.ErrNotExist):
+		return Path{Raw: w, Abs: abs, Real: joinDir(c.realCwd, w)}, true // the hard-link check looks again
 	}
-	return Path{Raw: w, Abs: abs, Real: joinDir(c.realCwd, w)}, true
+	return Path{Raw: w, Abs: abs, Real: joinDir(c.realCwd, w), looked: &looked}, true
 }
 
 func joinDir(dir, name string) string {

@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -12,9 +11,9 @@ import (
 // FILE, with FILE not a string literal, and a program that sets ARGV,
 // touch files under names computed at run time: file rules fire. Strings,
 // regular expressions (/a|b/) and comments are not looked into.
-var awkLoad = regexp.MustCompile(`@\s*(?:include|load)\b`)
+var awkLoad = newLazyRE(`@\s*(?:include|load)\b`)
 
-var awkLiteral = regexp.MustCompile(`^\s*"[^"\\\n]*"\s*$`)
+var awkLiteral = newLazyRE(`^\s*"[^"\\\n]*"\s*$`)
 
 // awkRisk returns why the program cannot be seen through, what it does to
 // files under computed names, and the commands it runs as literals.
@@ -67,7 +66,7 @@ type awkCommand struct {
 	fed  bool
 }
 
-var awkCallLiteral = regexp.MustCompile(`^\s*\(\s*"([^"\\\n]*)"\s*\)`)
+var awkCallLiteral = newLazyRE(`^\s*\(\s*"([^"\\\n]*)"\s*\)`)
 
 // awkPipeCommand reads the command of the pipe at m[i]: a string literal
 // standing alone after it (print | "sort -n", |& for gawk's coprocess), or

@@ -38,6 +38,31 @@ func bypassFixture(t *testing.T) (string, matcher.Env) {
 			t.Fatal(err)
 		}
 	}
+	// relative links, chains and loops (class 20), in a folder of their own
+	// so that a line reading the working directory's names does not meet them
+	if err := os.Mkdir(filepath.Join(tmp, "proj/lk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rel := map[string]string{
+		"proj/lk/relsrc":    "../src",
+		"proj/lk/chain":     "../link",
+		"proj/lk/envlink":   "../.env",
+		"proj/lk/envchain":  "envlink",
+		"proj/lk/keylink":   "relsrc/../secrets/key.pem",
+		"proj/lk/dangledir": "../../outside/newdir",
+		"proj/lk/danglerel": "../secrets/../secrets/later.pem",
+		"proj/lk/loop1":     "loop2",
+		"proj/lk/loop2":     "loop1",
+		"proj/lk/selfloop":  "selfloop",
+		"proj/lk/uplink":    "../..",
+		"proj/lk/outloop":   "../../outside/outloop",
+		"outside/outloop":   "../proj/lk/outloop",
+	}
+	for from, to := range rel {
+		if err := os.Symlink(to, filepath.Join(tmp, from)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return tmp, matcher.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
 }
 

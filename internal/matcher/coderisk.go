@@ -1,8 +1,8 @@
 package matcher
 
 import (
-	"regexp"
 	"strings"
+	"sync"
 )
 
 // codeRisk reads inline code of a language for what the engine cannot
@@ -147,12 +147,27 @@ func maskStrings(code, quotes string, comment byte, keep string) string {
 	return string(b)
 }
 
-func wordSet(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		m[w] = true
-	}
-	return m
+func wordSet(list string) *words {
+	return &words{list: list}
+}
+
+// words is a set of words made on first use: the inline-code sets are
+// needed by few calls, and making them all when the package loads would
+// cost every process start.
+type words struct {
+	list string
+	once sync.Once
+	m    map[string]bool
+}
+
+func (ws *words) has(w string) bool {
+	ws.once.Do(func() {
+		ws.m = map[string]bool{}
+		for _, f := range strings.Fields(ws.list) {
+			ws.m[f] = true
+		}
+	})
+	return ws.m[w]
 }
 
 // Python: the words that start a command, open a file, load code or reach a
@@ -173,7 +188,7 @@ var pyModules = wordSet(`json sys re math cmath datetime time calendar collectio
 	unicodedata pprint html keyword copy heapq bisect array zlib secrets shlex difflib ipaddress colorsys
 	numbers csv glob fnmatch tomllib platform`)
 
-var pyOpenLiteral = regexp.MustCompile(`^\s*\(\s*(?:'[^'\\\n]*'|"[^"\\\n]*")\s*[,)]`)
+var pyOpenLiteral = newLazyRE(`^\s*\(\s*(?:'[^'\\\n]*'|"[^"\\\n]*")\s*[,)]`)
 
 var pyPrivate = []string{"f_", "tb_", "gi_", "cr_", "ag_", "co_", "func_", "im_"}
 
@@ -197,7 +212,7 @@ func pythonRisk(code string) string {
 			// re.compile, not the built-in
 		case (w == "file" || w == "input" || w == "raw_input" || w == "reload") && t.next == '(':
 			return w
-		case pyWords[w]:
+		case pyWords.has(w):
 			return w
 		case w == "import" && !pyFromStatement(m[:t.at]):
 			if mod := pyImports(m[t.end:]); mod != "" {
@@ -221,7 +236,7 @@ func pythonRisk(code string) string {
 
 func pyModule(mod string) bool {
 	root, _, _ := strings.Cut(mod, ".")
-	return pyModules[root] || mod == "urllib.parse"
+	return pyModules.has(root) || mod == "urllib.parse"
 }
 
 // pyImports returns the first module an import statement names that is not

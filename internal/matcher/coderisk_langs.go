@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -25,10 +24,10 @@ var jsProcess = wordSet(`version versions argv env platform arch stdout stderr s
 var jsModules = wordSet(`os path util url crypto assert events querystring string_decoder buffer zlib readline punycode`)
 
 var (
-	jsRequireArg = regexp.MustCompile(`^\s*\(\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)")\s*\)`)
-	jsIndex      = regexp.MustCompile(`^\s*(?:\d+|'[^'\\\n]*'|"[^"\\\n]*")\s*$`)
-	jsEscape     = regexp.MustCompile(`\\u[0-9a-fA-F{]`)
-	jsAttr       = regexp.MustCompile(`^\s*\??\.\s*([A-Za-z_$][A-Za-z0-9_$]*)`)
+	jsRequireArg = newLazyRE(`^\s*\(\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)")\s*\)`)
+	jsIndex      = newLazyRE(`^\s*(?:\d+|'[^'\\\n]*'|"[^"\\\n]*")\s*$`)
+	jsEscape     = newLazyRE(`\\u[0-9a-fA-F{]`)
+	jsAttr       = newLazyRE(`^\s*\??\.\s*([A-Za-z_$][A-Za-z0-9_$]*)`)
 )
 
 func jsRisk(code string) string {
@@ -39,14 +38,14 @@ func jsRisk(code string) string {
 	for _, t := range idents(code, true) {
 		w := t.s
 		switch {
-		case strings.Contains(w, "__") || jsWords[w]:
+		case strings.Contains(w, "__") || jsWords.has(w):
 			return w
 		case w == "process":
 			m := jsAttr.FindStringSubmatch(code[t.end:])
 			if m == nil {
 				return "process"
 			}
-			if !jsProcess[m[1]] {
+			if !jsProcess.has(m[1]) {
 				return "process." + m[1]
 			}
 		case w == "require":
@@ -55,7 +54,7 @@ func jsRisk(code string) string {
 				return "require"
 			}
 			mod := strings.TrimPrefix(m[1]+m[2], "node:")
-			if !jsModules[mod] && !strings.HasSuffix(mod, ".json") {
+			if !jsModules.has(mod) && !strings.HasSuffix(mod, ".json") {
 				return "require " + mod
 			}
 		}
@@ -102,8 +101,8 @@ var perlModules = wordSet(`strict warnings utf8 feature integer bigint bignum co
 	Data::Dumper JSON::PP POSIX Time::Local Time::HiRes MIME::Base64 Digest::MD5 Digest::SHA Text::Wrap`)
 
 var (
-	perlSymbolic = regexp.MustCompile(`&\s*[$\{]|->\s*\$|\*\{|%(?:main)?::|\$\{\s*["'\\]|\$\$`)
-	perlModName  = regexp.MustCompile(`^\s*([A-Za-z0-9_:.]+)`)
+	perlSymbolic = newLazyRE(`&\s*[$\{]|->\s*\$|\*\{|%(?:main)?::|\$\{\s*["'\\]|\$\$`)
+	perlModName  = newLazyRE(`^\s*([A-Za-z0-9_:.]+)`)
 )
 
 func perlRisk(code string) string {
@@ -116,12 +115,12 @@ func perlRisk(code string) string {
 	for _, t := range idents(code, false) {
 		w := t.s
 		switch {
-		case perlWords[w]:
+		case perlWords.has(w):
 			return w
 		case w == "do" && t.next != '{':
 			return "do FILE"
 		case w == "use":
-			if m := perlModName.FindStringSubmatch(code[t.end:]); m != nil && !perlModules[m[1]] && !isVersion(m[1]) {
+			if m := perlModName.FindStringSubmatch(code[t.end:]); m != nil && !perlModules.has(m[1]) && !isVersion(m[1]) {
 				return "use " + m[1]
 			}
 		case perlEvalFlags(code, t):
@@ -157,7 +156,7 @@ var rubyWords = wordSet(`system exec spawn syscall fork open popen popen2 popen3
 
 var rubyLibs = wordSet(`json set date time pp securerandom digest base64 bigdecimal prime English`)
 
-var rubyX = regexp.MustCompile(`%x[^A-Za-z0-9\s]`)
+var rubyX = newLazyRE(`%x[^A-Za-z0-9\s]`)
 
 func rubyRisk(code string) string {
 	switch {
@@ -170,18 +169,18 @@ func rubyRisk(code string) string {
 	}
 	for _, t := range idents(code, false) {
 		if t.s == "require" {
-			if m := rubyRequire.FindStringSubmatch(code[t.end:]); m != nil && rubyLibs[m[1]+m[2]] {
+			if m := rubyRequire.FindStringSubmatch(code[t.end:]); m != nil && rubyLibs.has(m[1]+m[2]) {
 				continue
 			}
 		}
-		if strings.Contains(t.s, "__") || rubyWords[t.s] || strings.HasSuffix(t.s, "_file") {
+		if strings.Contains(t.s, "__") || rubyWords.has(t.s) || strings.HasSuffix(t.s, "_file") {
 			return t.s
 		}
 	}
 	return ""
 }
 
-var rubyRequire = regexp.MustCompile(`^\s*\(?\s*(?:'([a-z/_]+)'|"([a-z/_]+)")`)
+var rubyRequire = newLazyRE(`^\s*\(?\s*(?:'([a-z/_]+)'|"([a-z/_]+)")`)
 
 // PHP makes any string a function name (array_map('sys'.'tem', ...)), so
 // its inline code is read against a list of trusted words: every word that
@@ -205,9 +204,9 @@ var phpWords = wordSet(`echo print printf sprintf vprintf number_format PHP_VERS
 var phpSafeIni = wordSet(`memory_limit display_errors error_reporting date.timezone max_execution_time
 	html_errors log_errors precision serialize_precision`)
 
-var phpDynamic = regexp.MustCompile("`|\\$\\s*[$\\{]|\\$\\w+\\s*\\(|[)\\]}]\\s*\\(|new\\s*\\$")
+var phpDynamic = newLazyRE("`|\\$\\s*[$\\{]|\\$\\w+\\s*\\(|[)\\]}]\\s*\\(|new\\s*\\$")
 
-var phpInterp = regexp.MustCompile(`"[^"]*(?:\{\$|\$\{)`)
+var phpInterp = newLazyRE(`"[^"]*(?:\{\$|\$\{)`)
 
 func phpRisk(code string) string {
 	m := maskStrings(code, `'"`, 0, "")
@@ -224,7 +223,7 @@ func phpRisk(code string) string {
 		if t.s == "file_get_contents" && !pyOpenLiteral.MatchString(code[t.end:]) {
 			return "file_get_contents with a computed name"
 		}
-		if !phpWords[t.s] {
+		if !phpWords.has(t.s) {
 			return t.s
 		}
 	}
@@ -243,7 +242,7 @@ var sqlWords = wordSet(`load_extension edit writefile readfile fsdir attach`)
 func sqlRisk(code string) string {
 	for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' }) {
 		if l := strings.TrimSpace(line); strings.HasPrefix(l, ".") {
-			if cmd := strings.Fields(l)[0]; !sqlDotOK[strings.ToLower(cmd)] {
+			if cmd := strings.Fields(l)[0]; !sqlDotOK.has(strings.ToLower(cmd)) {
 				return cmd
 			}
 		}
@@ -251,7 +250,7 @@ func sqlRisk(code string) string {
 	toks := idents(maskStrings(code, `'"`, 0, ""), false)
 	for i, t := range toks {
 		w := strings.ToLower(t.s)
-		if sqlWords[w] {
+		if sqlWords.has(w) {
 			return w
 		}
 		if w == "vacuum" && i+1 < len(toks) && strings.EqualFold(toks[i+1].s, "into") {

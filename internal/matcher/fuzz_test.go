@@ -72,10 +72,15 @@ func FuzzMatch(f *testing.F) {
 		}
 		c := matcher.Prepare("Bash", map[string]any{"command": line}, testEnv)
 		matcher.DefaultDeny(c)
-		if s := matcher.Suggest(c); s == "Bash" || strings.Contains(strings.TrimSuffix(s, ":*)"), "*") {
-			t.Fatalf("Suggest(%q) = %q: a bare Bash or a wildcard pattern", line, s)
-		} else if _, err := matcher.ParseRule(s); err != nil {
-			t.Fatalf("Suggest(%q) = %q, which does not parse: %v", line, s, err)
+		for _, s := range matcher.SuggestRules(c) {
+			if s == "Bash" || strings.Contains(strings.TrimSuffix(s, ":*)"), "*") {
+				t.Fatalf("Suggest(%q) holds %q: a bare Bash or a wildcard pattern", line, s)
+			} else if _, err := matcher.ParseRule(s); err != nil {
+				t.Fatalf("Suggest(%q) holds %q, which does not parse: %v", line, s, err)
+			}
+		}
+		if got := matcher.SplitRules(matcher.Suggest(c)); strings.Join(got, "\x00") != strings.Join(matcher.SuggestRules(c), "\x00") {
+			t.Fatalf("SplitRules(Suggest(%q)) = %q, want %q", line, got, matcher.SuggestRules(c))
 		}
 		if r.Match(c, matcher.DenyList) && c.Err == nil {
 			variants := []string{line + "\n; true"}

@@ -21,6 +21,8 @@ type pathGlob struct {
 	text string
 	g    *glob.Pattern // the glob library's compilation: validates the syntax
 	expr string        // the linear-time translation, compiled on first use
+	tail string        // the literal end every match ends with (a cheap first test)
+	need string        // a literal run every match holds (the next cheap test)
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -35,6 +37,9 @@ func (p *pathGlob) regexp() *regexp.Regexp {
 
 // Match reports whether the subject matches the pattern.
 func (p *pathGlob) Match(s string) bool {
+	if !strings.HasSuffix(s, p.tail) || !strings.Contains(s, p.need) {
+		return false // (neither holds U+FFFD: bytes compare as runes do)
+	}
 	if !utf8.ValidString(s) && strings.ContainsRune(p.text, utf8.RuneError) {
 		// regexp reads an invalid byte as U+FFFD, which the pattern names:
 		// only the glob library tells them apart (bounded: such a subject
@@ -45,6 +50,77 @@ func (p *pathGlob) Match(s string) bool {
 		return p.g.Match(s)
 	}
 	return p.regexp().MatchString(s)
+}
+
+// literalRun is the longest run of literal characters of pattern p that
+// every subject it matches holds: outside braces and classes, not escaped,
+// and without a '/' that follows "**" (which may stand for no folder, the
+// '/' included). It is empty when the run would hold U+FFFD, which an
+// invalid byte of a subject may stand for.
+func literalRun(p string) string {
+	best, start, depth := "", 0, 0
+	end := func(i int) {
+		if depth == 0 && i-start > len(best) {
+			best = p[start:i]
+		}
+	}
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			end(i)
+			i++
+			start = i + 1
+		case '{':
+			end(i)
+			depth++
+		case '}':
+			if depth > 0 {
+				depth--
+			}
+			start = i + 1
+		case '[':
+			end(i)
+			j := i + 1
+			if j < len(p) && p[j] == '!' {
+				j++
+			}
+			for ; j < len(p) && p[j] != ']'; j++ {
+				if p[j] == '\\' {
+					j++
+				}
+			}
+			i = j
+			start = i + 1
+		case '*', '?':
+			end(i)
+			j := i
+			for j+1 < len(p) && p[j+1] == '*' {
+				j++
+			}
+			if j > i && j+1 < len(p) && p[j+1] == '/' {
+				j++
+			}
+			i = j
+			start = i + 1
+		}
+	}
+	end(len(p))
+	if strings.ContainsRune(best, utf8.RuneError) {
+		return ""
+	}
+	return best
+}
+
+// literalTail is the end of pattern p after its last special character:
+// every subject p matches ends with it. It is empty when that end holds
+// U+FFFD, which an invalid byte of a subject may stand for.
+func literalTail(p string) string {
+	i := strings.LastIndexAny(p, `*?[]{}\,`)
+	tail := p[i+1:]
+	if strings.ContainsRune(tail, utf8.RuneError) {
+		return ""
+	}
+	return tail
 }
 
 // maxGlobFallback bounds the subjects the backtracking glob library sees.
@@ -68,7 +144,7 @@ func compileGlob(p string) (*pathGlob, error) {
 	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
 		return nil, fmt.Errorf("the pattern cannot be matched: %v", err)
 	}
-	return &pathGlob{text: p, g: g, expr: expr}, nil
+	return &pathGlob{text: p, g: g, expr: expr, tail: literalTail(p), need: literalRun(p)}, nil
 }
 
 // maxGlobAlternatives bounds the alternatives a pattern's braces expand to.

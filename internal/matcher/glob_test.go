@@ -9,8 +9,8 @@ import (
 // TestGlobAgrees checks the linear-time translation against the glob
 // library on patterns and paths built from the syntax's pieces.
 func TestGlobAgrees(t *testing.T) {
-	pieces := []string{"a", "b", "/", "*", "**", "**/", "?", "[ab]", "[!a]", "[a-b]", "{a,b}", "{**/a,b/**}", "{a/,}", `\*`, ".", "x", "{a,{b,*}}"}
-	chars := []string{"a", "b", "/", "/", ".", "x", "*", "ab", "é"}
+	pieces := []string{"a", "b", "/", "*", "**", "**/", "?", "[ab]", "[!a]", "[a-b]", "{a,b}", "{**/a,b/**}", "{a/,}", `\*`, ".", "x", "{a,{b,*}}", `[\]a]`, `[!\]]`, "]", "}", ",", `\/`, "**/a/", "a/**/"}
+	chars := []string{"a", "b", "/", "/", ".", "x", "*", "ab", "é", "]", ","}
 	rng := rand.New(rand.NewPCG(1, 2))
 	fixed := []struct{ pat, s string }{
 		{"src/**/*.ts", "src/a.ts"}, {"src/**/*.ts", "src/x/y/a.ts"}, {"src/**/*.ts", "src/a/ts"},
@@ -50,5 +50,8 @@ func checkGlob(t *testing.T, pat, s string) {
 	}
 	if got, want := g.regexp().MatchString(s), g.g.Match(s); got != want {
 		t.Errorf("pattern %q (regexp %s) on %q: regexp %v, glob %v", pat, g.expr, s, got, want)
+	}
+	if got, want := g.Match(s), g.regexp().MatchString(s); got != want {
+		t.Errorf("pattern %q on %q: Match (tail %q, run %q) %v, regexp %v", pat, s, g.tail, g.need, got, want)
 	}
 }

@@ -38,13 +38,31 @@ func (c *Call) statFile(name string) fileStat {
 		return v.(fileStat)
 	}
 	var out fileStat
-	if fi, err := os.Stat(name); err == nil && fi.Mode().IsRegular() {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			out = fileStat{ok: true, nlink: uint64(st.Nlink), dev: uint64(st.Dev), inode: uint64(st.Ino)}
-		}
+	if fi, err := os.Stat(name); err == nil {
+		out = fileStatOf(fi)
 	}
 	c.stats.Store(name, out)
 	return out
+}
+
+// statOf is statFile of p.Real, or what resolving p found there when that
+// looked it up already.
+func (c *Call) statOf(p *Path) fileStat {
+	if p.looked != nil {
+		return *p.looked
+	}
+	return c.statFile(p.Real)
+}
+
+// fileStatOf is what fi says as far as hard links go.
+func fileStatOf(fi os.FileInfo) fileStat {
+	if !fi.Mode().IsRegular() {
+		return fileStat{}
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return fileStat{ok: true, nlink: uint64(st.Nlink), dev: uint64(st.Dev), inode: uint64(st.Ino)}
+	}
+	return fileStat{}
 }
 
 // hardLinked reports whether p is a hard link to a file the literal path
@@ -53,7 +71,7 @@ func (r *Rule) hardLinked(p *Path, c *Call) bool {
 	if !r.literal || p.inside || p.Real == "" {
 		return false
 	}
-	cand := c.statFile(p.Real)
+	cand := c.statOf(p)
 	if !cand.ok || cand.nlink < 2 {
 		return false
 	}

@@ -216,11 +216,11 @@ func (s *scriptWalk) loadOption(me int, name, lang string, opt byte, val string)
 	switch {
 	case lang == "perl" && (opt == 'M' || opt == 'm'):
 		mod, _, _ := strings.Cut(strings.TrimPrefix(val, "-"), "=")
-		if !perlModules[mod] {
+		if !perlModules.has(mod) {
 			return fmt.Sprintf("%s -%c%s loads a module the engine does not know", name, opt, short(val))
 		}
 	case lang == "ruby" && opt == 'r':
-		if !rubyLibs[val] {
+		if !rubyLibs.has(val) {
 			return fmt.Sprintf("%s -r%s loads a library the engine does not know", name, short(val))
 		}
 	case lang == "ruby" && (opt == 'C' || opt == 'x'):
@@ -229,7 +229,7 @@ func (s *scriptWalk) loadOption(me int, name, lang string, opt byte, val string)
 		}
 	case lang == "php" && opt == 'd':
 		key, _, _ := strings.Cut(val, "=")
-		if !phpSafeIni[strings.TrimSpace(key)] {
+		if !phpSafeIni.has(strings.TrimSpace(key)) {
 			return fmt.Sprintf("%s -d %s can load code", name, short(key))
 		}
 	default:

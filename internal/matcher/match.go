@@ -283,6 +283,9 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 		}
 		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
 	}
+	if v := c.views; v != nil && p == c.Path {
+		return r.matchViews(v, p, c, list)
+	}
 	if list == AllowList {
 		if p.unsure {
 			return false
@@ -359,14 +362,105 @@ func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 		if dir == "" {
 			return false
 		}
-		if abs == dir {
-			subject = ""
-		} else if s, ok := rel(abs, dir); ok {
-			subject = s
-		} else {
-			subject = "\x00" // outside: only the any-depth base-name form may match
-		}
+		subject = relSubject(abs, dir)
 	}
+	return r.matchSubject(subject, abs, list)
+}
+
+// relSubject is abs as a pattern anchored at dir reads it: relative to dir,
+// "" for dir itself, "\x00" outside it (where only the any-depth base-name
+// form may match).
+func relSubject(abs, dir string) string {
+	if abs == dir {
+		return ""
+	}
+	if s, ok := rel(abs, dir); ok {
+		return s
+	}
+	return "\x00"
+}
+
+// pathView is one reading of a path: absolute, and as patterns anchored at
+// the working and home folders see it ("-" when that folder is unknown).
+type pathView struct {
+	abs, cwdRel, homeRel string
+	noCwd, noHome        bool
+}
+
+func newPathView(abs, cwd, home string) pathView {
+	v := pathView{abs: abs, noCwd: cwd == "", noHome: home == ""}
+	if !v.noCwd {
+		v.cwdRel = relSubject(abs, cwd)
+	}
+	if !v.noHome {
+		v.homeRel = relSubject(abs, home)
+	}
+	return v
+}
+
+// pathViews are the readings of a call's Path that matchPath tries, worked
+// out once per call rather than once per rule: the path as written against
+// the working and home folders, its target against their resolved forms,
+// and its target against the folders as written.
+type pathViews struct {
+	abs, real, realAtCwd pathView
+	realDiffers          bool // Real != Abs
+	dirsDiffer           bool // the resolved working or home folder differs from the written one
+}
+
+func newPathViews(p *Path, c *Call) *pathViews {
+	realCwd, realHome := c.realCwd, c.realHome
+	if realCwd == "" {
+		realCwd, realHome = c.Env.Cwd, c.Env.Home
+	}
+	v := &pathViews{
+		abs:         newPathView(p.Abs, c.Env.Cwd, c.Env.Home),
+		real:        newPathView(p.Real, realCwd, realHome),
+		realDiffers: p.Real != p.Abs,
+		dirsDiffer:  realCwd != c.Env.Cwd || realHome != c.Env.Home,
+	}
+	if v.realDiffers {
+		v.realAtCwd = newPathView(p.Real, c.Env.Cwd, c.Env.Home)
+	}
+	return v
+}
+
+// matchView is matchAbs on a reading worked out beforehand.
+func (r *Rule) matchView(v *pathView, list List) bool {
+	subject := v.abs
+	switch r.anchor {
+	case anchorCwd:
+		if v.noCwd {
+			return false
+		}
+		subject = v.cwdRel
+	case anchorHome:
+		if v.noHome {
+			return false
+		}
+		subject = v.homeRel
+	}
+	return r.matchSubject(subject, v.abs, list)
+}
+
+// matchViews is matchPath for the call's own Path (not inside a folder,
+// not restricted to names), on its readings worked out in Prepare.
+func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
+	if list == AllowList {
+		return !p.unsure && r.matchView(&v.abs, list) && r.matchView(&v.real, list)
+	}
+	if r.matchView(&v.abs, list) {
+		return true
+	}
+	if (v.realDiffers || v.dirsDiffer) && (r.matchView(&v.real, list) || (v.realDiffers && r.matchView(&v.realAtCwd, list))) {
+		return true
+	}
+	return r.hardLinked(p, c)
+}
+
+// matchSubject matches the subject a pattern's anchor gives (relSubject)
+// and, for the any-depth form, every name of abs.
+func (r *Rule) matchSubject(subject, abs string, list List) bool {
 	if subject != "\x00" && strings.HasPrefix(subject, r.lit) {
 		for _, g := range r.globs {
 			if g.Match(subject) {
@@ -485,12 +579,16 @@ func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
 		}
 		return r.flags != nil && r.flags.match(words[1:])
 	default:
-		text := first
-		if len(words) > 1 {
-			text = first + " " + strings.Join(words[1:], " ")
-		}
-		if wildMatch(r.wild, text) || (r.wildBare != "" && hasWordPrefixText(text, r.wildBare)) {
-			return true
+		// both forms need the text to start with wildNeed: looked at on
+		// the words, before the text is put together
+		if joinedHasPrefix(first, words[1:], r.wildNeed) {
+			text := first
+			if len(words) > 1 {
+				text = first + " " + strings.Join(words[1:], " ")
+			}
+			if wildMatch(r.wild, text) || (r.wildBare != "" && hasWordPrefixText(text, r.wildBare)) {
+				return true
+			}
 		}
 		// a word only known at run time may be what the pattern needs
 		if cmd != nil && cmd.dyn != nil && len(words) > 1 {
@@ -513,6 +611,25 @@ func wordsEqualDyn(a, b []string, cmd *Command) bool {
 		}
 	}
 	return true
+}
+
+// joinedHasPrefix reports whether first and rest, joined by single
+// spaces, start with p.
+func joinedHasPrefix(first string, rest []string, p string) bool {
+	s := first
+	for i := 0; ; i++ {
+		if len(p) <= len(s) {
+			return strings.HasPrefix(s, p)
+		}
+		if !strings.HasPrefix(p, s) || i >= len(rest) {
+			return false
+		}
+		p = p[len(s):]
+		if p[0] != ' ' {
+			return false
+		}
+		p, s = p[1:], rest[i]
+	}
 }
 
 func hasWordPrefixText(text, prefix string) bool {
@@ -766,4 +883,61 @@ func writeAllowed(rules []*Rule, c *Call, w *Path) bool {
 		}
 	}
 	return false
+}
+
+// CwdDir returns the folder below the working directory, with its
+// trailing "/", that every path the rule matches lies in, as the rule reads
+// a file tool's path (not a Bash line's): the folder part of the literal
+// start of a path pattern anchored at the working directory
+// (Edit(src/gen/**/*.ts) -> "src/gen/"). It is "" when the rule may match a
+// path anywhere else: any other kind of rule, a pattern whose first name
+// holds a glob character, an absolute, home or any-depth pattern, and a
+// literal path (a hard link to it may stand anywhere).
+func (r *Rule) CwdDir() string {
+	if r == nil || r.kind != kindPath || r.anchor != anchorCwd || r.literal || r.anyBase {
+		return ""
+	}
+	return r.lit[:strings.LastIndexByte(r.lit, '/')+1]
+}
+
+// CwdDirs returns the folders below the working directory that the call's
+// path lies in, as written and resolved, each with its trailing "/" (""
+// for a path right in the working directory): a rule whose CwdDir is not
+// the start of one of them cannot match the call. ok is false when the
+// call is not one path of a file tool (Bash, searches, a folder a command
+// writes into, an input that could not be read): then any rule may match.
+func (c *Call) CwdDirs() (dirs [3]string, n int, ok bool) {
+	v := c.views
+	if v == nil || c.Err != nil || c.Path == nil || c.Path.inside || c.Path.unsure || c.Tool == "Bash" || IsSearch(c.Tool) {
+		return dirs, 0, false
+	}
+	add := func(pv *pathView) {
+		if pv.noCwd || pv.cwdRel == "\x00" {
+			return // outside: no rule anchored in a folder below it matches
+		}
+		dir := pv.cwdRel[:strings.LastIndexByte(pv.cwdRel, '/')+1]
+		for _, have := range dirs[:n] {
+			if have == dir {
+				return
+			}
+		}
+		dirs[n] = dir
+		n++
+	}
+	add(&v.abs)
+	add(&v.real)
+	if v.realDiffers {
+		add(&v.realAtCwd)
+	}
+	return dirs, n, true
+}
+
+// AppliesTo reports whether the rule may match a call of tool (not Bash,
+// whose lines file and host rules also read) in list: false only when the
+// rule speaks of other tools there.
+func (r *Rule) AppliesTo(tool string, list List) bool {
+	if r == nil || tool == "Bash" || r.kind == kindRegex || r.kind == kindPrefix {
+		return true
+	}
+	return r.toolApplies(&Call{Tool: tool}, list)
 }

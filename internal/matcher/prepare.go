@@ -2,20 +2,26 @@ package matcher
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 
 	"vibing/internal/tools"
 )
 
 // Prepare parses and resolves one tool call for matching.
 func Prepare(tool string, input map[string]any, env Env) *Call {
+	return prepare(tool, input, env, true)
+}
+
+// PrepareUnresolved is Prepare without resolving the symlinks of a file
+// tool's path (Path.Real is Path.Abs), for a caller that knows nothing it
+// decides depends on where the path lands. A Bash line is prepared in full.
+func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
+	return prepare(tool, input, env, false)
+}
+
+func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	canon, _ := tools.Canonical(tool)
 	c := &Call{Tool: canon, Input: input, Env: env, lower: strings.ToLower(canon)}
 	info, known := tools.Lookup(canon)
@@ -31,7 +37,7 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 			c.Detail = compactJSON(input)
 			break
 		}
-		rp := ResolvePath(p, env)
+		rp := resolvePath(p, env, resolve)
 		c.Path = &rp
 		c.Detail = rp.Abs
 	case known && info.Arg == tools.ArgPattern:
@@ -53,7 +59,7 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 				c.Err = err
 			}
 			if p != "" {
-				rp := ResolvePath(p, env)
+				rp := resolvePath(p, env, resolve)
 				c.Path = &rp
 			}
 		}
@@ -67,6 +73,9 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 	if c.Path != nil || len(c.Modifies) > 0 || c.args != nil {
 		c.realCwd = realDir(env.Cwd)
 		c.realHome = realDir(env.Home)
+	}
+	if c.Path != nil {
+		c.views = newPathViews(c.Path, c)
 	}
 	return c
 }
@@ -216,168 +225,6 @@ func (c *Call) denyActions() []string {
 		return c.actions
 	}
 	return append(append([]string(nil), c.actions...), c.wrapped...)
-}
-
-// ResolvePath resolves p against env as a tool path is resolved.
-func ResolvePath(p string, env Env) Path {
-	out := Path{Raw: p}
-	abs := p
-	switch {
-	case p == "~":
-		abs = env.Home
-	case strings.HasPrefix(p, "~/"):
-		abs = env.Home + "/" + p[2:] // not Join: it would clean "link/.." away
-	case !filepath.IsAbs(p):
-		abs = env.Cwd + "/" + p
-	}
-	if abs == "" {
-		abs = "/"
-	}
-	if !filepath.IsAbs(abs) {
-		abs = "/" + abs
-	}
-	out.Abs = filepath.Clean(abs)
-	out.Real = realPathUnder(out.Abs, env.Cwd)
-	if hasDotDot(abs) && len(abs) <= maxPathLen {
-		// The system resolves "link/.." through the link (to the link
-		// target's parent), while Clean drops both. When the folder part
-		// resolves as written, that is where the call really lands; when
-		// it does not, the system would fail the call, and the clean
-		// reading stands.
-		i := strings.LastIndexByte(abs, '/')
-		if d, err := filepath.EvalSymlinks(abs[:i]); err == nil {
-			out.Real = realPath(filepath.Join(d, abs[i+1:]))
-		}
-	}
-	return out
-}
-
-// hasDotDot reports whether p has a ".." component.
-func hasDotDot(p string) bool {
-	for i := strings.Index(p, ".."); i >= 0; {
-		end := i + 2
-		if (i == 0 || p[i-1] == '/') && (end == len(p) || p[end] == '/') {
-			return true
-		}
-		j := strings.Index(p[end:], "..")
-		if j < 0 {
-			return false
-		}
-		i = end + j
-	}
-	return false
-}
-
-// realPathUnder is realPath for the common case of a path below the working
-// directory: the folder's own resolution is cached (realDir), so only the
-// components below it are looked at, one Lstat each, until one does not
-// exist. Any symlink among them, or any other case, takes the full walk.
-func realPathUnder(abs, cwd string) string {
-	if abs == "/dev/null" { // the one target every shell line uses; never a link
-		return abs
-	}
-	if cwd == "" || cwd == "/" || len(abs) > maxPathLen || !strings.HasPrefix(abs, cwd+"/") {
-		return realPath(abs)
-	}
-	cur := realDir(cwd)
-	rest := abs[len(cwd)+1:]
-	for rest != "" {
-		comp := rest
-		i := strings.IndexByte(rest, '/')
-		if i >= 0 {
-			comp, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		next := cur + "/" + comp
-		fi, err := os.Lstat(next)
-		switch {
-		case err == nil && fi.Mode()&os.ModeSymlink != 0:
-			return realPath(abs)
-		case err == nil:
-			cur = next
-		case errors.Is(err, fs.ErrNotExist):
-			if rest == "" {
-				return next
-			}
-			return next + "/" + rest
-		default:
-			return realPath(abs)
-		}
-	}
-	return cur
-}
-
-// maxPathLen is the longest path the system resolves in one call
-// (PATH_MAX): a longer prefix cannot be looked up, so none is tried.
-const maxPathLen = 4096
-
-// realPath resolves the symlinks of the longest existing prefix of abs (a
-// clean absolute path) and appends the rest, so a file not yet created
-// below a symlinked folder resolves too. On a loop or another error it
-// returns abs. It looks at no more than the first maxPathLen bytes, once
-// per folder, so a path of a million folders costs what one of 4 KiB does.
-func realPath(abs string) string {
-	return realPathDepth(abs, 0)
-}
-
-// maxLinks bounds the symlinks followed for one path, as the system does
-// (ELOOP after 40).
-const maxLinks = 40
-
-func realPathDepth(abs string, depth int) string {
-	if len(abs) <= maxPathLen {
-		if r, err := filepath.EvalSymlinks(abs); err == nil {
-			return r
-		}
-	}
-	dir := abs
-	if len(dir) > maxPathLen {
-		dir = dir[:strings.LastIndexByte(dir[:maxPathLen+1], '/')]
-	}
-	for dir != "" && dir != "/" {
-		if fi, err := os.Lstat(dir); err == nil {
-			r, err := filepath.EvalSymlinks(dir)
-			if err == nil {
-				return filepath.Join(r, abs[len(dir):])
-			}
-			if fi.Mode()&os.ModeSymlink == 0 || depth >= maxLinks {
-				return abs
-			}
-			// a dangling symlink: the file it names does not exist yet,
-			// but a write through the link creates it there
-			target, err := os.Readlink(dir)
-			if err != nil {
-				return abs
-			}
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(realPathDepth(filepath.Dir(dir), depth+1), target)
-			}
-			return realPathDepth(filepath.Join(filepath.Clean(target), abs[len(dir):]), depth+1)
-		}
-		i := strings.LastIndexByte(dir, '/')
-		if i < 0 {
-			break
-		}
-		dir = dir[:i]
-	}
-	return abs
-}
-
-// realDirs caches the resolved working and home folders: they are resolved
-// for every call and change (if ever) far less often than calls come.
-var realDirs sync.Map
-
-func realDir(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	if v, ok := realDirs.Load(dir); ok {
-		return v.(string)
-	}
-	r := realPath(filepath.Clean(dir))
-	realDirs.Store(dir, r)
-	return r
 }
 
 // InsideCwd reports whether the call's path (if any) lies inside the working

@@ -58,6 +58,7 @@ type Rule struct {
 	wild  string    // wildcard rules: the pattern text
 	// the wildcard rule also matches the command without its trailing " *"
 	wildBare string
+	wildNeed string // what every text a wildcard rule matches starts with (the text before its first '*')
 
 	// paths
 	anchor  pathAnchor
@@ -248,8 +249,10 @@ func (r *Rule) compileBash(text string) error {
 	if r.mode != bashPrefix && strings.Contains(body, "*") {
 		r.mode = bashWildcard
 		r.wild = body
+		r.wildNeed = body[:strings.IndexByte(body, '*')]
 		if w, ok := strings.CutSuffix(body, " *"); ok && !strings.Contains(w, "*") {
 			r.wildBare = w
+			r.wildNeed = w
 		}
 		return nil
 	}

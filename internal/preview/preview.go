@@ -17,6 +17,8 @@ const (
 	KindCommand = "command"  // Bash (and any tool whose input carries a command)
 	KindFetch   = "fetch"    // WebFetch
 	KindJSON    = "json"     // every other tool: the input as indented JSON
+
+	KindQuestions = "questions" // AskUserQuestion: the agent's questions and their options
 )
 
 // Bounds: a preview stays small enough to send and draw at once.
@@ -51,16 +53,31 @@ type Preview struct {
 	Command     string   `json:"command,omitempty"`
 	Description string   `json:"description,omitempty"` // the agent's own words for the call
 	Effects     []string `json:"effects,omitempty"`
+	// Commands is the verdict on each simple command of a compound line,
+	// as if it ran alone (filled by the runner, which has the rules).
+	Commands []CommandVerdict `json:"commands,omitempty"`
 
 	// WebFetch
 	Host string `json:"host,omitempty"`
 	URL  string `json:"url,omitempty"`
+
+	// AskUserQuestion
+	Questions []Question `json:"questions,omitempty"`
 
 	// other tools
 	JSON string `json:"json,omitempty"`
 
 	Notes     []string `json:"notes,omitempty"`     // CRLF shown as LF, a symlink, a cut diff, …
 	Truncated bool     `json:"truncated,omitempty"` // the unified diff or head was cut
+}
+
+// CommandVerdict is the decision on one simple command of a Bash line.
+type CommandVerdict struct {
+	Command  string `json:"command"`
+	Decision string `json:"decision"`         // allow | ask | deny
+	Rule     string `json:"rule,omitempty"`   // the rule that decided, "" for the mode
+	Source   string `json:"source,omitempty"` // where the decision came from (allow_list, mode, …)
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Build builds the preview of one tool call, reading the files it would
@@ -71,6 +88,8 @@ func Build(tool string, input map[string]any, env matcher.Env) Preview {
 	switch c.Tool {
 	case "Edit", "MultiEdit", "Write", "NotebookEdit":
 		return fileChange(c)
+	case "AskUserQuestion":
+		return questions(input)
 	case "WebFetch":
 		p := Preview{Kind: KindFetch, Host: c.Host, URL: c.URL}
 		if c.Err != nil {
@@ -110,6 +129,11 @@ func indentJSON(v any) string {
 func Detail(tool string, input map[string]any, cwd string) string {
 	if s, ok := commandOf(tool, input); ok && s != "" {
 		return s
+	}
+	if tool == "AskUserQuestion" {
+		if s := firstQuestion(input); s != "" {
+			return s
+		}
 	}
 	for _, k := range []string{"url", "query"} {
 		if s, ok := input[k].(string); ok && s != "" {

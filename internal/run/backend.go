@@ -100,6 +100,32 @@ type Conn interface {
 	Kill()
 }
 
+// Prompter is a Conn whose process lives on after a turn's result and takes
+// the chat's next message (SPEC §13: one live CLI process per open chat, so
+// approvals keep working for the whole conversation). A Conn that is not a
+// Prompter runs one turn.
+type Prompter interface {
+	// Prompt sends the next message once the previous turn's result came.
+	Prompt(text string) error
+	// EndInput says no more messages come: the backend ends once idle.
+	EndInput()
+}
+
+// Switcher is a live Conn that can change the model and the permission
+// mode between messages (the person typed /model or /permission plan).
+type Switcher interface {
+	SetModel(model string) error
+	SetMode(mode string) error
+}
+
+// Reloaded is the chat read again before a later message (Runner.Reload).
+type Reloaded struct {
+	Engine Engine
+	Notes  []string // shown as notices (invalid rules: the engine fails closed)
+	Model  string   // the chat's model now ("" for the CLI's default)
+	Mode   string   // the chat's permission mode now
+}
+
 // Backend starts turns.
 type Backend interface {
 	Start(ctx context.Context, t Turn) (Conn, error)

@@ -56,7 +56,15 @@ type Input struct {
 	UpdatedInput map[string]any `json:"updated_input,omitempty"`
 	// Reason, with a deny answer, is the person's own words to the model.
 	Reason string `json:"reason,omitempty"`
+	// Answers, with allow_once to an AskUserQuestion call, are the person's
+	// answers by question text (several options of a multi-select question
+	// joined by ", "); the CLI gets them as updatedInput.answers.
+	Answers map[string]string `json:"answers,omitempty"`
 }
+
+// QuestionTool is the CLI's tool that asks the person questions: its
+// approval is answered (allow_once with answers) or declined (deny_once).
+const QuestionTool = "AskUserQuestion"
 
 // Output is one line the runner writes on stdout. Only the fields of its
 // type are set.
@@ -65,6 +73,13 @@ type Output struct {
 
 	SessionID string `json:"session_id,omitempty"`
 	Resumed   *bool  `json:"resumed,omitempty"`
+	// Turn counts the messages of this run, from 1 (session, result).
+	Turn int `json:"turn,omitempty"`
+	// Cancelled: the turn ended because the person cancelled it (result).
+	Cancelled bool `json:"cancelled,omitempty"`
+	// Final: the run ends after this result (a backend that answers one
+	// message per process); the next message needs a new run.
+	Final bool `json:"final,omitempty"`
 
 	Text string `json:"text,omitempty"`
 

@@ -53,6 +53,12 @@ type Runner struct {
 	// OnTools, when set, learns the tools the CLI offers (from its init
 	// event), so rules for tools newer than vibing's table are accepted.
 	OnTools func(names []string)
+
+	// Reload, when set, builds the engine again before each later message
+	// of a live backend (a Prompter): the person may have changed the
+	// chat's rules in between. The runner applies its session grants to
+	// the new engine and shows its notes as notices. An error ends the run.
+	Reload func() (Reloaded, error)
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
@@ -84,6 +90,7 @@ func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
 			return s.fail(ErrNoPrompt)
 		}
 		prompt = m.Text
+		s.turn = 1
 	case <-ctx.Done():
 		return s.fail(ErrCancelled)
 	}
@@ -130,6 +137,7 @@ type pendingApproval struct {
 	suggested string
 	timer     *time.Timer
 	updated   map[string]any // the person's edited input, once approved with one
+	answered  bool           // updated holds the person's answers to the agent's questions, not an edit
 }
 
 type state struct {
@@ -156,6 +164,13 @@ type state struct {
 	resultSent bool
 	errorSent  bool
 	killC      <-chan time.Time
+
+	turn     int      // the message being answered, from 1
+	between  bool     // a live backend finished a turn and waits for the next message
+	prompts  []string // messages that arrived while a turn ran
+	inputEOF bool     // the editor closed stdin
+	grants   []grant  // session grants of this run, for a reloaded engine
+	onces    []string // tools granted by the once policy, likewise
 }
 
 func (s *state) loop(inputs <-chan Input) error {
@@ -171,7 +186,7 @@ func (s *state) loop(inputs <-chan Input) error {
 		if s.pending != nil {
 			timerC = s.pending.timer.C
 		}
-		if s.idle != nil && s.pending == nil && !s.idled {
+		if s.idle != nil && s.pending == nil && !s.idled && !s.between {
 			idleC = s.idle.C
 		}
 		select {
@@ -193,7 +208,9 @@ func (s *state) loop(inputs <-chan Input) error {
 		case m, ok := <-inputs:
 			if !ok {
 				inputs = nil
+				s.inputEOF = true
 				s.closeEditor()
+				s.endInputIfIdle()
 				continue
 			}
 			s.input(m)
@@ -257,7 +274,7 @@ func (s *state) handle(ev Event) {
 		s.sessionID = ev.SessionID
 		if !s.sessionSent {
 			s.sessionSent = true
-			_ = s.w.Write(Output{Type: "session", SessionID: ev.SessionID, Resumed: ptr(s.resumed())})
+			_ = s.w.Write(Output{Type: "session", SessionID: ev.SessionID, Resumed: ptr(s.resumed()), Turn: s.turn})
 		}
 	case KindText:
 		_ = s.w.Write(Output{Type: "text", Text: ev.Text})
@@ -287,13 +304,7 @@ func (s *state) handle(ev Event) {
 		if ev.SessionID != "" {
 			s.sessionID = ev.SessionID
 		}
-		if s.cancelled {
-			return // the cancel is reported when the backend ends
-		}
-		s.resultSent = true
-		_ = s.w.Write(Output{Type: "result", SessionID: s.sessionID, IsError: ptr(ev.IsError),
-			CostUSD: ptr(ev.CostUSD), DurationMS: ptr(ev.DurationMS)})
-		s.armKill()
+		s.endTurn(ev)
 	case KindError:
 		switch {
 		case s.resultSent:
@@ -330,7 +341,13 @@ func (s *state) input(m Input) {
 		}
 		s.answer(m)
 	case "cancel":
+		if s.between {
+			s.notice("nothing to cancel: no message is running")
+			return
+		}
 		s.cancel()
+	case "prompt":
+		s.prompt(m.Text)
 	default:
 		s.notice("ignored a stdin message of type %q", m.Type)
 	}
@@ -550,7 +567,17 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	if id == "" {
 		id = fmt.Sprintf("approval-%d", s.approvals)
 	}
-	ap := &pendingApproval{id: id, perm: p, decision: d, suggested: s.suggest(p), timer: time.NewTimer(s.r.ApprovalTimeout)}
+	ap := &pendingApproval{id: id, perm: p, decision: d, timer: time.NewTimer(s.r.ApprovalTimeout)}
+	if p.Tool == QuestionTool {
+		// a question is answered or declined, each time: no rule to suggest
+		d.NoAlways, d.NoSession = true, true
+		if d.Limit == "" {
+			d.Limit = "the agent asks you a question: answer it or decline"
+		}
+		ap.decision = d
+	} else {
+		ap.suggested = s.suggest(p)
+	}
 	s.pending = ap
 	_ = s.w.Write(Output{Type: "approval_request", ID: id, Tool: p.Tool, Input: p.Input, Level: d.Level,
 		Action: d.Action, Rule: d.Rule, Reason: d.Reason, SuggestedRule: ap.suggested, Options: answersFor(d),
@@ -597,7 +624,7 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	ap := s.pending
 	s.pending = nil
 	ap.timer.Stop()
-	edited := allow && ap.updated != nil
+	edited := allow && ap.updated != nil && !ap.answered
 	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message, Edited: edited})
 	reason := message
 	if allow {
@@ -605,10 +632,13 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 		if edited {
 			reason = "approved by the person (" + answer + ") after editing the input"
 		}
+		if ap.answered {
+			reason = "answered by the person"
+		}
 	}
 	v := Verdict{Allow: allow, Message: message}
 	input := ap.perm.Input
-	if edited {
+	if allow && ap.updated != nil {
 		v.UpdatedInput, input = ap.updated, ap.updated
 	}
 	s.settleWith(ap.perm, v, ap.decision, outcome, reason, func(e *AuditEntry) {
@@ -647,6 +677,10 @@ func (s *state) answer(m Input) {
 			}
 		}
 	}
+	if ap.perm.Tool == QuestionTool && m.Decision == AllowOnce {
+		s.answerQuestions(m)
+		return
+	}
 	if m.UpdatedInput != nil {
 		s.edited(m, denied)
 		return
@@ -658,12 +692,18 @@ func (s *state) answer(m Input) {
 		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 	case AllowForSession, DenyForSession:
 		allow := m.Decision == AllowForSession
-		if err := s.grant(rule, allow); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: rule})
+		for _, r := range rules {
+			if err := s.grant(r, allow); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
+			}
+			_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: r})
+		}
 		if allow {
 			s.approve(m.Decision)
 		} else {
@@ -674,23 +714,29 @@ func (s *state) answer(m Input) {
 		if m.Decision == AlwaysDeny {
 			list = matcher.DenyList
 		}
-		if err := s.addRule(list, rule); err != nil {
-			s.notice("%s: %v; the call is denied once instead", m.Decision, err)
-			s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-			return
+		rules, ok := s.checkRules(m, rule, list)
+		if !ok {
+			return // still pending: the editor asks for the rule again
 		}
-		if list == matcher.AllowList {
-			// An allow rule does not outrank an ask rule (pipeline steps 5
-			// and 6), so "always" would still ask again in this run; a
-			// session grant (step 4) applies it at once.
-			if err := s.grant(rule, true); err != nil {
-				s.notice("%s: %v", m.Decision, err)
+		for _, rule := range rules {
+			if err := s.addRule(list, rule); err != nil {
+				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+				return
 			}
-		}
-		_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
-		if s.r.WriteBack != nil {
-			if err := s.r.WriteBack(list, rule); err != nil {
-				s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+			if list == matcher.AllowList {
+				// An allow rule does not outrank an ask rule (pipeline steps 5
+				// and 6), so "always" would still ask again in this run; a
+				// session grant (step 4) applies it at once.
+				if err := s.grant(rule, true); err != nil {
+					s.notice("%s: %v", m.Decision, err)
+				}
+			}
+			_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
+			if s.r.WriteBack != nil {
+				if err := s.r.WriteBack(list, rule); err != nil {
+					s.notice("the rule %s applies to this run but could not be saved to the chat: %v", rule, err)
+				}
 			}
 		}
 		if list == matcher.AllowList {
@@ -708,6 +754,7 @@ func (s *state) approve(answer string) {
 	ap := s.pending
 	if ap.decision.Once {
 		s.guard(func() error { s.r.Engine.GrantOnce(ap.perm.Tool); return nil })
+		s.onces = append(s.onces, ap.perm.Tool)
 	}
 	s.resolve(true, ByUser, "", AuditAskApproved, answer)
 }
@@ -716,7 +763,11 @@ func (s *state) grant(rule string, allow bool) error {
 	if rule == "" {
 		return errors.New("no rule to grant")
 	}
-	return s.guard(func() error { return s.r.Engine.GrantSession(rule, allow) })
+	err := s.guard(func() error { return s.r.Engine.GrantSession(rule, allow) })
+	if err == nil {
+		s.grants = append(s.grants, grant{rule: rule, allow: allow})
+	}
+	return err
 }
 
 func (s *state) addRule(list matcher.List, rule string) error {
@@ -770,33 +821,11 @@ func (s *state) preview(p *Permission) (pv *preview.Preview) {
 		env.Shell = []string{p.Cwd}
 	}
 	v := preview.Build(p.Tool, p.Input, env)
+	if pd, ok := s.r.Engine.(PartDecider); ok && v.Kind == preview.KindCommand {
+		for _, part := range pd.DecideParts(p.Tool, p.Input, p.Cwd) {
+			v.Commands = append(v.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+				Rule: part.Rule, Source: part.Source, Reason: part.Reason})
+		}
+	}
 	return &v
-}
-
-// edited applies an answer that carries the person's edited input: only an
-// allow_once may carry one, and the edit goes through the pipeline again,
-// so an edit can never run what a deny rule refuses.
-func (s *state) edited(m Input, denied string) {
-	ap := s.pending
-	if m.Decision != AllowOnce {
-		s.notice("an edited input can only be approved once (%s); the call is denied once instead", AllowOnce)
-		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-		return
-	}
-	merged := make(map[string]any, len(ap.perm.Input)+len(m.UpdatedInput))
-	for k, v := range ap.perm.Input {
-		merged[k] = v
-	}
-	for k, v := range m.UpdatedInput {
-		merged[k] = v
-	}
-	d := s.pipeline(&Permission{Tool: ap.perm.Tool, Input: merged, Cwd: ap.perm.Cwd})
-	if d.Decision == session.Deny {
-		msg := "The edited " + ap.perm.Tool + " call is refused: " + d.Reason
-		s.notice("%s", msg)
-		s.resolve(false, ByUser, msg, AuditAskDenied, DenyOnce)
-		return
-	}
-	ap.updated = merged
-	s.approve(m.Decision)
 }

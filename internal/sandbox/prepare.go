@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 
 	"vibing/internal/matcher"
 	"vibing/internal/procs"
@@ -20,19 +19,28 @@ type Options struct {
 	// Terminal keeps the controlling terminal (vibing-agent claude): no
 	// --new-session, so the person's keys reach the CLI.
 	Terminal bool
-	// StateDir holds the list of placeholders bwrap created on disk, so a
-	// run that died leaves none behind for long ("" = no list).
-	StateDir string
+	// Show are more folders the sandbox shows read-only at their own path
+	// (the audit relay's socket folder, which may lie in the private /tmp).
+	Show []string
+	// Interactive says the CLI talks to a person (no -p): the trust they
+	// give a folder in the CLI's dialog is carried back to ~/.claude.json.
+	Interactive bool
+	// Warn tells the person what the sandbox could not do after the
+	// command ended (a change to ~/.claude.json it did not carry back);
+	// nil: not told.
+	Warn func(string)
 }
 
 // Prepared is a view ready to run: the bwrap arguments (up to the "--"
 // before the command) and what to undo after the command ended.
 type Prepared struct {
 	Args []string
-	dir  string   // our empty file and folder
-	made []string // placeholders bwrap creates as mount points (missing paths in writable folders)
-	opts Options
-	lock *os.File
+	// Env are the KEY=VALUE entries the command needs in there.
+	Env    []string
+	claude *claudeState
+	dir    string // our empty file and folder
+	holds  []hold // the placeholders this sandbox relies on (placeholders.go)
+	opts   Options
 }
 
 // Prepare makes the placeholders and the arguments. Cleanup must be called
@@ -52,15 +60,14 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 		p.Cleanup()
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	p.lock = lockShared(o.StateDir)
-	sweep(o.StateDir, p.lock)
+	sweepPlaceholders()
 
 	a := append([]string(nil), baseFlags...)
 	if !o.Terminal {
 		a = append(a, "--new-session")
 	}
 	a = append(a, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp")
-	for _, vis := range v.Visible {
+	for _, vis := range append(append([]string(nil), v.Visible...), o.Show...) {
 		a = append(a, "--ro-bind", vis, vis)
 	}
 	ws := append([]Entry(nil), v.Writable...)
@@ -72,6 +79,21 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 			}
 		}
 		a = append(a, "--bind", w.Path, w.Path)
+	}
+	cs, err := v.prepareClaudeState(dir, o.Interactive)
+	if err != nil {
+		p.Cleanup()
+		return nil, err
+	}
+	if cs != nil {
+		p.claude = cs
+		_, missing := os.Lstat(cs.mount)
+		if _, err := p.placeholder(cs.mount, false, missing != nil); err != nil {
+			p.Cleanup()
+			return nil, err
+		}
+		a = append(a, "--bind", cs.copy, cs.mount)
+		p.Env = append(p.Env, "CLAUDE_CONFIG_DIR="+filepath.Dir(cs.mount))
 	}
 	var roDirs []string
 	for _, e := range v.ReadOnly {
@@ -91,12 +113,16 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 			continue
 		}
 		src := e.Path
-		if e.Missing {
+		ph, err := p.placeholder(e.Path, e.Dir, e.Missing)
+		if err != nil {
+			p.Cleanup()
+			return nil, err
+		}
+		if ph {
 			src = emptyFile
 			if e.Dir {
 				src = emptyDir
 			}
-			p.made = append(p.made, e.Path)
 		}
 		a = append(a, "--ro-bind", src, e.Path)
 	}
@@ -112,7 +138,6 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 	}
 	a = append(a, "--chdir", v.Cwd)
 	p.Args = a
-	p.record()
 	return p, nil
 }
 
@@ -157,20 +182,27 @@ func sortedByLength(in []Entry) []Entry {
 func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 	prefix := append([]string{bwrap}, p.Args...)
 	procs.Prefix(cmd, append(prefix, "--"))
+	if len(p.Env) > 0 {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = append(cmd.Env, p.Env...)
+	}
 }
 
-// Cleanup removes the placeholders bwrap made as mount points (when they
-// are still empty and no other sandbox runs) and our own files.
+// Cleanup removes the placeholders no other sandbox relies on, carries
+// the CLI's state back and removes our own files; call it once the command
+// ended.
 func (p *Prepared) Cleanup() {
 	if p == nil {
 		return
 	}
-	if p.lock != nil {
-		_ = syscall.Flock(int(p.lock.Fd()), syscall.LOCK_UN)
-		sweep(p.opts.StateDir, p.lock)
-		_ = p.lock.Close()
-		p.lock = nil
+	if p.claude != nil {
+		dropped, err := p.claude.sync()
+		p.claude = nil
+		p.warn(dropped, err)
 	}
+	p.release()
 	if p.dir != "" {
 		_ = os.Chmod(filepath.Join(p.dir, "emptydir"), 0o700)
 		_ = os.RemoveAll(p.dir)
@@ -178,70 +210,18 @@ func (p *Prepared) Cleanup() {
 	}
 }
 
-const placeholderList = "sandbox-placeholders"
-
-// record adds the placeholders bwrap is about to make to the list in the
-// state folder, so that a run killed before its Cleanup leaves them to the
-// next run's sweep.
-func (p *Prepared) record() {
-	if p.opts.StateDir == "" || len(p.made) == 0 {
+// warn names what was not carried back into ~/.claude.json.
+func (p *Prepared) warn(dropped []string, err error) {
+	if p.opts.Warn == nil {
 		return
 	}
-	if err := os.MkdirAll(p.opts.StateDir, 0o700); err != nil {
-		return
+	if len(dropped) > 0 {
+		p.opts.Warn(fmt.Sprintf("changes the sandboxed session made to ~/.claude.json that can run code or grant permissions are not kept: %s (make them outside the sandbox, e.g. claude mcp add)",
+			strings.Join(dropped, ", ")))
 	}
-	f, err := os.OpenFile(filepath.Join(p.opts.StateDir, placeholderList), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
-		return
+		p.opts.Warn(fmt.Sprintf("the claude CLI's state (~/.claude.json) from the sandboxed session could not be saved: %v", err))
 	}
-	defer f.Close()
-	_, _ = f.WriteString(strings.Join(p.made, "\n") + "\n")
-}
-
-// lockShared takes a shared lock that every running sandbox holds: the
-// placeholders are removed only when none runs (another sandbox may have
-// its mount on one).
-func lockShared(stateDir string) *os.File {
-	if stateDir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
-		return nil
-	}
-	f, err := os.OpenFile(filepath.Join(stateDir, "sandbox.lock"), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH); err != nil {
-		_ = f.Close()
-		return nil
-	}
-	return f
-}
-
-// sweep removes the listed placeholders that are still empty, when no other
-// sandbox runs (an exclusive lock can be had at once); lock is the caller's
-// lock file (shared or released).
-func sweep(stateDir string, lock *os.File) {
-	if stateDir == "" || lock == nil {
-		return
-	}
-	list := filepath.Join(stateDir, placeholderList)
-	data, err := os.ReadFile(list)
-	if err != nil || len(data) == 0 {
-		return
-	}
-	fd := int(lock.Fd())
-	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) != nil {
-		return // another sandbox runs: its mounts may sit on them
-	}
-	defer func() { _ = syscall.Flock(fd, syscall.LOCK_SH) }()
-	for _, p := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if p != "" {
-			removeIfEmpty(p) // one with content is the person's now
-		}
-	}
-	_ = os.Remove(list)
 }
 
 // removeIfEmpty removes p when it is an empty regular file or an empty

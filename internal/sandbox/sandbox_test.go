@@ -81,7 +81,7 @@ func (p *project) sh(t *testing.T, v *sandbox.View, line string) (string, bool) 
 	if err != nil {
 		t.Fatalf("these tests need bubblewrap and user namespaces: %v", err)
 	}
-	pr, err := v.Prepare(sandbox.Options{StateDir: filepath.Join(p.home, "state")})
+	pr, err := v.Prepare(sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

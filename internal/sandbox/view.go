@@ -41,6 +41,9 @@ type View struct {
 	// Visible are folders below /tmp that stay visible (read-only) over
 	// the private /tmp: the project, the home folder, the binaries.
 	Visible []string `json:"-"`
+	// Home is the home folder (symlinks resolved): the CLI's state in
+	// ~/.claude and ~/.claude.json (claudejson.go).
+	Home string `json:"-"`
 }
 
 // Input is what a view is derived from.
@@ -55,6 +58,10 @@ type Input struct {
 	// Config is the user's config file: visible read-only (a hook inside
 	// reads it).
 	Config string
+	// HookFiles are the files an installed `vibing-agent hook` reads its
+	// rules from (its --config and --chat): visible and read-only, like
+	// every policy file.
+	HookFiles []string
 	// Writable are more writable folders (the sandbox_writable option).
 	Writable []string
 	// MaxEntries bounds each walk of a folder (default DefaultMaxEntries).
@@ -91,6 +98,7 @@ func Derive(in Input) *View {
 	if d.max <= 0 {
 		d.max = DefaultMaxEntries
 	}
+	d.v.Home = realPath(home)
 	d.writable()
 	d.readOnly()
 	d.hidden()
@@ -196,7 +204,7 @@ func (d *deriver) readOnly() {
 		dir := isGuardedDir(g)
 		d.addRO(g, "guarded: only the person changes permissions", dir, false)
 	}
-	for _, p := range []string{d.in.Binary, d.in.Config} {
+	for _, p := range append([]string{d.in.Binary, d.in.Config}, d.in.HookFiles...) {
 		if p != "" {
 			d.addRO(p, "guarded: only the person changes permissions", false, false)
 		}
@@ -345,18 +353,21 @@ func (d *deriver) allowed(p string, dir bool) bool {
 // /tmp: the project, the home folder, the binaries, the config file.
 func (d *deriver) visible() {
 	tmp := realPath(os.TempDir())
-	for _, p := range []string{d.in.Root, d.env.Cwd, d.home, d.in.Claude, d.in.Binary, d.in.Config} {
+	for _, p := range append([]string{d.in.Root, d.env.Cwd, d.home, d.in.Claude, d.in.Binary, d.in.Config}, d.in.HookFiles...) {
 		if p == "" {
 			continue
 		}
-		r := realPath(p)
-		if !matcher.Within(r, tmp) && !matcher.Within(r, "/tmp") {
-			continue
+		// the path as the command names it (a symlink such as
+		// .deps/bin/claude is what is executed) and where it leads
+		for _, r := range []string{filepath.Clean(p), realPath(p)} {
+			if !filepath.IsAbs(r) || (!matcher.Within(r, tmp) && !matcher.Within(r, "/tmp")) {
+				continue
+			}
+			if _, err := os.Stat(r); err != nil {
+				continue
+			}
+			d.v.Visible = appendOnce(d.v.Visible, r)
 		}
-		if _, err := os.Stat(r); err != nil {
-			continue
-		}
-		d.v.Visible = appendOnce(d.v.Visible, r)
 	}
 	sort.Strings(d.v.Visible)
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"vibing/internal/matcher"
@@ -46,31 +47,44 @@ func (e *Engine) classify(p string) (autorunHit, bool) {
 	if p == "" {
 		return autorunHit{}, false
 	}
-	if e.env.Home != "" {
-		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(e.env.Home, "/")+"/"); ok {
-			for name, what := range homeAutorun {
-				if rel == strings.TrimSuffix(name, "/") || strings.HasSuffix(name, "/") && strings.HasPrefix(rel, name) {
-					return autorunHit{path: p, what: what, names: [][]string{nameWords(name)}}, true
-				}
+	if home := strings.TrimSuffix(e.env.Home, "/"); e.env.Home != "" && len(p) > len(home) && p[len(home)] == '/' && strings.HasPrefix(p, home) {
+		rel := p[len(home)+1:]
+		for _, n := range homeAutorunList {
+			if rel == strings.TrimSuffix(n.name, "/") || strings.HasSuffix(n.name, "/") && strings.HasPrefix(rel, n.name) {
+				return autorunHit{path: p, what: n.what, names: [][]string{nameWords(n.name)}}, true
 			}
 		}
 	}
-	for name, what := range systemAutorun {
-		if p == strings.TrimSuffix(name, "/") || strings.HasSuffix(name, "/") && strings.HasPrefix(p, name) {
-			return autorunHit{path: p, what: what, names: [][]string{nameWords(name)}}, true
+	for _, n := range systemAutorunList {
+		if p == strings.TrimSuffix(n.name, "/") || strings.HasSuffix(n.name, "/") && strings.HasPrefix(p, n.name) {
+			return autorunHit{path: p, what: n.what, names: [][]string{nameWords(n.name)}}, true
 		}
 	}
-	segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	last := segs[len(segs)-1]
-	for i, s := range segs {
+	// the names of p, one by one (no slice of them is made: this runs for
+	// every path a call writes)
+	rest := strings.TrimPrefix(p, "/")
+	last := rest[strings.LastIndexByte(rest, '/')+1:]
+	for rest != "" {
+		s, tail := rest, ""
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			s, tail = rest[:i], rest[i+1:]
+		}
 		switch {
 		case strings.EqualFold(s, ".claude"):
 			return autorunHit{path: p, what: whatClaude, names: [][]string{{".claude"}}}, true
 		case strings.EqualFold(s, ".git"):
-			if h, ok := gitHit(p, segs[i+1:]); ok {
+			var after []string
+			if tail != "" {
+				after = strings.Split(tail, "/")
+			}
+			if h, ok := gitHit(p, after); ok {
 				return h, true
 			}
 		}
+		if tail == "" {
+			break
+		}
+		rest = tail
 	}
 	switch {
 	case strings.EqualFold(last, "CLAUDE.md"), strings.EqualFold(last, "CLAUDE.local.md"):
@@ -79,6 +93,22 @@ func (e *Engine) classify(p string) (autorunHit, bool) {
 		return autorunHit{path: p, what: whatMCP, names: [][]string{{".mcp.json"}}}, true
 	}
 	return autorunHit{}, false
+}
+
+// autorunName is one entry of homeAutorun or systemAutorun.
+type autorunName struct{ name, what string }
+
+// homeAutorunList and systemAutorunList are the two maps as lists, in the
+// order of their names, for classify (which runs for every written path).
+var homeAutorunList, systemAutorunList = autorunList(homeAutorun), autorunList(systemAutorun)
+
+func autorunList(m map[string]string) []autorunName {
+	out := make([]autorunName, 0, len(m))
+	for name, what := range m {
+		out = append(out, autorunName{name, what})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
 }
 
 // gitHit classifies what lies below a .git folder (rest): hooks and

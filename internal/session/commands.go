@@ -1,7 +1,9 @@
 package session
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
@@ -72,4 +74,55 @@ func (e *Engine) Suggest(tool string, input map[string]any) string {
 		return matcher.Suggest(bc)
 	}
 	return matcher.Suggest(c)
+}
+
+// RulesCover checks a rule set typed for an "always" or "for session"
+// answer (one line, as Suggest writes it and /allow reads it) against the
+// call it answers: every rule must be valid, and together they must cover
+// the call — for the allow list, allow it as the allow list would (each
+// simple command of a Bash line, each file it writes); for the deny list,
+// fire on it. The error says in one sentence what is wrong.
+func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List, text string) error {
+	texts := matcher.SplitRules(text)
+	if len(texts) == 0 {
+		return errors.New("no rule was given")
+	}
+	rules := make([]*matcher.Rule, 0, len(texts))
+	for _, t := range texts {
+		r, err := matcher.ParseRule(t)
+		if err != nil {
+			return err
+		}
+		rules = append(rules, r)
+	}
+	c := e.Prepare(tool, input)
+	views := []*matcher.Call{c}
+	if bc := e.commandView(c); bc != nil {
+		views = append(views, bc)
+	}
+	for _, v := range views {
+		if list == matcher.AllowList {
+			if ok, _ := matcher.Covers(rules, v); ok {
+				return nil
+			}
+			continue
+		}
+		for _, r := range rules {
+			if r.Match(v, list) {
+				return nil
+			}
+		}
+	}
+	what := "does not allow"
+	if list != matcher.AllowList {
+		what = "does not match"
+	}
+	if len(rules) > 1 {
+		what = strings.Replace(what, "does", "do", 1)
+	}
+	hint := ""
+	if s := e.Suggest(tool, input); s != "" && s != text && list == matcher.AllowList {
+		hint = fmt.Sprintf(" (the rules that do: %s)", s)
+	}
+	return fmt.Errorf("%s %s %s%s", text, what, describe(c), hint)
 }

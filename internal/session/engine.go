@@ -336,7 +336,7 @@ func (e *Engine) Prepare(tool string, input map[string]any) *matcher.Call {
 
 // Decide runs the pipeline for one tool call.
 func (e *Engine) Decide(tool string, input map[string]any) Decision {
-	return e.DecideCall(e.Prepare(tool, input))
+	return e.DecideCall(e.prepareFor(tool, input, e.env))
 }
 
 // GrantSession records an allow_for_session (allow=true) or deny_for_session

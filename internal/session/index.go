@@ -1,7 +1,9 @@
 package session
 
 import (
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
@@ -19,6 +21,9 @@ type ruleSet struct {
 
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
+
+	byFolder sync.Map // a path's folders (folderKey) -> *ruleSet cut down to them (forCall)
+	folders  atomic.Int32
 }
 
 // rulesFor returns the rule set for tool; the caller holds e.mu (read).
@@ -51,14 +56,91 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 		}
 	}
 	s.ask = asks
+	s.derive()
+	v, _ := idx.LoadOrStore(tool, s)
+	return v.(*ruleSet)
+}
+
+// derive fills in the lists that follow from deny, ask, allow, sessDeny
+// and sessAllow.
+func (s *ruleSet) derive() {
 	s.narrowAllow = narrow(s.allow)
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
 	s.narrowValid = valid(s.narrowAllow)
 	s.ownAllow, s.ownNarrow = ownRules(s.allow, LayerChat), ownRules(s.narrowAllow, LayerChat)
 	s.ownAllowValid, s.ownNarrowValid = valid(s.ownAllow), valid(s.ownNarrow)
-	v, _ := idx.LoadOrStore(tool, s)
-	return v.(*ruleSet)
+}
+
+// cutPerCall turns forCall on (the tests compare decisions without it).
+var cutPerCall = true
+
+// maxFolderSets bounds the cut-down rule sets kept per tool (forCall);
+// past it a call's set is cut down for that call alone.
+const maxFolderSets = 256
+
+// forCall cuts the set down to the rules that may match c: for one path of
+// a file tool, a path rule anchored in another folder of the working
+// directory cannot (Edit(src/gen/**) says nothing of src/pkg/x.go), nor a
+// rule that speaks of other tools in its list (an allowed Read is no
+// allowed Edit); every other rule stays, in its order, so the rule that
+// decides is the same. The cut depends only on the rules, the tool and the
+// path's folders, and is kept per folders (the set is the tool's).
+func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
+	dirs, n, ok := c.CwdDirs()
+	if !ok || !cutPerCall {
+		return s
+	}
+	key := folderKey(dirs[:n])
+	if v, ok := s.byFolder.Load(key); ok {
+		return v.(*ruleSet)
+	}
+	in := func(r *rule, list matcher.List) bool {
+		if r.Rule == nil {
+			return true // invalid: fails closed in deny and ask
+		}
+		if !r.Rule.AppliesTo(c.Tool, list) {
+			return false
+		}
+		d := r.Rule.CwdDir()
+		if d == "" {
+			return true
+		}
+		for _, dir := range dirs[:n] {
+			if strings.HasPrefix(dir, d) {
+				return true
+			}
+		}
+		return false
+	}
+	cut := func(rules []*rule, list matcher.List) []*rule {
+		out := make([]*rule, 0, len(rules))
+		for _, r := range rules {
+			if in(r, list) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	deny, ask, allow := matcher.DenyList, matcher.AskList, matcher.AllowList
+	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
+		sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
+	t.derive()
+	if s.folders.Add(1) <= maxFolderSets {
+		s.byFolder.Store(key, t)
+	}
+	return t
+}
+
+// folderKey joins folders into one map key (NUL stands in no path).
+func folderKey(dirs []string) string {
+	switch len(dirs) {
+	case 0:
+		return "\x00"
+	case 1:
+		return dirs[0]
+	}
+	return strings.Join(dirs, "\x00")
 }
 
 // dropIndex forgets the rule sets; the caller holds e.mu (write).
@@ -115,4 +197,41 @@ func mayApply(r *rule, tool string) bool {
 		}
 	}
 	return false
+}
+
+// prepareFor prepares a call for a decision. A read-only tool's path is
+// left unresolved (its symlinks not followed) only when nothing the
+// decision looks at can depend on where it lands: in bypassPermissions
+// mode, where reads are allowed inside and outside the working directory
+// alike, with no rule of any list that reads paths for that tool (a path or
+// regex rule, or one that could not be parsed). The guard and the autorun
+// step look at writes only. In every other case the path is resolved.
+func (e *Engine) prepareFor(tool string, input map[string]any, env matcher.Env) *matcher.Call {
+	tool = strings.TrimSpace(tool)
+	if e.pathsIrrelevant(tool) {
+		return matcher.PrepareUnresolved(tool, input, env)
+	}
+	return matcher.Prepare(tool, input, env)
+}
+
+func (e *Engine) pathsIrrelevant(tool string) bool {
+	if e.broken != nil || e.mode != "bypassPermissions" {
+		return false
+	}
+	canon, _ := tools.Canonical(tool)
+	info, known := tools.Lookup(canon)
+	if !known || canon == "Bash" || info.Edit || tools.LevelOf(canon) != tools.ReadOnly {
+		return false
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	rs := e.rulesFor(canon)
+	for _, list := range [][]*rule{rs.deny, rs.ask, rs.allow, rs.sessDeny, rs.sessAllow} {
+		for _, r := range list {
+			if r.Rule == nil || r.Rule.OnFiles() || r.Rule.IsRegex() {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -64,7 +64,7 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	rs := e.rulesFor(c.Tool)
+	rs := e.rulesFor(c.Tool).forCall(c)
 	var bs *ruleSet
 	if bc != nil {
 		bs = e.rulesFor("Bash")
@@ -427,7 +427,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 
 	if readOnly && c.Err == nil && e.mode != "bypassPermissions" {
 		if inside {
-			d.Decision, d.Reason = Allow, fmt.Sprintf("%s is a read-only tool, allowed in %s mode.", c.Tool, e.mode)
+			d.Decision, d.Reason = Allow, c.Tool+" is a read-only tool, allowed in "+e.mode+" mode."
 		} else {
 			d.Decision, d.Reason = Ask, fmt.Sprintf("%s reads outside the working directory, so it needs approval.", describe(c))
 		}
@@ -452,9 +452,11 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 			return e.policy(c, d)
 		}
 	}
-	d.Decision, d.Reason = Ask, fmt.Sprintf("%s needs approval (%s tool, %s mode).", describe(c), level, e.mode)
+	d.Decision = Ask
 	if known && info.Edit && !inside {
-		d.Reason = fmt.Sprintf("%s edits a file outside the working directory, so it needs approval.", describe(c))
+		d.Reason = describe(c) + " edits a file outside the working directory, so it needs approval."
+	} else {
+		d.Reason = describe(c) + " needs approval (" + string(level) + " tool, " + e.mode + " mode)."
 	}
 	return e.policy(c, d)
 }
@@ -505,8 +507,11 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	if e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt) {
 		return d // it can be asked; Suggest (which compiles a rule) is not needed
 	}
+	// the ask rule itself when it names something (an allow of the same
+	// text overrides it); for a bare "ask: WebFetch" or a mode's ask, the
+	// narrowest rules that cover the call, never the whole tool
 	fix := d.Rule
-	if fix == "" {
+	if r, err := matcher.ParseRule(fix); fix == "" || err != nil || !r.HasArg() || r.IsRegex() {
 		fix = matcher.Suggest(c)
 	}
 	why := "approval needed"
@@ -528,13 +533,13 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 func describe(c *matcher.Call) string {
 	switch {
 	case commandText(c) != "":
-		return fmt.Sprintf("%s (%s)", c.Tool, short(commandText(c)))
+		return c.Tool + " (" + short(commandText(c)) + ")"
 	case c.Path != nil && c.Path.Abs != "":
-		return fmt.Sprintf("%s of %s", c.Tool, c.Path.Abs)
+		return c.Tool + " of " + c.Path.Abs
 	case c.URL != "":
-		return fmt.Sprintf("%s of %s", c.Tool, short(c.URL))
+		return c.Tool + " of " + short(c.URL)
 	case c.Pattern != "":
-		return fmt.Sprintf("%s (%s)", c.Tool, short(c.Pattern))
+		return c.Tool + " (" + short(c.Pattern) + ")"
 	}
 	return c.Tool
 }

@@ -2,10 +2,7 @@ package session
 
 import (
 	"path/filepath"
-	"strings"
 	"sync"
-
-	"vibing/internal/matcher"
 )
 
 // shellTrack remembers where the agent's shell may be, for a call whose
@@ -36,7 +33,7 @@ func (e *Engine) DecideIn(tool string, input map[string]any, cwd string) Decisio
 	} else {
 		env.Shell, env.ShellLost = e.shell.where()
 	}
-	c := matcher.Prepare(strings.TrimSpace(tool), input, env)
+	c := e.prepareFor(tool, input, env)
 	d := e.DecideCall(c)
 	if c.Tool == "Bash" && d.Decision != Deny {
 		// it may run (now, or once the person approves): remember where

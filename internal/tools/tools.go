@@ -159,6 +159,9 @@ func Lookup(name string) (Info, bool) {
 // kept as written with their "mcp__" prefix lower-cased; unknown names are
 // returned unchanged with ok=false.
 func Canonical(name string) (string, bool) {
+	if in, ok := byName[name]; ok { // already canonical: no lower-casing
+		return in.Name, true
+	}
 	if in, ok := byLower[strings.ToLower(name)]; ok {
 		return in.Name, true
 	}

@@ -17,6 +17,7 @@ local M = {}
 ---@field presets table<string, table> user-defined presets
 ---@field approval_timeout_s integer
 ---@field idle_timeout_s integer
+---@field live_timeout_s integer seconds a chat's agent process waits for the next message (0: until the chat closes)
 ---@field rpc_timeout_s integer
 ---@field resume_ask string deny|prompt
 ---@field default_deny_rules boolean
@@ -56,6 +57,7 @@ M.defaults = {
   -- Seconds the agent may stay silent (no event, no approval waiting) before
   -- the run is stopped with an error; 0 means no limit.
   idle_timeout_s = 900,
+  live_timeout_s = 1800,
   -- Seconds a call to the vibing-agent rpc host may take before it is given up.
   rpc_timeout_s = 10,
   -- What an ask does in a resumed session: "deny" (with guidance) or "prompt".
@@ -168,6 +170,7 @@ local schema = {
   presets = "presets",
   approval_timeout_s = positive_integer,
   idle_timeout_s = seconds_or_zero,
+  live_timeout_s = seconds_or_zero,
   rpc_timeout_s = positive_integer,
   resume_ask = one_of({ "deny", "prompt" }),
   default_deny_rules = is("boolean"),

@@ -73,6 +73,27 @@ function M.check()
   end
 
   if not missing then
+    -- the Claude Code hook (vibing-agent hook): installed, current, working
+    local out = vim.fn.systemlist({ bin, "hook", "status", "--project", require("vibing.permissions.trust").project_dir() })
+    local problems = {}
+    for _, l in ipairs(out) do
+      if l:match("^problem:") or l:match("^warning:") then
+        table.insert(problems, l)
+      end
+    end
+    if vim.v.shell_error == 0 then
+      r.ok("Claude Code hook installed and working (vibing-agent hook status)")
+      for _, p in ipairs(problems) do
+        r.warn("Claude Code hook: " .. p)
+      end
+    else
+      r.info("Claude Code hook not installed: terminal claude sessions are not decided by vibing (vibing-agent hook install; :help vibing-hook)")
+      for _, p in ipairs(problems) do
+        if not p:find("no vibing%-agent hook entry is installed") then
+          r.warn("Claude Code hook: " .. p)
+        end
+      end
+    end
     local trust = require("vibing.permissions.trust")
     local dir = trust.project_dir()
     local waiting, terr = trust.waiting(bin, dir)

@@ -37,22 +37,29 @@ function M.chat(path)
   require("vibing.chat").open(path)
 end
 
----A short status of the chat for statuslines: "" when idle, else e.g.
----"vibing: running" or "vibing: waiting for your approval".
+---A short status for statuslines: the chat's own ("" when idle, else e.g.
+---"vibing: running" or "vibing: waiting for your approval"), or, outside a
+---busy chat, how many approvals wait in other chats; and, second, the count
+---of approvals waiting across every chat.
 ---@param bufnr integer|nil default: the current buffer
----@return string
+---@return string text, integer pending
 function M.status(bufnr)
-  local send = package.loaded["vibing.chat.send"]
-  if not send then
-    return "" -- nothing was ever sent: do not load the chat code for a statusline
+  local run = package.loaded["vibing.chat.run"]
+  if not run then
+    return "", 0 -- nothing was ever sent: do not load the chat code for a statusline
   end
-  return send.status(bufnr)
+  local n = require("vibing.ui.approval").total()
+  local text = run.status(bufnr)
+  if text == "" and n > 0 then
+    text = ("vibing: %d approval%s waiting"):format(n, n > 1 and "s" or "")
+  end
+  return text, n
 end
 
 ---Cancel the running message of a chat.
 ---@param bufnr integer|nil default: the current buffer
 function M.cancel(bufnr)
-  require("vibing.chat.send").cancel((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
+  require("vibing.chat.run").cancel((bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr)
 end
 
 return M

@@ -60,6 +60,12 @@ local function hook_leave()
   })
 end
 
+---The processes alive now (for tests).
+---@return table<vibing.Process, true>
+function M._live()
+  return live
+end
+
 ---Start cmd (argv list). Returns the process, or nil and why not.
 ---@param cmd string[]
 ---@param opts vibing.ProcessOpts
@@ -145,6 +151,12 @@ function Process:write(s)
   end
   local ok, ret = pcall(self.stdin.write, self.stdin, s)
   return ok and ret ~= nil
+end
+
+---Close the process's stdin (it ends once idle: `vibing-agent run` exits
+---after its last result).
+function Process:close_stdin()
+  close(self.stdin)
 end
 
 ---Send a signal to the process group.
@@ -252,6 +264,135 @@ end
 function Lines:clear()
   self.chunks, self.first, self.last = {}, 1, 0
   self.cur, self.pos, self.partial = "", 1, {}
+end
+
+-- Output is handled in slices of at most SLICE_NS, with the editor's other
+-- work (keys, timers, redraws) in between, so a burst of output never
+-- freezes it. The next slice starts from a 0 ms libuv timer, so libuv runs
+-- (timers, input, pipe reads) between slices.
+local SLICE_NS = 4e6
+-- stderr lines kept for error messages.
+local STDERR_LINES = 5
+
+---@class vibing.process.Reader
+---A process's output handled a time slice at a time on the main loop.
+---@field out vibing.process.Lines stdout not handled yet
+---@field draining boolean a drain is scheduled or running
+---@field stderr string[] the last stderr lines
+---@field private opts vibing.process.ReaderOpts
+---@field private timer any
+---@field private cb function
+---@field private partial string
+local Reader = {}
+Reader.__index = Reader
+
+---@class vibing.process.ReaderOpts
+---@field on_line fun(line: string) one non-empty stdout line, on the main loop
+---@field on_drained fun() every queued line is handled (after each drain)
+---@field alive (fun(): boolean)|nil false: drop the output (nobody reads it any more), then on_drained
+
+---@param opts vibing.process.ReaderOpts
+---@return vibing.process.Reader
+function M.reader(opts)
+  local rd = setmetatable({ out = M.lines(), draining = false, stderr = {}, partial = "", opts = opts }, Reader)
+  rd.timer = uv.new_timer()
+  rd.cb = vim.schedule_wrap(function()
+    rd:drain()
+  end)
+  return rd
+end
+
+---Handle queued lines for one time slice; the next slice is scheduled.
+function Reader:drain()
+  if self.opts.alive and not self.opts.alive() then
+    self.out:clear()
+    self.draining = false
+    self.opts.on_drained()
+    return
+  end
+  local t0 = uv.hrtime()
+  local out = self.out
+  while true do
+    local line = out:next()
+    if not line then
+      break
+    end
+    if line ~= "" then
+      self.opts.on_line(line)
+    end
+    if uv.hrtime() - t0 > SLICE_NS then
+      if out:ready() then
+        self.timer:start(0, 0, self.cb)
+        return
+      end
+      break
+    end
+  end
+  self.draining = false
+  self.opts.on_drained()
+end
+
+---Queue a stdout chunk. Runs in a fast libuv callback: no editor API.
+---@param chunk string
+function Reader:push(chunk)
+  self.out:push(chunk)
+  if not self.draining then
+    self.draining = true
+    self.timer:start(0, 0, self.cb)
+  end
+end
+
+local function keep(list, l)
+  table.insert(list, l)
+  if #list > STDERR_LINES then
+    table.remove(list, 1)
+  end
+end
+
+---Keep the last stderr lines. Also a fast callback.
+---@param chunk string
+function Reader:push_stderr(chunk)
+  local text = self.partial .. chunk
+  local from = 1
+  while true do
+    local nl = text:find("\n", from, true)
+    if not nl then
+      break
+    end
+    local l = text:sub(from, nl - 1)
+    from = nl + 1
+    if l ~= "" then
+      keep(self.stderr, l)
+    end
+  end
+  self.partial = text:sub(from, from + 4095)
+end
+
+---The process is gone: no more output. Returns true when lines are still
+---to be handled (on_drained follows once they are), false when all are.
+---@return boolean
+function Reader:eof()
+  if self.partial ~= "" then
+    keep(self.stderr, self.partial)
+    self.partial = ""
+  end
+  self.out:finish()
+  if self.out:ready() or self.draining then
+    if not self.draining then
+      self.draining = true
+      self:drain()
+    end
+    return true
+  end
+  return false
+end
+
+---Free the timer.
+function Reader:close()
+  if self.timer and not self.timer:is_closing() then
+    self.timer:stop()
+    self.timer:close()
+  end
 end
 
 return M

@@ -244,6 +244,26 @@ function M.request(method, params)
   end
 end
 
+---Call a method whose reply is `{ ok = true, … }` or `{ ok = false, error = "…" }`.
+---Returns the reply when it is ok; otherwise nil and why (the host's failure
+---or the reply's error), never raising.
+---@param method string
+---@param params table|nil
+---@return table|nil, string|nil
+function M.call(method, params)
+  local res, err = M.request(method, params)
+  if not res then
+    return nil, err
+  end
+  if type(res) ~= "table" then
+    return nil, ("vibing-agent rpc answered %s with %s"):format(method, vim.inspect(res))
+  end
+  if not res.ok then
+    return nil, tostring(res.error or (method .. " failed"))
+  end
+  return res
+end
+
 ---Tool names, argument kinds, examples, modes and presets (cached per host).
 ---@return table|nil, string|nil
 function M.info()

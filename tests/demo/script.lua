@@ -2,10 +2,11 @@
 -- person would, prints the chat, and exits 0 when both messages ran to the end.
 --
 --   message 1 (the tour): Edit → a<CR> (always allow the suggested rule),
---                         Bash → s (allow for this session), WebFetch → n (deny)
+--                         Bash → s (allow for this session), WebFetch → n (deny),
+--                         Write → y (allow once: the diff preview)
 --   message 2 ("again", resumed): Edit and Bash run without a prompt, thanks to
 --                         the rule and the session grant from message 1.
-local answers = { Edit = "a<CR>", Bash = "s", WebFetch = "n" }
+local answers = { Edit = "a<CR>", Bash = "s", WebFetch = "n", Write = "y" }
 local log = {}
 local sent = 0
 local failed = false

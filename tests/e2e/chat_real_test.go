@@ -61,6 +61,71 @@ func TestChatRealClaude(t *testing.T) {
 	}
 }
 
+// realChat is a chat whose claude_cmd is the real CLI against api.
+func realChat(t *testing.T, fm string, api *fakeapi.Server) *chat {
+	t.Helper()
+	c := startChat(t, fm, "", map[string]any{"claude_cmd": claudeBin(t)})
+	home := filepath.Join(filepath.Dir(c.dir), "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c.lua(`
+		local home, url = ...
+		vim.env.HOME = home
+		vim.env.ANTHROPIC_BASE_URL = url
+		vim.env.ANTHROPIC_API_KEY = "test"
+		for _, k in ipairs({ "DISABLE_TELEMETRY", "DISABLE_AUTOUPDATER", "DISABLE_ERROR_REPORTING", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC" }) do
+			vim.env[k] = "1"
+		end
+		vim.env.CLAUDE_CODE_ENABLE_TELEMETRY = "0"
+	`, nil, home, api.URL)
+	return c
+}
+
+// TestChatRealClaudeTwoMessages: the chat keeps one live CLI process, so the
+// second message asks too (it is not a resumed session), and y runs both
+// calls. It also measures <CR> to the first token of each message: the
+// second one has the warm process.
+func TestChatRealClaudeTwoMessages(t *testing.T) {
+	api := fakeapi.New(
+		fakeapi.Turn{Text: "Making one.", Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch one.txt", "description": "one"}}}},
+		fakeapi.Turn{Text: "Made one."},
+		fakeapi.Turn{Text: "Making two.", Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch two.txt", "description": "two"}}}},
+		fakeapi.Turn{Text: "Made two."},
+	)
+	t.Cleanup(api.Close)
+	c := realChat(t, "permissions_ask: [Bash]\n", api)
+	var firstToken [2]time.Duration
+	for i, step := range []struct{ msg, text, file string }{{"", "Making one.", "one.txt"}, {"now the second", "Making two.", "two.txt"}} {
+		t0 := time.Now()
+		c.send(step.msg)
+		waitLong(t, 60*time.Second, "the first token", func() bool { return strings.Contains(c.lastReply(), step.text) }, c.text)
+		firstToken[i] = time.Since(t0)
+		c.waitApproval()
+		c.keys("y")
+		waitLong(t, 60*time.Second, "the message to end", func() bool { return c.runs() >= i+1 }, c.text)
+		if _, err := os.Stat(filepath.Join(c.dir, step.file)); err != nil {
+			t.Errorf("message %d: the approved command did not run: %v\n%s", i+1, err, c.text())
+		}
+		if !strings.Contains(c.lastReply(), "— allowed once by you") {
+			t.Errorf("message %d reply:\n%s", i+1, c.lastReply())
+		}
+	}
+	t.Logf("<CR> to first token: cold process %v, warm process %v", firstToken[0], firstToken[1])
+	var live bool
+	c.lua(`return require("vibing.chat.run").live(...)`, &live, c.buf)
+	if !live {
+		t.Error("the chat's process ended after the second message; want it alive until the chat closes")
+	}
+	// closing the chat ends the process
+	c.lua(`vim.cmd("bdelete! " .. ...)`, nil, c.buf)
+	waitLong(t, 10*time.Second, "the process to end", func() bool {
+		var n int
+		c.lua(`return #vim.tbl_keys(require("vibing.process")._live())`, &n)
+		return n == 0
+	}, c.text)
+}
+
 // TestDemoHeadless runs `make demo`'s script headlessly: the demo chat runs
 // to completion with scripted key answers, in isolated XDG folders.
 func TestDemoHeadless(t *testing.T) {
@@ -74,11 +139,12 @@ func TestDemoHeadless(t *testing.T) {
 	s := string(out)
 	for _, want := range []string{
 		"vibing DEMO",
-		"⏺ Read: README.md — allowed (Read)",
+		"⏺ Read: README.md — allowed (Read(**))",
 		"⏺ Edit: hello.py — always allowed (Edit(hello.py) added to permissions_allow) by you",
 		"⏺ Bash: cat hello.py — allowed for this session (Bash(cat",
 		"⏺ Bash: sudo rm -rf /tmp/vibing-demo-never — refused",
 		"⏺ WebFetch: https://example.com/ — denied by you",
+		"⏺ Write: README.md — allowed once by you",
 		// The second message: no prompt, thanks to the rule and the grant.
 		"⏺ Edit: hello.py — allowed (Edit(hello.py))",
 		"⏺ Bash: cat hello.py — allowed (Bash(cat",
@@ -87,8 +153,11 @@ func TestDemoHeadless(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, s)
 		}
 	}
-	if n := strings.Count(s, "\nmessage "); n != 3 {
-		t.Errorf("scripted answers = %d, want 3 (the second message asks nothing):\n%s", n, s)
+	if n := strings.Count(s, "\nmessage "); n != 4 || strings.Contains(s, "\nmessage 2") {
+		t.Errorf("scripted answers = %d, want 4, all in message 1 (the second message asks nothing):\n%s", n, s)
+	}
+	if readme, err := os.ReadFile(filepath.Join(dir, "project", "README.md")); err != nil || !strings.Contains(string(readme), "Notes from the demo agent") {
+		t.Errorf("README.md after the demo's approved Write (%v):\n%s", err, readme)
 	}
 	hello, err := os.ReadFile(filepath.Join(dir, "project", "hello.py"))
 	if err != nil || !strings.Contains(string(hello), `greet("vibing")`) || !strings.Contains(string(hello), "Hi again, ") {

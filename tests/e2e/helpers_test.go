@@ -124,6 +124,13 @@ func (r *runResult) all(typ string) []run.Output {
 
 // run runs vibing-agent run against the real CLI; respond reacts to events.
 func (w *world) run(respond func(o run.Output, send func(run.Input)), extra ...string) *runResult {
+	return w.runLive(nil, respond, extra...)
+}
+
+// runLive is run with more messages: each of more is sent as the next
+// prompt after a result (the same live CLI answers it); stdin closes after
+// the last result.
+func (w *world) runLive(more []string, respond func(o run.Output, send func(run.Input)), extra ...string) *runResult {
 	t := w.t
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -160,6 +167,16 @@ func (w *world) run(respond func(o run.Output, send func(run.Input)), extra ...s
 		res.events = append(res.events, o)
 		if respond != nil {
 			respond(o, send)
+		}
+		if o.Type == "result" {
+			if len(more) == 0 {
+				mu.Lock()
+				stdin.Close() // a one-shot caller: the run ends after its result
+				mu.Unlock()
+			} else {
+				send(run.Input{Type: "prompt", Text: more[0]})
+				more = more[1:]
+			}
 		}
 	}
 	stdin.Close()

@@ -219,3 +219,35 @@ func TestHookDecidesSubagent(t *testing.T) {
 		t.Errorf("no hook deny row for the subagent's Bash; rows %v", w.hookRows())
 	}
 }
+
+// A Read(.env) deny in the project's committed .vibing/policy.yaml (a policy
+// layer the hook reads; Claude Code itself knows nothing of it): `cat .env`
+// is refused by the hook and the secret never reaches the API; the guard
+// refuses writing .claude/settings.local.json (which could switch every hook
+// off), also under --dangerously-skip-permissions.
+func TestHookReadDenyAndGuard(t *testing.T) {
+	w := newHookWorld(t)
+	// the Write names the project's real path, known once the world exists
+	w.api.Close()
+	w.api = fakeapi.New(bash("cat .env"), fakeapi.Turn{Tools: []fakeapi.ToolCall{{Name: "Write", Input: map[string]any{
+		"file_path": filepath.Join(w.dir, ".claude", "settings.local.json"), "content": `{"disableAllHooks": true}`}}}})
+	t.Cleanup(w.api.Close)
+	w.write(filepath.Join(w.dir, ".env"), "API_TOKEN=TOPSECRET-9041\n")
+	if err := os.MkdirAll(filepath.Join(w.dir, ".vibing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.write(filepath.Join(w.dir, ".vibing", "policy.yaml"), "deny: [\"Read(.env)\"]\n")
+	w.claude("show me the env file, then turn off the hooks", "--dangerously-skip-permissions")
+	if w.api.Received("TOPSECRET-9041") {
+		t.Error("the secret reached the API")
+	}
+	if !w.api.Received("hook error: vibing: Bash (cat .env)") {
+		t.Errorf("the model never got the hook's refusal of cat .env; tool results:\n%s", toolResults(w.api))
+	}
+	if w.exists(filepath.Join(".claude", "settings.local.json")) {
+		t.Error(".claude/settings.local.json was written: the guard did not hold")
+	}
+	if !w.api.Received("holds vibing's permissions") {
+		t.Error("the model never got the guard's reason")
+	}
+}

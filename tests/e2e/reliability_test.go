@@ -44,7 +44,8 @@ func (w *world) waitGone(d time.Duration) {
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // TestRealBackgroundCommandEndsWithTurn: a dev server the model starts in
-// the background does not outlive the turn.
+// the background does not outlive the run (the live process: it ends when
+// its stdin closes after the last result).
 func TestRealBackgroundCommandEndsWithTurn(t *testing.T) {
 	w := newWorld(t, "permissions_allow: [\"Bash(sleep:*)\"]\n", "", background("sleep 300"))
 	res := w.run(nil)

@@ -221,4 +221,40 @@ describe("chat.send streaming", function()
     assert.falsy(alive(grandchild), "the agent's child is gone")
     assert.equals("cancelled", vim.b[buf].vibing_last_run)
   end)
+  it(":bd! on a running chat stops its process and saves a chat that still opens", function()
+    local pidfile = vim.fn.getcwd() .. "/closed.pid"
+    local path = vim.fn.getcwd() .. "/fake-run-close"
+    helpers.write(path, {
+      "#!/bin/sh",
+      "echo $$ > " .. pidfile,
+      [[printf '{"type":"text","text":"working"}\n']],
+      [[printf '{"type":"approval_request","id":"t1","tool":"Bash","input":{"command":"make"},"level":"mutating","timeout_s":1}\n']],
+      "sleep 60",
+    })
+    vim.fn.setfperm(path, "rwxr-xr-x")
+    require("vibing").setup({ bin = path })
+    local buf = helpers.new_chat()
+    local chat = vim.api.nvim_buf_get_name(buf)
+    helpers.say(buf, "hello")
+    assert.truthy(vim.wait(5000, function()
+      return require("vibing.ui.approval").pending(buf) > 0
+    end, 10), "the approval is asked")
+    local pid = tonumber(vim.fn.readfile(pidfile)[1])
+    vim.cmd("bdelete! " .. buf)
+    assert.truthy(vim.wait(5000, function()
+      return not alive(pid)
+    end, 10), "the run's process ended with the chat")
+    vim.wait(1500) -- past the approval's timeout: nothing may be written into the closed chat
+    local lines = vim.fn.readfile(chat)
+    assert.equals("---", lines[1])
+    local text = table.concat(lines, "\n")
+    assert.matches("working", text, true)
+    assert.matches("⏹ Stopped: the chat was closed while the agent was working.", text, true)
+    assert.matches("## User\n*$", text)
+    vim.cmd("edit " .. vim.fn.fnameescape(chat))
+    local again = vim.api.nvim_get_current_buf()
+    assert.equals("", require("vibing").status(again))
+    assert.equals(0, #vim.api.nvim_buf_get_extmarks(again, vim.api.nvim_create_namespace("vibing_status"), 0, -1, {}))
+    assert.equals("## User", vim.fn.getline(vim.fn.line("$") - 1) ~= "" and vim.fn.getline(vim.fn.line("$") - 1) or vim.fn.getline(vim.fn.line("$") - 2))
+  end)
 end)

@@ -111,6 +111,28 @@ describe("render.block", function()
     assert.falsy(text:find("[a] always allow", 1, true))
     assert.falsy(text:find("[s] allow for session", 1, true))
   end)
+  it("shows each command of a compound line with its own verdict", function()
+    local r = vim.deepcopy(req)
+    r.preview.command = "npm test && rm -rf build; curl -s x | sh; make"
+    r.preview.commands = {
+      { command = "npm test", decision = "allow", rule = "Bash(npm:*)", source = "allow_list" },
+      { command = "rm -rf build", decision = "ask", rule = "Bash(rm:*)", source = "ask_list" },
+      { command = "curl -s x", decision = "deny", rule = "Bash(curl:*)", source = "deny_list" },
+      { command = "make", decision = "ask", source = "mode" },
+    }
+    local lines, hls = render.block(r, keys, 0)
+    local text = table.concat(lines, "\n")
+    assert.matches("│ each command:\n│  npm test ✓ allowed by Bash(npm:*)\n│  rm -rf build ? asks (ask: Bash(rm:*))\n│  curl -s x ✗ refused by Bash(curl:*)\n│  make ? asks (the mode)", text, true)
+    for i, l in ipairs(lines) do
+      if l:find("npm test ✓", 1, true) then
+        assert.equals("VibingAllowed", hls[i])
+      elseif l:find("rm -rf build ?", 1, true) then
+        assert.equals("VibingAsked", hls[i])
+      elseif l:find("curl -s x ✗", 1, true) then
+        assert.equals("VibingDenied", hls[i])
+      end
+    end
+  end)
   it("cuts a long command and says how to see the rest", function()
     local r = vim.deepcopy(req)
     r.preview.command = table.concat({ "1", "2", "3", "4", "5", "6", "7", "8", "9", "10" }, "\n")

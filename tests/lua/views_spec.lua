@@ -140,3 +140,22 @@ describe(":VibingTrust", function()
     assert.matches("waits for trust", buffer_text(), true)
   end)
 end)
+
+describe(":checkhealth vibing and the Claude Code hook", function()
+  it("says when the hook is not installed, and when it is installed and working", function()
+    local home = vim.fn.getcwd() .. "/home"
+    vim.fn.mkdir(home, "p")
+    local real_home = vim.env.HOME
+    vim.env.HOME = home
+    vim.cmd("checkhealth vibing")
+    local before = buffer_text()
+    local bin = require("vibing.rpc").bin()
+    vim.fn.system({ bin, "hook", "install" })
+    vim.cmd("checkhealth vibing")
+    local after = buffer_text()
+    vim.fn.system({ bin, "hook", "uninstall" })
+    vim.env.HOME = real_home
+    assert.matches("Claude Code hook not installed", before, true)
+    assert.matches("Claude Code hook installed and working", after, true)
+  end)
+end)

@@ -134,6 +134,17 @@ function M.attach(bufnr)
       store.remember(bufnr)
     end,
   })
+  vim.api.nvim_create_autocmd("BufUnload", {
+    group = vim.api.nvim_create_augroup("vibing_live_" .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = "vibing: closing the chat ends its live agent process",
+    callback = function()
+      local run = package.loaded["vibing.chat.run"]
+      if run then
+        run.stop(bufnr, { closing = true })
+      end
+    end,
+  })
   vim.api.nvim_create_autocmd("BufWipeout", {
     group = vim.api.nvim_create_augroup("vibing_store_wipe_" .. bufnr, { clear = true }),
     buffer = bufnr,
@@ -154,7 +165,7 @@ function M.attach(bufnr)
   end
   if keys.cancel then
     vim.keymap.set("n", keys.cancel, function()
-      require("vibing.chat.send").cancel(bufnr)
+      require("vibing.chat.run").cancel(bufnr)
     end, { buffer = bufnr, desc = "vibing: cancel the running message" })
   end
 end

@@ -48,7 +48,7 @@ end
 ---@return vibing.ChatEntry[]
 function M.entries(dir)
   dir = dir or vim.fn.fnamemodify(vim.fn.expand(require("vibing").options().chat_dir), ":p"):gsub("/$", "")
-  local send = require("vibing.chat.send")
+  local run = require("vibing.chat.run")
   local out = {}
   for _, path in ipairs(vim.fn.glob(dir .. "/*.md", false, true)) do
     local lines = vim.fn.readfile(path, "", 400)
@@ -60,7 +60,7 @@ function M.entries(dir)
         title = first_message(lines) or "(empty)",
         created = created_of(lines, path),
         mtime = stat and stat.mtime.sec or 0,
-        running = bufnr > 0 and send.running(bufnr),
+        running = bufnr > 0 and run.running(bufnr),
         bufnr = bufnr > 0 and bufnr or nil,
       })
     end

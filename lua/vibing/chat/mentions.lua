@@ -25,12 +25,9 @@ function M.check(bufnr, text, path)
     return true
   end
   local fm = require("vibing.chat.frontmatter")
-  local res, err = require("vibing.rpc").request("mentions", { lines = (fm.lines(bufnr)), chat = path, cwd = vim.fn.getcwd(), text = text })
+  local res, err = require("vibing.rpc").call("mentions", { lines = (fm.lines(bufnr)), chat = path, cwd = vim.fn.getcwd(), text = text })
   if not res then
     return false, "the message's @-mentions could not be checked, so it was not sent: " .. tostring(err)
-  end
-  if not res.ok then
-    return false, "the message was not sent: " .. tostring(res.error)
   end
   if type(res.denied) == "table" then
     return false, res.denied.message

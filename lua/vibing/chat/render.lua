@@ -124,6 +124,17 @@ function M.outcome_line(req, ev, rule)
     return head .. "withdrawn by the agent (it no longer needs the answer)", "VibingDenied"
   end
   local text = outcomes[decision] or decision
+  if M.is_question(req) then
+    local given = {}
+    for _, a in ipairs(req._answers or {}) do
+      table.insert(given, a)
+    end
+    head = ("⏺ The agent asked: %s — "):format(M.oneline(detail, 80))
+    if allowed then
+      return head .. "you answered " .. M.oneline(table.concat(given, "; "), 120), hl
+    end
+    return head .. "you declined", hl
+  end
   if field(ev, "edited") == true then
     text = text .. " (as you edited it)"
   end
@@ -219,6 +230,28 @@ local function diff_hl(l)
   return "VibingApproval"
 end
 
+-- How a source that decided without a rule reads in a verdict.
+local sources = { mode = "the mode", session = "this session", guard = "the guard", autorun = "runs code by itself" }
+
+---One simple command of a compound line with its own verdict:
+---`npm test ✓ allowed by Bash(npm:*)`, `rm -rf build ? asks (ask: Bash(rm:*))`.
+---@param v table { command, decision, rule, source, reason }
+---@return string line, string hl group
+function M.verdict_line(v)
+  local cmd = M.oneline(field(v, "command") or "", 120)
+  local rule = field(v, "rule")
+  local by = (rule and rule ~= "") and rule or (sources[field(v, "source") or ""] or field(v, "source") or "")
+  if v.decision == "allow" then
+    return ("%s ✓ allowed%s"):format(cmd, by ~= "" and (" by " .. by) or ""), "VibingAllowed"
+  elseif v.decision == "deny" then
+    return ("%s ✗ refused%s"):format(cmd, by ~= "" and (" by " .. by) or ""), "VibingDenied"
+  end
+  if rule and rule ~= "" then
+    return ("%s ? asks (ask: %s)"):format(cmd, rule), "VibingAsked"
+  end
+  return ("%s ? asks (%s)"):format(cmd, by ~= "" and by or "approval needed"), "VibingAsked"
+end
+
 ---The lines a preview shows (SPEC §10), each with its highlight; fenced
 ---code is cut at max lines with "N more lines — press <review key>".
 ---@param req vibing.ApprovalRequest
@@ -248,6 +281,9 @@ function M.preview_lines(req, max, review_key)
     return lines, hls
   end
   local kind = field(p, "kind")
+  if kind == "questions" then
+    return M.question_lines(req)
+  end
   if kind == "diff" or kind == "new_file" or kind == "binary" then
     local head = "│ " .. (field(p, "path") or M.detail(req))
     if kind == "diff" and (field(p, "added") or field(p, "removed")) then
@@ -280,6 +316,14 @@ function M.preview_lines(req, max, review_key)
   elseif kind == "json" and field(p, "json") then
     fenced("json", split(p.json))
   end
+  local verdicts = field(p, "commands") or {}
+  if #verdicts > 0 then
+    add("│ each command:")
+    for _, v in ipairs(verdicts) do
+      local line, hl = M.verdict_line(v)
+      add("│  " .. line, hl)
+    end
+  end
   for _, n in ipairs(field(p, "notes") or {}) do
     add("│ note: " .. n, "VibingNotice")
   end
@@ -293,6 +337,56 @@ function M.preview_lines(req, max, review_key)
   return lines, hls
 end
 
+---Whether a request is the agent asking the person questions (AskUserQuestion).
+---@param req vibing.ApprovalRequest
+---@return boolean
+function M.is_question(req)
+  local p = field(req, "preview")
+  return type(p) == "table" and field(p, "kind") == "questions" and type(field(p, "questions")) == "table"
+end
+
+---The index of the first question not answered yet (nil when all are).
+---@param req vibing.ApprovalRequest
+---@return integer|nil
+function M.current_question(req)
+  local answers = req._answers or {}
+  for i = 1, #req.preview.questions do
+    if answers[i] == nil then
+      return i
+    end
+  end
+end
+
+---The lines of the agent's questions: each with its options numbered, the
+---answers given so far, and the options picked of a multi-select question.
+---@param req vibing.ApprovalRequest
+---@return string[] lines, string[] hls
+function M.question_lines(req)
+  local lines, hls = {}, {}
+  local function add(s, hl)
+    table.insert(lines, s)
+    table.insert(hls, hl or "VibingApproval")
+  end
+  local answers, picked = req._answers or {}, req._picked or {}
+  local cur = M.current_question(req)
+  for qi, q in ipairs(req.preview.questions) do
+    local header = field(q, "header")
+    local mark = qi == cur and "▶ " or "  "
+    add(("│ %s%s%s%s"):format(mark, (header and header ~= "") and ("[" .. header .. "] ") or "", M.oneline(field(q, "question") or "", 200),
+      field(q, "multi_select") and "  (pick several)" or ""), qi == cur and "VibingApprovalTitle" or "VibingApproval")
+    if answers[qi] ~= nil then
+      add("│     → " .. M.oneline(answers[qi], 200), "VibingAllowed")
+    else
+      for i, o in ipairs(field(q, "options") or {}) do
+        local desc = field(o, "description")
+        local on = qi == cur and picked[i] and "[x] " or ""
+        add(("│     %d. %s%s%s"):format(i, on, field(o, "label") or "", (desc and desc ~= "") and (" — " .. M.oneline(desc, 160)) or ""))
+      end
+    end
+  end
+  return lines, hls
+end
+
 ---The lines of an approval block.
 ---@param req vibing.ApprovalRequest
 ---@param keys table<string, string|false> answer -> key (keymaps.approval)
@@ -301,6 +395,9 @@ end
 ---@return string[] lines
 ---@return table<integer, string> hl group per line (1-based)
 function M.block(req, keys, waiting, max_lines)
+  if M.is_question(req) then
+    return M.question_block(req, keys, waiting)
+  end
   local title = ("╭─ Approval needed: %s (%s)"):format(req.tool, req.level or "?")
   if waiting > 0 then
     title = title .. (" · %d more waiting"):format(waiting)
@@ -345,6 +442,39 @@ function M.block(req, keys, waiting, max_lines)
     add("│ " .. table.concat(vim.list_slice(parts, half + 1), "  "), "VibingApprovalKey")
   end
   add("╰─ keys answer with the cursor in this block; always answers let you edit the rule; no answer in time means deny")
+  return lines, hls
+end
+
+---The block of the agent's questions: the questions, then the keys that
+---answer the current one.
+---@return string[] lines, table<integer, string> hls
+function M.question_block(req, keys, waiting)
+  local n = #req.preview.questions
+  local title = ("╭─ The agent asks you %s"):format(n > 1 and (("%d questions"):format(n)) or "a question")
+  if waiting > 0 then
+    title = title .. (" · %d more waiting"):format(waiting)
+  end
+  local lines, hls = { title }, { "VibingApprovalTitle" }
+  local ql, qh = M.question_lines(req)
+  vim.list_extend(lines, ql)
+  vim.list_extend(hls, qh)
+  local cur = M.current_question(req)
+  local q = cur and req.preview.questions[cur] or {}
+  local parts = {}
+  table.insert(parts, field(q, "multi_select") and "[1-9] pick or unpick" or "[1-9] answer with that option")
+  if keys.allow_once then
+    table.insert(parts, ("[%s] %s"):format(keys.allow_once, field(q, "multi_select") and "done, or type your own words" or "choose from a list or type your own words"))
+  end
+  if keys.deny_once then
+    table.insert(parts, ("[%s] decline"):format(keys.deny_once))
+  end
+  if keys.deny_reason then
+    table.insert(parts, ("[%s] decline with a reason"):format(keys.deny_reason))
+  end
+  table.insert(lines, "│ " .. table.concat(parts, "  "))
+  table.insert(hls, "VibingApprovalKey")
+  table.insert(lines, "╰─ keys answer with the cursor in this block; no answer in time means the question goes unanswered")
+  table.insert(hls, "VibingApproval")
   return lines, hls
 end
 

@@ -1,4 +1,4 @@
----@mod vibing.chat.store Saving a chat without losing what someone else wrote.
+---@mod vibing.chat.store Saving a chat, and editing its frontmatter, without losing what someone else wrote.
 ---Every save goes through vibing-agent (rpc `save`), which holds the chat's
 ---lock while it compares the file on disk with what this buffer last read or
 ---wrote and writes. A change made elsewhere (a second editor, `run
@@ -175,6 +175,37 @@ function M.save(bufnr)
   end
   written(bufnr)
   return true
+end
+
+---Apply one frontmatter edit through the rpc host (`edit`: op, list,
+---rules, value) and save the chat. Only the frontmatter lines change; the
+---reply's `shift` says by how many lines the frontmatter grew.
+---@param bufnr integer
+---@param params table
+---@param opts table|nil { save = false } leaves the saving to the caller
+---@return table|nil reply, string|nil err
+function M.edit(bufnr, params, opts)
+  bufnr = real(bufnr)
+  local lines, closed = fm.lines(bufnr)
+  params.lines = lines
+  local res, err = require("vibing.rpc").call("edit", params)
+  if not res then
+    return nil, err
+  end
+  res.shift = 0
+  if res.changed then
+    if not closed then
+      return nil, "the chat's frontmatter does not close with ---"
+    end
+    res.shift = fm.replace(bufnr, res.lines)
+    if not (opts and opts.save == false) then
+      local ok, why = M.save(bufnr)
+      if not ok then
+        return nil, why
+      end
+    end
+  end
+  return res
 end
 
 return M

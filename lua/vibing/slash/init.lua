@@ -44,12 +44,9 @@ end
 ---@param bufnr integer
 ---@return table|nil settings, string|nil err
 function M.settings(bufnr)
-  local res, err = rpc.request("settings", { lines = (fm.lines(bufnr)) })
+  local res, err = rpc.call("settings", { lines = (fm.lines(bufnr)) })
   if not res then
     return nil, err
-  end
-  if not res.ok then
-    return nil, res.error
   end
   return res.settings
 end
@@ -73,19 +70,11 @@ end
 ---@param params table op, list, rules, value
 ---@return table|nil result, string|nil err (a person's mistake or a host failure)
 function M.apply(ctx, params)
-  local lines, closed = fm.lines(ctx.bufnr)
-  params.lines = lines
-  local res, err = rpc.request("edit", params)
-  if not res then
-    return nil, err
+  local res, err = require("vibing.chat.store").edit(ctx.bufnr, params, { save = false })
+  if res then
+    ctx.lnum = ctx.lnum + res.shift
   end
-  if not res.ok then
-    return nil, res.error
-  end
-  if closed and res.changed then
-    ctx.lnum = ctx.lnum + fm.replace(ctx.bufnr, res.lines)
-  end
-  return res
+  return res, err
 end
 
 ---Report an edit: one notification, with its notes.
@@ -212,7 +201,8 @@ end
 
 commands["new-session"] = function(ctx)
   if M.edit_and_report(ctx, { { op = "clear_session" } }) then
-    require("vibing.chat.send").clear_grants(ctx.bufnr)
+    require("vibing.permissions.grants").clear(ctx.bufnr)
+    require("vibing.chat.run").stop(ctx.bufnr) -- the next message starts a new session
   end
 end
 

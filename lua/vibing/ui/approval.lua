@@ -120,8 +120,8 @@ end
 
 -- Replace the block's lines (or write them at the end the first time).
 local function draw(bufnr, p, lines, hls)
-  if not vim.api.nvim_buf_is_valid(bufnr) then
-    return
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
+    return -- closed (:bd): its text is gone, nothing may be written into it
   end
   local row
   if p.mark then
@@ -143,12 +143,144 @@ local function draw(bufnr, p, lines, hls)
   p.mark = vim.api.nvim_buf_set_extmark(bufnr, ns, row, 0, { id = p.mark })
 end
 
+local map_digits
+
+-- The windows that show bufnr, in the current tab first.
+local function windows_of(bufnr)
+  local out = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == bufnr then
+      table.insert(out, win)
+    end
+  end
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == bufnr and not vim.tbl_contains(out, win) then
+      table.insert(out, win)
+    end
+  end
+  return out
+end
+
+---The name a person knows a chat by (its file name).
+---@param bufnr integer
+---@return string
+function M.chat_name(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  return name ~= "" and vim.fn.fnamemodify(name, ":t") or ("buffer " .. bufnr)
+end
+
+---A new block needs the person: every other window showing the chat moves
+---its cursor to the block; the window the person is in scrolls until the
+---block's last line shows, without putting the cursor into the block (a `y`
+---typed there must not answer by surprise). When no window shows the chat
+---or the person works in another window, a WARN notification names the chat.
+---@param bufnr integer
+---@param p vibing.Pending
+function M.attend(bufnr, p)
+  if not p.mark then
+    return
+  end
+  local row = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+  local cur = vim.api.nvim_get_current_win()
+  local wins = windows_of(bufnr)
+  for _, win in ipairs(wins) do
+    if row and win ~= cur then
+      pcall(vim.api.nvim_win_set_cursor, win, { row + 1, 0 })
+      vim.api.nvim_win_call(win, function()
+        vim.cmd("normal! zt")
+      end)
+    elseif row then
+      local last = row + p.nlines -- 1-based line of the block's end
+      local height = vim.api.nvim_win_get_height(win)
+      vim.api.nvim_win_call(win, function()
+        local view = vim.fn.winsaveview()
+        local top = last - height + 1
+        if last > view.topline + height - 1 and top <= row and view.lnum <= row then
+          view.topline = math.max(1, top)
+          if view.lnum < view.topline then
+            view.lnum = view.topline
+          end
+          vim.fn.winrestview(view)
+        end
+      end)
+    end
+  end
+  if #wins == 0 or vim.api.nvim_win_get_buf(cur) ~= bufnr then
+    local what = render.is_question(p.req) and "a question from the agent" or ("approval: %s %s"):format(p.req.tool, render.oneline(render.detail(p.req), 60))
+    require("vibing.log").warn(("%s waits for your %s — :VibingApprovals to answer"):format(M.chat_name(bufnr), what))
+  end
+end
+
+---Every waiting request across chats, active ones first in each chat.
+---@return { buf: integer, req: vibing.ApprovalRequest, active: boolean }[]
+function M.all()
+  local out = {}
+  local bufs = vim.tbl_keys(queues)
+  table.sort(bufs)
+  for _, b in ipairs(bufs) do
+    for i, p in ipairs(queues[b]) do
+      table.insert(out, { buf = b, req = p.req, active = i == 1 })
+    end
+  end
+  return out
+end
+
+---Requests waiting across every chat.
+---@return integer
+function M.total()
+  local n = 0
+  for _, q in pairs(queues) do
+    n = n + #q
+  end
+  return n
+end
+
+---Show a chat's pending block: in a window that shows the chat, else in the
+---current window, with the cursor on the block.
+---@param bufnr integer
+function M.jump(bufnr)
+  local win = windows_of(bufnr)[1]
+  if win then
+    vim.api.nvim_set_current_win(win)
+  else
+    vim.api.nvim_win_set_buf(0, bufnr)
+  end
+  M.focus(bufnr)
+end
+
+---:VibingApprovals — pick one of the requests waiting across chats and jump to it.
+function M.list()
+  local items = M.all()
+  if #items == 0 then
+    require("vibing.log").info("no approval is waiting")
+    return
+  end
+  vim.ui.select(items, {
+    prompt = "Waiting approvals",
+    format_item = function(it)
+      local what = render.is_question(it.req) and "question: " .. render.oneline(render.detail(it.req), 60)
+        or ("%s %s"):format(it.req.tool, render.oneline(render.detail(it.req), 60))
+      return ("%s — %s%s"):format(M.chat_name(it.buf), what, it.active and "" or " (queued)")
+    end,
+  }, function(it)
+    if it and vim.api.nvim_buf_is_valid(it.buf) then
+      M.jump(it.buf)
+    end
+  end)
+end
+
 local function show(bufnr, p)
   local q = queues[bufnr]
   local lines, hls = render.block(p.req, keys(), #q - 1, preview_lines())
   draw(bufnr, p, lines, hls)
+  if render.is_question(p.req) then
+    map_digits(bufnr)
+  end
   set_countdown(bufnr, p)
-  p.shown_at = p.shown_at or vim.loop.hrtime()
+  if not p.shown_at then
+    p.shown_at = vim.loop.hrtime()
+    M.attend(bufnr, p)
+  end
   vim.b[bufnr].vibing_approval = p.req.id
   fire("VibingApproval", { buf = bufnr, id = p.req.id })
 end
@@ -179,11 +311,21 @@ local function restore(bufnr, m)
   pcall(vim.keymap.set, "n", m.lhs, m.callback or m.rhs, opts)
 end
 
+---@type table<integer, boolean> chat buffer -> the digit keys of a question are mapped
+local digits = {}
+
 local function unmap(bufnr)
   local saved = hidden[bufnr] or {}
   hidden[bufnr] = nil
   if not vim.api.nvim_buf_is_valid(bufnr) then
+    digits[bufnr] = nil
     return
+  end
+  if digits[bufnr] then
+    digits[bufnr] = nil
+    for i = 1, 9 do
+      pcall(vim.keymap.del, "n", tostring(i), { buffer = bufnr })
+    end
   end
   local k = keys()
   for _, d in ipairs(vim.list_extend(vim.deepcopy(render.decisions), extra_actions)) do
@@ -219,23 +361,29 @@ local function fallback(saved, key)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(prefix .. rhs, true, false, true), mode .. "i", false)
 end
 
+-- Keep a person's own buffer-local map of key, to run outside the block
+-- and to restore afterwards.
+local function hide(bufnr, key)
+  local own = vim.fn.maparg(key, "n", false, true)
+  if type(own) == "table" and own.buffer == 1 then
+    own.callback = nil
+    for _, m in ipairs(vim.api.nvim_buf_get_keymap(bufnr, "n")) do
+      if m.lhs == own.lhs and type(m.callback) == "function" then
+        own.callback = m.callback
+      end
+    end
+    hidden[bufnr][key] = own
+  end
+end
+
 local function map(bufnr)
   local k = keys()
   hidden[bufnr] = {}
   for _, d in ipairs(vim.list_extend(vim.deepcopy(render.decisions), extra_actions)) do
     local key = k[d]
     if key then
-      local own = vim.fn.maparg(key, "n", false, true)
-      if type(own) == "table" and own.buffer == 1 then
-        -- maparg's callback is not callable from Lua on Neovim 0.7; the keymap list's is
-        own.callback = nil
-        for _, m in ipairs(vim.api.nvim_buf_get_keymap(bufnr, "n")) do
-          if m.lhs == own.lhs and type(m.callback) == "function" then
-            own.callback = m.callback
-          end
-        end
-        hidden[bufnr][key] = own
-      end
+      -- maparg's callback is not callable from Lua on Neovim 0.7; the keymap list's is
+      hide(bufnr, key)
       local label = render.labels[d] or d:gsub("_", " ")
       vim.keymap.set("n", key, function()
         if M.cursor_inside(bufnr) then
@@ -245,6 +393,27 @@ local function map(bufnr)
         end
       end, { buffer = bufnr, nowait = true, desc = "vibing: " .. label .. " (inside the approval block)" })
     end
+  end
+end
+
+-- The digit keys answer the agent's question with that option; mapped
+-- while a question is the active request (elsewhere a digit stays a count).
+map_digits = function(bufnr)
+  if digits[bufnr] or not hidden[bufnr] then
+    return
+  end
+  digits[bufnr] = true
+  for i = 1, 9 do
+    local key = tostring(i)
+    hide(bufnr, key)
+    vim.keymap.set("n", key, function()
+      local p = M.active(bufnr)
+      if p and render.is_question(p.req) and M.cursor_inside(bufnr) and vim.v.count == 0 then
+        M.pick(bufnr, i)
+      else
+        fallback((hidden[bufnr] or {})[key], key)
+      end
+    end, { buffer = bufnr, nowait = true, desc = "vibing: answer the agent's question with option " .. key })
   end
 end
 
@@ -271,6 +440,9 @@ end
 function M.act(bufnr, action)
   if action == "review" then
     local p = M.active(bufnr)
+    if p and render.is_question(p.req) then
+      return -- nothing to review: the block shows the whole question
+    end
     if p then
       require("vibing.ui.review").open(bufnr, p.req)
     end
@@ -366,7 +538,8 @@ end
 ---@param bufnr integer
 ---@param decision string one of render.decisions
 ---@param extra table|nil { updated_input = table } (allow_once) or { reason = string } (deny_once)
-function M.answer(bufnr, decision, extra)
+---@param again table|nil { default = rule typed before, why = what was wrong } after a refused rule
+function M.answer(bufnr, decision, extra, again)
   local p = M.active(bufnr)
   if not p or p.answered then
     return
@@ -375,6 +548,10 @@ function M.answer(bufnr, decision, extra)
   if type(offered) == "table" and not vim.tbl_contains(offered, decision) then
     local limit = render.field(p.req, "limit")
     require("vibing.log").warn(("%s is not offered for this request%s"):format(render.labels[decision], (limit and limit ~= "") and (": " .. limit) or ""))
+    return
+  end
+  if decision == "allow_once" and render.is_question(p.req) and not extra then
+    M.answer_question(bufnr)
     return
   end
   local function send(rule)
@@ -393,17 +570,149 @@ function M.answer(bufnr, decision, extra)
     p.send(msg)
     set_countdown(bufnr, p)
   end
+  if again then
+    M.ask_rule(bufnr, p, decision, again.default, again.why, send)
+    return
+  end
   if decision:match("^always") then
-    local list = decision == "always_allow" and "allow" or "deny"
-    vim.ui.input({ prompt = ("Rule to add to permissions_%s: "):format(list), default = render.field(p.req, "suggested_rule") or "" }, function(rule)
-      rule = rule and vim.trim(rule)
-      if rule and rule ~= "" then
-        send(rule)
-      end
-    end)
+    M.ask_rule(bufnr, p, decision, render.field(p.req, "suggested_rule") or "", nil, send)
     return
   end
   send(render.field(p.req, "suggested_rule"))
+end
+
+---Ask for the rule set of an always answer (rules separated by spaces, as
+---/allow takes them), prefilled; an empty or dismissed input leaves the
+---request waiting.
+---@param why string|nil what was wrong with the rule typed before
+function M.ask_rule(bufnr, p, decision, default, why, send)
+  local list = decision == "always_allow" and "allow" or "deny"
+  local prompt = ("Rules to add to permissions_%s (space-separated): "):format(list)
+  if decision:match("_for_session$") then
+    prompt = ("Rules to %s for this session: "):format(decision == "allow_for_session" and "allow" or "deny")
+  end
+  if why then
+    prompt = why .. "\n" .. prompt
+  end
+  vim.ui.input({ prompt = prompt, default = default }, function(rule)
+    rule = rule and vim.trim(rule)
+    if rule and rule ~= "" then
+      send(rule)
+    end
+  end)
+end
+
+---The run refused the rule sent with an answer (invalid, or it does not
+---cover the call): the request is still waiting, so ask for the rule again,
+---prefilled with what was typed.
+---@param bufnr integer
+---@param ev table notice event with id, decision, rule and message
+---@return boolean handled
+function M.rule_rejected(bufnr, ev)
+  local p = M.active(bufnr)
+  local decision = render.field(ev, "decision")
+  if not p or p.req.id ~= render.field(ev, "id") or p.answered ~= decision then
+    return false
+  end
+  p.answered, p.rule = nil, nil
+  set_countdown(bufnr, p)
+  M.answer(bufnr, decision, nil, { default = render.field(ev, "rule") or "", why = render.field(ev, "message") })
+  return true
+end
+
+-- Record the answer to the current question; once every question has one,
+-- send them all (allow_once with answers), else show the next question.
+local function record(bufnr, p, answer)
+  local qi = render.current_question(p.req)
+  if not qi or M.active(bufnr) ~= p or p.answered then
+    return
+  end
+  p.req._answers = p.req._answers or {}
+  p.req._answers[qi] = answer
+  p.req._picked = nil
+  if render.current_question(p.req) then
+    show(bufnr, p)
+    return
+  end
+  local answers = {}
+  for i, q in ipairs(p.req.preview.questions) do
+    answers[q.question] = p.req._answers[i]
+  end
+  p.answered = "allow_once"
+  show(bufnr, p)
+  p.send({ type = "approval_response", id = p.req.id, decision = "allow_once", answers = answers })
+  set_countdown(bufnr, p)
+end
+
+local function labels(q, picked)
+  local out = {}
+  for i, o in ipairs(q.options or {}) do
+    if picked[i] then
+      table.insert(out, o.label)
+    end
+  end
+  return out
+end
+
+---A digit key: answer the current question with option i (a multi-select
+---question: pick or unpick it, then confirm with the allow key).
+---@param bufnr integer
+---@param i integer
+function M.pick(bufnr, i)
+  local p = M.active(bufnr)
+  if not p or p.answered or not render.is_question(p.req) then
+    return
+  end
+  local qi = render.current_question(p.req)
+  local q = p.req.preview.questions[qi]
+  local o = (q.options or {})[i]
+  if not o then
+    return
+  end
+  if q.multi_select then
+    p.req._picked = p.req._picked or {}
+    p.req._picked[i] = not p.req._picked[i] or nil
+    show(bufnr, p)
+    return
+  end
+  record(bufnr, p, o.label)
+end
+
+---The allow key on a question: choose an option from a list, or type your
+---own words (a multi-select question: the options picked, editable).
+---@param bufnr integer
+function M.answer_question(bufnr)
+  local p = M.active(bufnr)
+  if not p or p.answered then
+    return
+  end
+  local qi = render.current_question(p.req)
+  local q = p.req.preview.questions[qi]
+  local function typed(default)
+    vim.ui.input({ prompt = q.question .. " ", default = default or "" }, function(text)
+      text = text and vim.trim(text)
+      if text and text ~= "" then
+        record(bufnr, p, text)
+      end
+    end)
+  end
+  if q.multi_select then
+    typed(table.concat(labels(q, p.req._picked or {}), ", "))
+    return
+  end
+  local own = "Type my own answer…"
+  local items = {}
+  for _, o in ipairs(q.options or {}) do
+    table.insert(items, o.label)
+  end
+  table.insert(items, own)
+  vim.ui.select(items, { prompt = q.question }, function(choice)
+    if choice == own then
+      typed()
+    elseif choice then
+      record(bufnr, p, choice)
+    end
+  end)
 end
 
 ---Refresh the countdown of the active request (the run's timer calls this).
@@ -413,6 +722,14 @@ function M.tick(bufnr)
   if p then
     set_countdown(bufnr, p)
   end
+end
+
+---The chat was closed (:bd, :bd!) while requests waited: forget them
+---without writing into the buffer (the run denies them: its stdin closes).
+---@param bufnr integer
+function M.forget(bufnr)
+  queues[bufnr] = nil
+  pcall(unmap, bufnr)
 end
 
 ---The run ended: every request still waiting collapses as cancelled.

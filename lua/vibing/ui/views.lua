@@ -28,17 +28,13 @@ function M.permissions()
     log.warn(":VibingPermissions works in a chat buffer (open one with :VibingChat)")
     return
   end
-  local res, err = require("vibing.rpc").request("explain", {
+  local res, err = require("vibing.rpc").call("explain", {
     lines = (require("vibing.chat.frontmatter").lines(buf)),
     chat = vim.api.nvim_buf_get_name(buf),
     cwd = vim.fn.getcwd(),
   })
   if not res then
     log.error(err)
-    return
-  end
-  if not res.ok then
-    log.error(res.error)
     return
   end
   local lines = vim.split(res.text, "\n", { plain = true })

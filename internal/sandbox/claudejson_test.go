@@ -1,0 +1,76 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sync carries back only the keys that neither run code nor grant
+// permissions, for the session's own project, onto the file as it is now.
+func TestClaudeStateSync(t *testing.T) {
+	const start = `{"numStartups":1,"projects":{"/p":{"lastCost":1},"/q":{"lastCost":1}}}`
+	tests := []struct {
+		name        string
+		inside      string // the copy when the CLI ended
+		outside     string // ~/.claude.json meanwhile ("" = as at start)
+		interactive bool
+		want        string // ~/.claude.json afterwards
+		dropped     string
+	}{
+		{name: "counters come back", inside: `{"numStartups":2,"userID":"u","projects":{"/p":{"lastCost":1},"/q":{"lastCost":1}}}`,
+			want: `{"numStartups":2,"projects":{"/p":{"lastCost":1},"/q":{"lastCost":1}},"userID":"u"}`},
+		{name: "an MCP server does not", inside: `{"numStartups":1,"mcpServers":{"x":{"command":"sh"}},"projects":{"/p":{"lastCost":1},"/q":{"lastCost":1}}}`,
+			want: start, dropped: "mcpServers"},
+		{name: "the session's project stats, not its permissions or another project",
+			inside:  `{"numStartups":1,"projects":{"/p":{"lastCost":2,"allowedTools":["Bash"],"mcpServers":{}},"/q":{"lastCost":9}}}`,
+			want:    `{"numStartups":1,"projects":{"/p":{"lastCost":2},"/q":{"lastCost":1}}}`,
+			dropped: "projects[/p].allowedTools, projects[/p].mcpServers, projects[/q].lastCost"},
+		{name: "trust only from an interactive session", inside: `{"numStartups":1,"projects":{"/p":{"lastCost":1,"hasTrustDialogAccepted":true},"/q":{"lastCost":1}}}`,
+			want: start, dropped: "projects[/p].hasTrustDialogAccepted"},
+		{name: "trust from the person's answer", interactive: true, inside: `{"numStartups":1,"projects":{"/p":{"lastCost":1,"hasTrustDialogAccepted":true},"/q":{"lastCost":1}}}`,
+			want: `{"numStartups":1,"projects":{"/p":{"hasTrustDialogAccepted":true,"lastCost":1},"/q":{"lastCost":1}}}`},
+		{name: "changes made outside meanwhile stay", inside: `{"numStartups":2,"projects":{"/p":{"lastCost":1},"/q":{"lastCost":1}}}`,
+			outside: `{"numStartups":5,"theme":"light","projects":{"/p":{"lastCost":1},"/q":{"lastCost":1}}}`,
+			want:    `{"numStartups":2,"projects":{"/p":{"lastCost":1},"/q":{"lastCost":1}},"theme":"light"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := &claudeState{real: filepath.Join(dir, ".claude.json"), copy: filepath.Join(dir, "copy.json"), start: []byte(start), cwd: "/p", inter: tt.interactive}
+			outside := tt.outside
+			if outside == "" {
+				outside = start
+			}
+			must := func(err error) {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			must(os.WriteFile(s.real, []byte(outside), 0o640))
+			must(os.WriteFile(s.copy, []byte(tt.inside), 0o600))
+			dropped, err := s.sync()
+			must(err)
+			if got := strings.Join(dropped, ", "); got != tt.dropped {
+				t.Errorf("dropped = %q, want %q", got, tt.dropped)
+			}
+			data, _ := os.ReadFile(s.real)
+			var got, want any
+			must(json.Unmarshal(data, &got))
+			must(json.Unmarshal([]byte(tt.want), &want))
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Errorf("~/.claude.json = %s, want %s", g, w)
+			}
+			if fi, _ := os.Stat(s.real); fi.Mode().Perm() != 0o640 {
+				t.Errorf("mode = %v, want 0640 kept", fi.Mode().Perm())
+			}
+			if _, err := os.Stat(s.real + ".lock"); err == nil {
+				t.Errorf("the lock folder is left")
+			}
+		})
+	}
+}

@@ -1,0 +1,165 @@
+---@mod vibing.chat.events What each `vibing-agent run` event does to the chat.
+---The reply's text, compact tool lines, approval blocks, the session id and
+---"always" rules written to the frontmatter, session grants remembered. One
+---handler per event type (docs/protocol.md); each gets the run and the event.
+local M = {}
+
+local approval = require("vibing.ui.approval")
+local grants = require("vibing.permissions.grants")
+local log = require("vibing.log")
+local render = require("vibing.chat.render")
+local store = require("vibing.chat.store")
+
+---@type table<string, fun(r: vibing.Run, ev: table)>
+local handlers = {}
+M.handlers = handlers
+
+function handlers.session(r, ev)
+  local id = render.field(ev, "session_id")
+  if type(id) ~= "string" or id == "" or id == r.session then
+    return
+  end
+  r.session = id
+  local _, err = store.edit(r.buf, { op = "set_session", value = id })
+  if err then
+    log.warn("could not write the session id into the chat: " .. err)
+  end
+end
+
+function handlers.text(r, ev)
+  local t = render.field(ev, "text")
+  if type(t) == "string" then
+    r.writer:text(t)
+  end
+end
+
+function handlers.tool_use(r, ev)
+  r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {}, detail = render.field(ev, "detail") }
+end
+
+function handlers.decision(r, ev)
+  local t = r.tools[ev.id] or { tool = ev.tool, input = {} }
+  r.tools[ev.id] = t
+  if ev.decision == "ask" then
+    return -- the approval block shows it
+  end
+  t.ran = ev.decision == "allow"
+  local detail = render.detail(ev)
+  if detail == "" then
+    detail = render.detail(t)
+  end
+  local line, hl = render.tool_line(t.tool or ev.tool, detail, ev)
+  r.writer:lines({ line }, hl)
+end
+
+function handlers.approval_request(r, ev)
+  local t = r.tools[ev.id]
+  if t and type(render.field(ev, "input")) ~= "table" then
+    ev.input = t.input
+  end
+  if t and not render.field(ev, "detail") then
+    ev.detail = t.detail
+  end
+  approval.request(r.buf, ev, function(msg)
+    r.send_json(msg)
+  end, r.writer)
+end
+
+function handlers.approval_resolved(r, ev)
+  local t = r.tools[ev.id]
+  local d = render.field(ev, "decision") or ""
+  if t then
+    t.ran = d:match("allow") ~= nil and (render.field(ev, "by") or "user") == "user"
+  end
+  approval.resolved(r.buf, ev, r.rules[ev.id])
+end
+
+function handlers.tool_result(r, ev)
+  local t = r.tools[ev.id]
+  if not t or not t.ran then
+    return -- a refused call: its line already says why
+  end
+  local line = render.result_line(render.field(ev, "content"), render.field(ev, "is_error") == true)
+  if line then
+    r.writer:lines({ line }, "VibingToolResult")
+  end
+end
+
+function handlers.session_grant(r, ev)
+  if type(ev.rule) == "string" and ev.rule ~= "" then
+    grants.add(r.buf, ev.decision == "deny" and "deny" or "allow", ev.rule)
+  end
+end
+
+function handlers.rule_added(r, ev)
+  local list = ev.list == "deny" and "deny" or "allow"
+  local active = approval.active(r.buf)
+  local res, err = store.edit(r.buf, { op = "add", list = list, rules = { ev.rule } })
+  if not res then
+    log.error(("could not add %s to permissions_%s: %s"):format(ev.rule, list, err))
+    return
+  end
+  if active then
+    -- "added" is shown only once it is on disk; an always answer may add a set
+    local prev = r.rules[active.req.id]
+    r.rules[active.req.id] = prev and (prev .. " " .. ev.rule) or ev.rule
+  end
+end
+
+function handlers.notice(r, ev)
+  local msg = render.field(ev, "message") or ""
+  if render.field(ev, "id") and render.field(ev, "rule") then
+    approval.rule_rejected(r.buf, ev) -- a rule that does not do: asked again
+  end
+  r.writer:lines({ "ℹ " .. render.oneline(msg, 400) }, "VibingNotice")
+  log.warn(msg)
+end
+
+function handlers.result(r, ev)
+  r.ended = "result"
+  r.final = render.field(ev, "final") == true
+  handlers.session(r, ev)
+  if render.field(ev, "cancelled") == true then
+    r.cancelled = true
+    r.writer:lines({ "⏹ Cancelled." }, "VibingNotice")
+    return
+  end
+  if render.field(ev, "is_error") == true and not r.cancelled then
+    local msg = "the agent ended the turn with an error"
+    local tail = render.oneline(vim.trim(r.writer:tail()), 200)
+    r.writer:lines({ render.error_line(msg .. (tail ~= "" and (": " .. tail) or "")) }, "VibingError")
+    log.error(msg)
+  end
+end
+
+function handlers.error(r, ev)
+  r.ended = "error"
+  local msg = render.field(ev, "message") or "unknown error"
+  if r.cancelled and msg:match("^run cancelled") then
+    r.writer:lines({ "⏹ Cancelled." }, "VibingNotice")
+    return
+  end
+  r.writer:lines({ render.error_line(msg) }, "VibingError")
+  log.error(msg)
+end
+
+-- vim.json (lua-cjson) is many times faster than the Vimscript decoder; both
+-- turn null into vim.NIL.
+local decode = (vim.json and vim.json.decode) or vim.fn.json_decode
+
+---Handle one stdout line of the run.
+---@param r vibing.Run
+---@param line string
+function M.handle(r, line)
+  local ok, ev = pcall(decode, line)
+  if not ok or type(ev) ~= "table" then
+    r.writer:lines({ render.error_line("vibing-agent wrote a line that is not JSON: " .. render.oneline(line, 80)) }, "VibingError")
+    return
+  end
+  local h = handlers[ev.type]
+  if h then
+    h(r, ev)
+  end
+end
+
+return M

@@ -1,0 +1,466 @@
+---@mod vibing.chat.run The life of a chat's `vibing-agent run` process: start, cancel, finish, status.
+---Several chats may run at once, each with its own process; its output is
+---read a time slice at a time (vibing.process reader) and each event handled
+---by vibing.chat.events.
+local M = {}
+
+local approval = require("vibing.ui.approval")
+local events = require("vibing.chat.events")
+local log = require("vibing.log")
+local process = require("vibing.process")
+local render = require("vibing.chat.render")
+local writer_mod = require("vibing.chat.writer")
+
+local status_ns = vim.api.nvim_create_namespace("vibing_status")
+local spinner = { "⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏" }
+
+---@class vibing.Run
+---@field buf integer
+---@field writer vibing.Writer
+---@field header integer extmark on the `## Assistant` line (spinner)
+---@field tools table<string, table> tool_use id -> { tool, input, ran }
+---@field exit_code integer|nil set when the process ended during this message
+---@field ended string|nil "result" | "error" | "closed" once the run said how it ended
+---@field cancelled boolean
+---@field session string|nil session id written to the chat
+---@field rules table<string, string> tool_use id -> rule added by an always answer
+---@field send_json fun(msg: table): boolean write one line to the run's stdin
+---@field live vibing.Live|nil the process answering this message
+---@field queued boolean|nil a message waits for this one's reply
+---@field final boolean|nil the result said the process ends after it
+---@field timer any spinner / countdown timer
+---@field kill_timer any
+---@field frame integer
+
+---@type table<integer, vibing.Run>
+local runs = {}
+
+local function options()
+  return require("vibing").options()
+end
+
+---Whether a chat has a run in progress.
+---@param bufnr integer
+---@return boolean
+function M.running(bufnr)
+  return runs[bufnr] ~= nil
+end
+
+---A short status for statuslines: "" when idle.
+---@param bufnr integer|nil
+---@return string
+function M.status(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local r = runs[bufnr]
+  if not r then
+    return ""
+  end
+  if r.cancelled then
+    return "vibing: cancelling"
+  end
+  local n = approval.pending(bufnr)
+  if n > 0 then
+    return ("vibing: waiting for your approval%s"):format(n > 1 and (" (%d)"):format(n) or "")
+  end
+  return "vibing: running"
+end
+
+---The command line of a run for the chat at path.
+---@param bufnr integer
+---@param path string
+---@param config_path string
+---@return string[]
+function M.command(bufnr, path, config_path)
+  local cmd = { require("vibing.rpc").bin(), "run", "--chat", path, "--config", config_path }
+  vim.list_extend(cmd, require("vibing.permissions.grants").args(bufnr))
+  local backend = options().backend
+  if backend and backend ~= "claude" then
+    vim.list_extend(cmd, { "--backend", backend })
+  end
+  return cmd
+end
+
+local function set_status(r, text)
+  if not vim.api.nvim_buf_is_valid(r.buf) then
+    return
+  end
+  local pos = vim.api.nvim_buf_get_extmark_by_id(r.buf, status_ns, r.header, {})
+  if not pos[1] then
+    return
+  end
+  local opts = { id = r.header }
+  if text then
+    opts.virt_text = { { "  " .. text, "VibingStatus" } }
+    opts.virt_text_pos = "eol"
+  end
+  vim.api.nvim_buf_set_extmark(r.buf, status_ns, pos[1], 0, opts)
+end
+
+local function tick(r)
+  r.frame = r.frame % #spinner + 1
+  local keys = options().keymaps
+  local cancel = keys.cancel and (" · " .. keys.cancel .. " cancels") or ""
+  local what = M.status(r.buf):gsub("^vibing: ", "")
+  set_status(r, spinner[r.frame] .. " " .. what .. cancel)
+  approval.tick(r.buf)
+end
+
+local function close_timer(t)
+  if t then
+    t:stop()
+    t:close()
+  end
+end
+
+local function stop_timers(r)
+  close_timer(r.timer)
+  close_timer(r.kill_timer)
+  r.timer, r.kill_timer = nil, nil
+end
+
+---@class vibing.Live
+---One `vibing-agent run` process per open chat (SPEC §13): it keeps the
+---claude CLI alive between messages, so later messages are no resumed
+---session and approvals keep working.
+---@field buf integer
+---@field proc vibing.Process|nil
+---@field reader vibing.process.Reader
+---@field turn vibing.Run|nil the message being answered
+---@field session string|nil
+---@field exit_code integer|nil
+---@field idle_timer any closes the process after live_timeout_s without a message
+---@field final boolean|nil its last result said the run ends (a one-message backend)
+
+---@type table<integer, vibing.Live>
+local lives = {}
+
+local function idle_ms()
+  local s = tonumber(options().live_timeout_s) or 1800
+  return s > 0 and s * 1000 or nil
+end
+
+-- The turn is over: close the reply and save the chat. A message that
+-- waited for it is sent now.
+local function end_turn(r)
+  if runs[r.buf] ~= r then
+    return
+  end
+  stop_timers(r)
+  local buf = r.buf
+  runs[buf] = nil
+  if r.live and r.live.turn == r then
+    r.live.turn = nil
+  end
+  if not vim.api.nvim_buf_is_loaded(buf) then
+    r.writer:close()
+    return
+  end
+  r.writer:flush()
+  approval.cancel_all(buf)
+  if not r.ended then
+    local why = table.concat(r.live and r.live.reader.stderr or {}, " | ")
+    local msg = ("vibing-agent run stopped unexpectedly (exit %s)%s"):format(tostring(r.exit_code), why ~= "" and (": " .. why) or "")
+    r.writer:lines({ render.error_line(msg) }, "VibingError")
+    log.error(msg)
+    r.ended = "crashed"
+  end
+  pcall(vim.api.nvim_buf_del_extmark, buf, status_ns, r.header)
+  local n = vim.api.nvim_buf_line_count(buf)
+  local last = vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
+  r.writer:lines((last == "" and not r.writer.open) and { "## User", "", "" } or { "", "## User", "", "" })
+  require("vibing.chat.store").save(buf)
+  vim.b[buf].vibing_last_run = r.cancelled and "cancelled" or r.ended
+  vim.b[buf].vibing_runs = (vim.b[buf].vibing_runs or 0) + 1
+  approval.fire("VibingRunDone", { buf = buf, ended = vim.b[buf].vibing_last_run })
+  if r.queued then
+    vim.schedule(function()
+      require("vibing.chat.send").send(buf)
+    end)
+  end
+end
+
+-- Start counting the live process's idle time (no message is running).
+local function arm_idle(live)
+  close_timer(live.idle_timer)
+  live.idle_timer = nil
+  local ms = idle_ms()
+  if not ms then
+    return
+  end
+  live.idle_timer = vim.loop.new_timer()
+  live.idle_timer:start(
+    ms,
+    0,
+    vim.schedule_wrap(function()
+      if lives[live.buf] == live and not live.turn and live.proc then
+        live.proc:close_stdin() -- the run exits 0; the next message resumes
+      end
+    end)
+  )
+end
+
+-- The process is gone: a turn still open ends with it.
+local function live_exited(live, code)
+  live.exit_code = code
+  if live.reader:eof() then
+    return -- on_drained calls again once every line is handled
+  end
+  live.reader:close()
+  close_timer(live.idle_timer)
+  live.idle_timer = nil
+  if lives[live.buf] == live then
+    lives[live.buf] = nil
+  end
+  local r = live.turn
+  if r then
+    r.exit_code = code
+    end_turn(r)
+  end
+end
+
+-- One stdout line of the live process, for its current turn.
+local function on_line(live, line)
+  local r = live.turn
+  if not r then
+    -- between messages: only notices and errors can come
+    local ok, ev = pcall(vim.json and vim.json.decode or vim.fn.json_decode, line)
+    if ok and type(ev) == "table" and type(ev.message) == "string" then
+      (ev.type == "error" and log.error or log.warn)(ev.message)
+    end
+    return
+  end
+  events.handle(r, line)
+  if r.final then
+    live.final = true -- this process answers no more messages
+  end
+  if r.session then
+    live.session = r.session
+  end
+  if r.ended == "result" then
+    end_turn(r)
+    arm_idle(live)
+  end
+end
+
+---@param bufnr integer
+---@return vibing.Live|nil, string|nil
+local function spawn(bufnr, path)
+  local rpc = require("vibing.rpc")
+  local why = rpc.missing(rpc.bin())
+  if why then
+    return nil, why
+  end
+  local live = { buf = bufnr }
+  live.reader = process.reader({
+    on_line = function(line)
+      on_line(live, line)
+    end,
+    alive = function()
+      return vim.api.nvim_buf_is_loaded(live.buf)
+    end,
+    on_drained = function()
+      if not vim.api.nvim_buf_is_loaded(live.buf) and live.proc then
+        live.proc:stop() -- the chat is gone: nobody can answer or read this run any more
+      end
+      if live.exit_code then
+        live_exited(live, live.exit_code)
+      end
+    end,
+  })
+  local proc, err = process.spawn(M.command(bufnr, path, rpc.write_config()), {
+    cwd = vim.fn.getcwd(),
+    on_stdout = function(chunk)
+      live.reader:push(chunk)
+    end,
+    on_stderr = function(chunk)
+      live.reader:push_stderr(chunk)
+    end,
+    on_exit = function(code)
+      live_exited(live, code)
+    end,
+  })
+  if not proc then
+    live.reader:close()
+    return nil, "could not start vibing-agent run: " .. tostring(err)
+  end
+  live.proc = proc
+  lives[bufnr] = live
+  return live
+end
+
+-- Drop blank lines at the end of the buffer, then start the reply.
+local function open_reply(bufnr)
+  local n = vim.api.nvim_buf_line_count(bufnr)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, n, false)
+  local keep = n
+  while keep > 1 and lines[keep]:match("^%s*$") do
+    keep = keep - 1
+  end
+  vim.api.nvim_buf_set_lines(bufnr, keep, n, false, { "", "## Assistant", "", "" })
+  local header = vim.api.nvim_buf_set_extmark(bufnr, status_ns, keep + 1, 0, {})
+  local w = writer_mod.new(bufnr)
+  w.open = true -- the empty line under the header is where the text starts
+  return w, header
+end
+
+---@param bufnr integer
+---@return vibing.Run
+local function new_run(bufnr)
+  local writer, header = open_reply(bufnr)
+  ---@type vibing.Run
+  local r = { buf = bufnr, writer = writer, header = header, tools = {}, rules = {}, cancelled = false, frame = 0 }
+  r.send_json = function(msg)
+    local proc = r.live and r.live.proc
+    return proc ~= nil and proc:write(vim.fn.json_encode(msg) .. "\n")
+  end
+  return r
+end
+
+-- A run that could not start: say why and close the reply.
+local function failed(r, why)
+  if why then
+    r.writer:lines({ render.error_line(why) }, "VibingError")
+    log.error(why)
+  end
+  r.ended = "error"
+  end_turn(r)
+end
+
+---Start answering prompt: on the chat's live process when it has one, else
+---on a new `vibing-agent run` (which resumes the session the chat names).
+---@param bufnr integer
+---@param prompt string
+---@param path string
+function M.start(bufnr, prompt, path)
+  approval.setup_highlights()
+  local r = new_run(bufnr)
+  runs[bufnr] = r
+  if not require("vibing.chat.store").save(bufnr) then
+    return failed(r)
+  end
+  local live = lives[bufnr]
+  if not (live and live.proc and not live.proc.exited and not live.turn and not live.final) then
+    local err
+    live, err = spawn(bufnr, path)
+    if not live then
+      return failed(r, err)
+    end
+  end
+  close_timer(live.idle_timer)
+  live.idle_timer = nil
+  r.live, r.session = live, live.session
+  live.turn = r
+  if not r.send_json({ type = "prompt", text = prompt }) then
+    return failed(r, "could not send the message to vibing-agent run (it ended)")
+  end
+  r.timer = vim.loop.new_timer()
+  r.timer:start(
+    0,
+    100,
+    vim.schedule_wrap(function()
+      if runs[bufnr] == r then
+        tick(r)
+      end
+    end)
+  )
+  approval.fire("VibingRunStart", { buf = bufnr })
+end
+
+---Queue the chat's last User section: it is sent once the running message
+---has its reply.
+---@param bufnr integer
+function M.queue(bufnr)
+  local r = runs[bufnr]
+  if r then
+    r.queued = true
+  end
+end
+
+---Whether the chat has a live process (running a message or waiting for the next).
+---@param bufnr integer
+---@return boolean
+function M.live(bufnr)
+  local l = lives[bufnr]
+  return l ~= nil and l.proc ~= nil and not l.proc.exited
+end
+
+---End the chat's live process: its stdin closes, so `vibing-agent run` ends
+---once idle; a message still running is stopped (waiting approvals are
+---denied by the run). With `opts.closing` the buffer is being closed: the
+---reply so far and a line saying the message was stopped are saved, since
+---the buffer's text is about to go.
+---@param bufnr integer
+---@param opts table|nil { closing = true }
+function M.stop(bufnr, opts)
+  local live = lives[bufnr]
+  local r = runs[bufnr]
+  if r and opts and opts.closing and vim.api.nvim_buf_is_loaded(bufnr) then
+    r.writer:flush()
+    approval.cancel_all(bufnr)
+    r.writer:lines({ "⏹ Stopped: the chat was closed while the agent was working." }, "VibingNotice")
+    r.ended = "closed"
+    end_turn(r)
+  elseif r then
+    approval.forget(bufnr)
+    runs[bufnr] = nil
+    stop_timers(r)
+    r.writer:close()
+  end
+  if not live then
+    return
+  end
+  lives[bufnr] = nil
+  close_timer(live.idle_timer)
+  live.idle_timer = nil
+  live.turn = nil
+  if live.proc then
+    live.proc:close_stdin()
+    if r then
+      live.proc:stop()
+    end
+  end
+end
+
+---Cancel the chat's run: the agent is interrupted, waiting approvals are
+---denied; a run that does not end within 5 s is stopped.
+---@param bufnr integer
+function M.cancel(bufnr)
+  local r = runs[bufnr]
+  if not r then
+    log.info("nothing is running in this chat")
+    return
+  end
+  if r.cancelled then
+    return
+  end
+  r.cancelled = true
+  if not r.send_json({ type = "cancel" }) then
+    if r.live and r.live.proc then
+      r.live.proc:stop()
+    end
+    return
+  end
+  r.kill_timer = vim.loop.new_timer()
+  r.kill_timer:start(
+    5000,
+    0,
+    vim.schedule_wrap(function()
+      if runs[bufnr] == r and r.live and r.live.proc then
+        r.live.proc:stop()
+      end
+    end)
+  )
+end
+
+---Buffers with a run in progress.
+---@return integer[]
+function M.list()
+  local out = {}
+  for b in pairs(runs) do
+    table.insert(out, b)
+  end
+  table.sort(out)
+  return out
+end
+
+return M
