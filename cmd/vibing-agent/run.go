@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -37,6 +38,19 @@ later messages of the same session. Exits 0 once stdin closes after a
 
 Flags:
 `
+
+// runMemoryLimit is the run's soft heap limit. A run's live heap is a few
+// MiB, plus one copy of the longest line the agent wrote (up to 8 MiB); the
+// limit makes the collector reclaim the garbage of decoding such a line
+// before the heap doubles, so the run stays under 30 MB resident.
+const runMemoryLimit = 16 << 20
+
+// limitMemory sets runMemoryLimit unless $GOMEMLIMIT says otherwise.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(runMemoryLimit)
+	}
+}
 
 const runExamples = `
 Examples:
@@ -73,6 +87,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	// SIGPIPE: the "editor gone" path has to run. (Notify, not Ignore: an
 	// ignored signal would stay ignored in the CLI and its tools.)
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	limitMemory()
 	w := run.NewWriter(io.out)
 	fail := func(format string, a ...any) int {
 		_ = w.Write(run.Output{Type: "error", Message: fmt.Sprintf(format, a...)})

@@ -82,7 +82,7 @@ func Args(t run.Turn) []string {
 		mode = "plan"
 	}
 	args := []string{"--output-format", "stream-json", "--input-format", "stream-json", "--verbose",
-		"--permission-prompt-tool", "stdio", "--permission-mode", mode}
+		"--include-partial-messages", "--permission-prompt-tool", "stdio", "--permission-mode", mode}
 	if t.SessionID != "" {
 		args = append(args, "--resume="+t.SessionID)
 		if t.ForkSession {
@@ -246,6 +246,7 @@ type conn struct {
 	initDone chan error
 	maxLine  int
 	marker   string // in the environment of every process of the turn
+	text     textStream
 	killOnce sync.Once
 	exited   atomic.Bool // the keeper was waited for: its pid may be reused
 	turnOpen atomic.Bool // a message was sent and its result has not come yet

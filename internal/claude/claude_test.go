@@ -18,16 +18,16 @@ func TestArgs(t *testing.T) {
 		turn run.Turn
 		want []string
 	}{
-		{"fresh", run.Turn{}, []string{"--output-format", "stream-json", "--input-format", "stream-json", "--verbose",
+		{"fresh", run.Turn{}, []string{"--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--include-partial-messages",
 			"--permission-prompt-tool", "stdio", "--permission-mode", "default"}},
 		{"plan resumed model", run.Turn{Mode: "plan", SessionID: "abc", Model: "opus"}, []string{"--output-format", "stream-json",
-			"--input-format", "stream-json", "--verbose", "--permission-prompt-tool", "stdio", "--permission-mode", "plan",
+			"--input-format", "stream-json", "--verbose", "--include-partial-messages", "--permission-prompt-tool", "stdio", "--permission-mode", "plan",
 			"--resume=abc", "--model", "opus"}},
 		{"fork", run.Turn{SessionID: "abc", ForkSession: true}, []string{"--output-format", "stream-json",
-			"--input-format", "stream-json", "--verbose", "--permission-prompt-tool", "stdio", "--permission-mode", "default",
+			"--input-format", "stream-json", "--verbose", "--include-partial-messages", "--permission-prompt-tool", "stdio", "--permission-mode", "default",
 			"--resume=abc", "--fork-session"}},
 		{"bypass is never passed on", run.Turn{Mode: "bypassPermissions", DisallowedTools: []string{"WebFetch", "Bash"}},
-			[]string{"--output-format", "stream-json", "--input-format", "stream-json", "--verbose",
+			[]string{"--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--include-partial-messages",
 				"--permission-prompt-tool", "stdio", "--permission-mode", "default", "--disallowedTools", "WebFetch,Bash"}},
 	}
 	for _, tt := range tests {

@@ -2,45 +2,54 @@ package claude
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"vibing/internal/run"
 )
 
 // message is one stream-json line from the CLI (the fields we use).
+// Large parts (message, request, event) stay slices of the line (ref) and
+// are decoded where they are used, so a 7 MiB line is not copied whole.
 type message struct {
-	Type         string          `json:"type"`
-	Subtype      string          `json:"subtype"`
-	SessionID    string          `json:"session_id"`
-	Message      json.RawMessage `json:"message"`
-	RequestID    string          `json:"request_id"`
-	Request      json.RawMessage `json:"request"`
-	Response     json.RawMessage `json:"response"`
-	IsError      bool            `json:"is_error"`
-	TotalCostUSD float64         `json:"total_cost_usd"`
-	DurationMS   int64           `json:"duration_ms"`
-	Result       string          `json:"result"`
-	Errors       []string        `json:"errors"`
-	Tools        []string        `json:"tools"` // system/init: the CLI's tools
+	Type            string  `json:"type"`
+	Subtype         string  `json:"subtype"`
+	SessionID       string  `json:"session_id"`
+	ParentToolUseID string  `json:"parent_tool_use_id"` // a subagent's message: its Task call
+	Message         ref     `json:"message"`
+	Event           ref     `json:"event"` // stream_event: the API's event
+	RequestID       string  `json:"request_id"`
+	Request         ref     `json:"request"`
+	Response        ref     `json:"response"`
+	IsError         bool    `json:"is_error"`
+	TotalCostUSD    float64 `json:"total_cost_usd"`
+	DurationMS      int64   `json:"duration_ms"`
+	// not "result": the result line repeats the last text (7 MiB when
+	// it was), and nothing needs it
+	Errors []string `json:"errors"`
+	Tools  []string `json:"tools"` // system/init: the CLI's tools
+
+	line []byte // the whole line
 }
 
 type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     map[string]any  `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
+	Type      string         `json:"type"`
+	Text      ref            `json:"text"`
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Input     map[string]any `json:"input"`
+	ToolUseID string         `json:"tool_use_id"`
+	Content   ref            `json:"content"`
+	IsError   bool           `json:"is_error"`
 }
 
 type chatMessage struct {
-	Content json.RawMessage `json:"content"`
+	Content ref `json:"content"`
 }
 
 type controlRequest struct {
@@ -66,43 +75,72 @@ type controlResponse struct {
 	Error     string `json:"error"`
 }
 
-// readLine reads one line of at most max bytes (without the newline). A
+// lineReader reads the CLI's output lines. A line is valid until the next
+// read: a short one is a slice of the bufio buffer, a long one is gathered
+// in a buffer kept until the turn ends (the CLI writes a long text three
+// times: as its delta, its message and in the result), so a run holds one
+// copy of a long line, not the trail of a growing slice or one per line.
+type lineReader struct {
+	r   *bufio.Reader
+	max int    // longest line accepted
+	buf []byte // the gathered long line
+}
+
+// next reads one line of at most max bytes (without the newline). A
 // longer line is consumed and reported as ErrLineTooLong.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var buf []byte
+func (lr *lineReader) next() ([]byte, error) {
+	chunk, err := lr.r.ReadSlice('\n')
+	if err == nil {
+		return chunk[:len(chunk)-1], nil
+	}
+	buf := lr.buf[:0]
 	tooLong := false
 	for {
-		chunk, err := r.ReadSlice('\n')
-		if !tooLong && len(buf)+len(chunk) > max+1 {
-			tooLong, buf = true, nil
+		if !tooLong && len(buf)+len(chunk) > lr.max+1 {
+			tooLong, buf = true, buf[:0]
 		}
 		if !tooLong {
+			if len(buf)+len(chunk) > cap(buf) {
+				// 1 MiB, then at once the longest line: no run of copies,
+				// and the kernel only backs the pages the line fills
+				grown := make([]byte, len(buf), lr.max+1)
+				if len(buf)+len(chunk) <= 1<<20 {
+					grown = make([]byte, len(buf), 1<<20)
+				}
+				copy(grown, buf)
+				buf = grown
+			}
 			buf = append(buf, chunk...)
 		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
 		}
-		if tooLong {
-			return nil, fmt.Errorf("%w (%d MiB)", ErrLineTooLong, max>>20)
-		}
-		if err != nil {
-			return buf, err
-		}
-		return buf[:len(buf)-1], nil
+		chunk, err = lr.r.ReadSlice('\n')
 	}
+	lr.buf = buf
+	if tooLong {
+		return nil, fmt.Errorf("%w (%d MiB)", ErrLineTooLong, lr.max>>20)
+	}
+	if err != nil {
+		return buf, err
+	}
+	return buf[:len(buf)-1], nil
 }
+
+// release lets the long-line buffer go (the turn is over).
+func (lr *lineReader) release() { lr.buf = nil }
 
 // read turns the CLI's stdout into events, then waits for the CLI to exit
 // and closes the events channel. Exactly one of result or error ends it.
 func (k *conn) read(stdout io.Reader) {
 	defer close(k.events)
-	r := bufio.NewReaderSize(stdout, 64*1024)
+	lr := &lineReader{r: bufio.NewReaderSize(stdout, 64*1024), max: k.maxLine}
 	var failure error
 	for failure == nil {
-		line, err := readLine(r, k.maxLine)
+		line, err := lr.next()
 		if err != nil {
 			switch {
-			case errors.Is(err, io.EOF) && len(strings.TrimSpace(string(line))) > 0:
+			case errors.Is(err, io.EOF) && len(bytes.TrimSpace(line)) > 0:
 				failure = errors.New("claude stopped in the middle of an output line")
 			case errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe):
 			default:
@@ -110,10 +148,10 @@ func (k *conn) read(stdout io.Reader) {
 			}
 			break
 		}
-		if len(strings.TrimSpace(string(line))) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var m message
+		m := message{line: line}
 		if err := json.Unmarshal(line, &m); err != nil {
 			failure = fmt.Errorf("claude wrote a line that is not stream-json: %.80q", line)
 			break
@@ -122,6 +160,7 @@ func (k *conn) read(stdout io.Reader) {
 			// the turn is over; the CLI waits for the next message, and
 			// exits once its stdin closes (EndInput)
 			k.turnOpen.Store(false)
+			lr.release()
 		}
 	}
 	if failure != nil {
@@ -155,6 +194,14 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, " | ")
 }
 
+// emit sends an event of the turn.
+func (k *conn) emit(ev run.Event) {
+	if ev.Kind != run.KindText {
+		k.text.event()
+	}
+	k.events <- ev
+}
+
 // dispatch handles one line; it reports whether the turn ended.
 func (k *conn) dispatch(m *message) bool {
 	switch m.Type {
@@ -176,67 +223,118 @@ func (k *conn) dispatch(m *message) bool {
 		// crosses our answer, or names an id we never saw, changes nothing.
 		// There is no reply to a cancel.
 		if k.settle(m.RequestID) {
-			k.events <- run.Event{Kind: run.KindWithdraw, RequestID: m.RequestID}
+			k.emit(run.Event{Kind: run.KindWithdraw, RequestID: m.RequestID})
 		}
 	case "system":
-		if m.Subtype == "init" {
-			k.events <- run.Event{Kind: run.KindSession, SessionID: m.SessionID, Tools: m.Tools}
+		switch m.Subtype {
+		case "init":
+			k.emit(run.Event{Kind: run.KindSession, SessionID: m.SessionID, Tools: m.Tools})
+		case "api_retry":
+			k.emit(run.Event{Kind: run.KindNotice, Message: retryNotice(m.line)})
 		}
+	case "stream_event":
+		k.text.stream(m.Event, m.ParentToolUseID, k.emit)
 	case "assistant":
 		for _, b := range blocks(m.Message) {
 			switch b.Type {
 			case "text":
-				k.events <- run.Event{Kind: run.KindText, Text: b.Text}
+				k.text.block(b.Text, m.ParentToolUseID, k.emit)
 			case "tool_use":
-				k.events <- run.Event{Kind: run.KindToolUse, ToolUseID: b.ID, Tool: b.Name, Input: b.Input}
+				k.emit(run.Event{Kind: run.KindToolUse, ToolUseID: b.ID, Tool: b.Name, Input: b.Input})
 			}
 		}
 	case "user":
 		for _, b := range blocks(m.Message) {
 			if b.Type == "tool_result" {
-				k.events <- run.Event{Kind: run.KindToolResult, ToolUseID: b.ToolUseID, IsError: b.IsError, Content: contentText(b.Content)}
+				k.emit(run.Event{Kind: run.KindToolResult, ToolUseID: b.ToolUseID, IsError: b.IsError, Content: contentText(b.Content)})
 			}
 		}
 	case "result":
-		k.events <- run.Event{Kind: run.KindResult, SessionID: m.SessionID, IsError: m.IsError,
-			CostUSD: m.TotalCostUSD, DurationMS: m.DurationMS, Text: m.Result}
+		k.emit(run.Event{Kind: run.KindResult, SessionID: m.SessionID, IsError: m.IsError,
+			CostUSD: m.TotalCostUSD, DurationMS: m.DurationMS})
 		return true
 	}
 	return false
 }
 
-func blocks(raw json.RawMessage) []block {
+// blocks reads a message's content: its blocks, or a string as one text
+// block.
+func blocks(raw ref) []block {
 	var cm chatMessage
 	if json.Unmarshal(raw, &cm) != nil {
 		return nil
 	}
-	var bs []block
-	if json.Unmarshal(cm.Content, &bs) != nil {
-		var s string
-		if json.Unmarshal(cm.Content, &s) == nil && s != "" {
-			return []block{{Type: "text", Text: s}}
-		}
+	if len(cm.Content) > 0 && cm.Content[0] == '"' {
+		return []block{{Type: "text", Text: cm.Content}}
 	}
+	var bs []block
+	_ = json.Unmarshal(cm.Content, &bs)
 	return bs
 }
 
 // contentText flattens a tool_result's content (a string or text blocks).
-func contentText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+// The editor shows one line of it, so more than resultCap bytes are cut at
+// a line end and a last line says how much was left out: a tool's 7 MiB
+// output is not copied whole, decoded, then encoded again.
+func contentText(raw ref) string {
+	var c capped
+	if len(raw) > 0 && raw[0] == '"' {
+		c.add(raw)
+		return c.String()
 	}
 	var bs []block
 	_ = json.Unmarshal(raw, &bs)
-	var out []string
-	for _, b := range bs {
+	for i, b := range bs {
+		if i > 0 {
+			c.b = append(c.b, '\n')
+		}
 		if b.Type == "text" {
-			out = append(out, b.Text)
+			c.add(b.Text)
 		} else {
-			out = append(out, "["+b.Type+"]")
+			c.b = append(c.b, "["+b.Type+"]"...)
 		}
 	}
-	return strings.Join(out, "\n")
+	return c.String()
+}
+
+// resultCap bounds the content of a tool_result event.
+const resultCap = 256 << 10
+
+// capped gathers decoded text up to resultCap bytes and counts the rest.
+type capped struct {
+	b    []byte
+	left int // bytes left out (of the JSON text: escapes count as written)
+}
+
+// add appends a JSON string literal.
+func (c *capped) add(s ref) {
+	if len(s) < 2 || s[0] != '"' {
+		return
+	}
+	for _, p := range splitJSONString(s[1:len(s)-1], textChunk) {
+		if len(c.b) >= resultCap {
+			c.left += len(p)
+			continue
+		}
+		c.b, _ = appendUnquoted(c.b, p)
+	}
+}
+
+func (c *capped) String() string {
+	if len(c.b) <= resultCap && c.left == 0 {
+		return string(c.b)
+	}
+	c.left += max(0, len(c.b)-resultCap)
+	cut := c.b[:min(len(c.b), resultCap)]
+	i := bytes.LastIndexByte(cut, '\n')
+	for i < 0 && len(cut) > 0 && len(cut) < len(c.b) && !utf8.RuneStart(c.b[len(cut)]) {
+		cut = cut[:len(cut)-1] // no line end: at least no half character
+	}
+	if i > 0 {
+		cut = cut[:i]
+	}
+	c.left += min(len(c.b), resultCap) - len(cut)
+	return fmt.Sprintf("%s\n… (%d more bytes not shown)", cut, c.left)
 }
 
 // controlRequest turns the CLI's questions into permission events; anything
@@ -253,7 +351,7 @@ func (k *conn) controlRequest(m *message) {
 	case "can_use_tool":
 		input := req.Input
 		k.track(id)
-		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
+		k.emit(run.Event{Kind: run.KindPermission, Permission: &run.Permission{
 			ID: id, ToolUseID: req.ToolUseID, Tool: req.ToolName, Input: input,
 			Reply: func(v run.Verdict) {
 				if !k.settle(id) {
@@ -270,7 +368,7 @@ func (k *conn) controlRequest(m *message) {
 					return
 				}
 				k.respond(id, map[string]any{"behavior": "deny", "message": v.Message})
-			}}}
+			}}})
 	case "hook_callback":
 		var wrapper struct {
 			Input hookInput `json:"input"`
@@ -286,13 +384,13 @@ func (k *conn) controlRequest(m *message) {
 			toolUseID = req.ToolUseID
 		}
 		k.track(id)
-		k.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{
+		k.emit(run.Event{Kind: run.KindPermission, Permission: &run.Permission{
 			ID: id, ToolUseID: toolUseID, Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd,
 			Reply: func(v run.Verdict) {
 				if k.settle(id) { // not withdrawn by the CLI, not answered yet
 					k.respond(id, hookAnswer(v))
 				}
-			}}}
+			}}})
 	default:
 		k.respondError(id, "vibing does not support control request "+req.Subtype)
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // ToolCall is one tool_use block of a scripted turn.
@@ -22,7 +23,18 @@ type ToolCall struct {
 // Turn is one scripted assistant response to a main-loop request.
 type Turn struct {
 	Text  string     // text block (omitted when empty)
+	More  []string   // further text blocks, each a content block of its own, after Text
 	Tools []ToolCall // tool_use blocks, in order
+}
+
+// texts is the turn's text blocks; a turn with no blocks at all gets one
+// empty text block, as the API does.
+func (t Turn) texts() []string {
+	var out []string
+	if t.Text != "" || (len(t.More) == 0 && len(t.Tools) == 0) {
+		out = append(out, t.Text)
+	}
+	return append(out, t.More...)
 }
 
 // Request is one request the server received.
@@ -39,11 +51,39 @@ type Server struct {
 
 	srv *httptest.Server
 
-	mu       sync.Mutex
-	turns    []Turn
-	next     int
-	requests []Request
-	ids      int
+	mu        sync.Mutex
+	turns     []Turn
+	next      int
+	requests  []Request
+	ids       int
+	overload  int // main requests still to refuse with 529
+	refused   int
+	deltaSize int // bytes per text_delta; 0: one delta per block
+}
+
+// Overload makes the next n main-loop requests fail with HTTP 529
+// overloaded_error (they consume no scripted turn), as the real API does when
+// it is overloaded; the CLI retries them.
+func (s *Server) Overload(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.overload = n
+}
+
+// Refused reports how many requests were answered with 529.
+func (s *Server) Refused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
+}
+
+// SetDeltaSize streams each text block in text_delta events of at most n
+// bytes (split on UTF-8 boundaries), as the model writes it; 0 sends one
+// delta per block.
+func (s *Server) SetDeltaSize(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deltaSize = n
 }
 
 // New starts a server on 127.0.0.1 that answers main-loop requests with
@@ -113,6 +153,14 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.requests = append(s.requests, Request{Path: r.URL.Path, Model: rb.Model, Main: main, Body: string(body)})
+	if main && s.overload > 0 {
+		s.overload--
+		s.refused++
+		s.mu.Unlock()
+		overloaded(w)
+		return
+	}
+	deltaSize := s.deltaSize
 	var turn Turn
 	switch {
 	case !strings.HasSuffix(r.URL.Path, "/v1/messages"):
@@ -138,10 +186,19 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	case !strings.HasSuffix(r.URL.Path, "/v1/messages"):
 		writeJSON(w, map[string]any{})
 	case rb.Stream:
-		s.stream(w, rb.Model, turn)
+		stream(w, rb.Model, turn, deltaSize)
 	default:
 		writeJSON(w, message(rb.Model, turn))
 	}
+}
+
+// overloaded is the API's answer when it is overloaded (no retry-after: the
+// CLI backs off on its own, about 0.6 s, 1.2 s, 2.4 s …).
+func overloaded(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(529)
+	_ = json.NewEncoder(w).Encode(map[string]any{"type": "error",
+		"error": map[string]any{"type": "overloaded_error", "message": "Overloaded"}})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -164,8 +221,8 @@ func usage() map[string]any {
 // message is the non-streaming form of a turn.
 func message(model string, t Turn) map[string]any {
 	var content []any
-	if t.Text != "" || len(t.Tools) == 0 {
-		content = append(content, map[string]any{"type": "text", "text": t.Text})
+	for _, text := range t.texts() {
+		content = append(content, map[string]any{"type": "text", "text": text})
 	}
 	for _, tc := range t.Tools {
 		content = append(content, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Name, "input": tc.Input})
@@ -174,7 +231,7 @@ func message(model string, t Turn) map[string]any {
 		"content": content, "stop_reason": stopReason(t), "stop_sequence": nil, "usage": usage()}
 }
 
-func (s *Server) stream(w http.ResponseWriter, model string, t Turn) {
+func stream(w http.ResponseWriter, model string, t Turn, deltaSize int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	var buf bytes.Buffer
@@ -188,9 +245,11 @@ func (s *Server) stream(w http.ResponseWriter, model string, t Turn) {
 	msg["stop_reason"] = nil
 	ev("message_start", map[string]any{"message": msg})
 	idx := 0
-	if t.Text != "" || len(t.Tools) == 0 {
+	for _, text := range t.texts() {
 		ev("content_block_start", map[string]any{"index": idx, "content_block": map[string]any{"type": "text", "text": ""}})
-		ev("content_block_delta", map[string]any{"index": idx, "delta": map[string]any{"type": "text_delta", "text": t.Text}})
+		for _, d := range chunks(text, deltaSize) {
+			ev("content_block_delta", map[string]any{"index": idx, "delta": map[string]any{"type": "text_delta", "text": d}})
+		}
 		ev("content_block_stop", map[string]any{"index": idx})
 		idx++
 	}
@@ -204,4 +263,29 @@ func (s *Server) stream(w http.ResponseWriter, model string, t Turn) {
 	ev("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stopReason(t), "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	ev("message_stop", map[string]any{})
 	_, _ = w.Write(buf.Bytes())
+}
+
+// chunks splits s into pieces of at most n bytes without splitting a UTF-8
+// sequence; n <= 0 (or a short s) gives s whole.
+func chunks(s string, n int) []string {
+	if n <= 0 || len(s) <= n {
+		return []string{s}
+	}
+	var out []string
+	for len(s) > n {
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		if cut == 0 { // a character longer than n: the whole character
+			for cut = n; cut < len(s) && !utf8.RuneStart(s[cut]); cut++ {
+			}
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
 }

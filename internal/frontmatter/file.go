@@ -67,6 +67,24 @@ func WriteFileAtomic(path string, data []byte) error {
 // file notices (the path no longer names the file it locked) and tries again.
 // Nothing is written when fn fails or changes nothing.
 func EditFile(path string, fn func(*Document) error) error {
+	return UpdateFile(path, func(data []byte) ([]byte, error) {
+		d, err := Parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := fn(d); err != nil {
+			return nil, err
+		}
+		return d.Bytes(), nil
+	})
+}
+
+// UpdateFile reads path under the chat's lock (the one EditFile and
+// AppendFile hold), passes its content to fn and writes what fn returns
+// atomically before the lock is released: whatever another holder of the
+// lock wrote before is read, never overwritten. Nothing is written when fn
+// fails or returns the content unchanged.
+func UpdateFile(path string, fn func(data []byte) ([]byte, error)) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
@@ -79,18 +97,44 @@ func EditFile(path string, fn func(*Document) error) error {
 	if err != nil {
 		return err
 	}
-	d, err := Parse(data)
+	out, err := fn(data)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := fn(d); err != nil {
 		return err
 	}
-	out := d.Bytes()
 	if bytes.Equal(out, data) {
 		return nil
 	}
 	return WriteFileAtomic(path, out)
+}
+
+// AppendFile appends data to the end of the chat at path under its lock, so
+// an append is never lost to an edit that replaces the file (an edit read
+// the file before the append and renamed its copy over it after). The
+// append is fsynced before the lock is released.
+func AppendFile(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	f, err := lockFile(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	a, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = a.Write(data)
+	if err == nil {
+		err = a.Sync()
+	}
+	if cerr := a.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	return nil
 }
 
 // lockFile opens path and holds an exclusive flock on the file it names now.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,11 +21,18 @@ import (
 // (see TestEditFileProcesses): "<chat path>|<process number>".
 const helperEnv = "VIBING_FRONTMATTER_EDIT_HELPER"
 
+// appendHelperEnv makes the test binary act as a process appending lines
+// to the chat body: "<chat path>|<lines>".
+const appendHelperEnv = "VIBING_FRONTMATTER_APPEND_HELPER"
+
 const rulesPerWriter = 50
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(helperEnv); spec != "" {
 		os.Exit(editHelper(spec))
+	}
+	if spec := os.Getenv(appendHelperEnv); spec != "" {
+		os.Exit(appendHelper(spec))
 	}
 	flag.Parse()
 	os.Exit(m.Run())
@@ -43,6 +51,27 @@ func editHelper(spec string) int {
 			return err
 		})
 		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// appendHelper appends numbered lines to the chat, a few per append.
+func appendHelper(spec string) int {
+	path, n, ok := cut(spec)
+	lines, err := strconv.Atoi(n)
+	if !ok || err != nil {
+		fmt.Fprintln(os.Stderr, "bad helper spec", spec)
+		return 2
+	}
+	for i := 0; i < lines; i += appendBatch {
+		var b bytes.Buffer
+		for j := i; j < min(lines, i+appendBatch); j++ {
+			fmt.Fprintf(&b, "body line %d\n", j)
+		}
+		if err := frontmatter.AppendFile(path, b.Bytes()); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -200,6 +229,66 @@ func TestEditFileProcesses(t *testing.T) {
 	checkAllRules(t, path, want)
 	if n := bad.Load(); n != 0 {
 		t.Errorf("a reader saw %d torn or unparsable versions of the chat", n)
+	}
+}
+
+const appendBatch = 5 // lines per AppendFile
+
+// TestEditAndAppendProcesses: while two processes add rules with EditFile
+// (which replaces the file), another appends 20,000 lines to the body with
+// AppendFile; every rule and every line is in the file afterwards, once.
+func TestEditAndAppendProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts several processes")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "chat.md")
+	if err := os.WriteFile(path, []byte(concurrentChat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const lines = 20000
+	specs := []string{helperEnv + "=" + path + "|0", helperEnv + "=" + path + "|1", appendHelperEnv + "=" + path + "|" + strconv.Itoa(lines)}
+	var want []string
+	for p := 0; p < 2; p++ {
+		for j := 0; j < rulesPerWriter; j++ {
+			want = append(want, fmt.Sprintf("Bash(proc%d-%d:*)", p, j))
+		}
+	}
+	cmds := make([]*exec.Cmd, len(specs))
+	outs := make([]*bytes.Buffer, len(specs))
+	for i, spec := range specs {
+		cmds[i] = exec.Command(exe, "-test.run=^$")
+		cmds[i].Env = append(os.Environ(), spec)
+		outs[i] = &bytes.Buffer{}
+		cmds[i].Stdout, cmds[i].Stderr = outs[i], outs[i]
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("process %s: %v\n%s", specs[i], err, outs[i])
+		}
+	}
+	checkAllRules(t, path, want)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "body line ") {
+			if seen[l] {
+				t.Errorf("%q appears twice", l)
+			}
+			seen[l] = true
+		}
+	}
+	if len(seen) != lines {
+		t.Errorf("%d of %d appended lines are in the chat: %d lost", len(seen), lines, lines-len(seen))
 	}
 }
 

@@ -43,6 +43,7 @@ var methods = map[string]method{
 	"explain":       (*Host).explain,
 	"audit":         (*Host).audit,
 	"mentions":      (*Host).mentions,
+	"save":          (*Host).save,
 }
 
 // Methods lists the method names the host answers, sorted.

@@ -43,6 +43,9 @@ const (
 	// it is being asked, drops it if it is queued, and never calls its Reply;
 	// an id it does not know (already answered, or never seen) is ignored.
 	KindWithdraw
+	// KindNotice: something the person should see that does not end the
+	// turn (Message), e.g. that the API failed and the call is retried.
+	KindNotice
 )
 
 // Event is one thing the backend reports. The events channel ends after a
@@ -59,7 +62,7 @@ type Event struct {
 	Content    string
 	CostUSD    float64
 	DurationMS int64
-	Message    string      // KindError
+	Message    string      // KindError, KindNotice
 	RequestID  string      // KindWithdraw
 	Permission *Permission // KindPermission
 	Tools      []string    // KindSession: the tools the CLI offers (its system/init event)

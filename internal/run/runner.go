@@ -295,6 +295,8 @@ func (s *state) handle(ev Event) {
 		s.queue = append(s.queue, p)
 	case KindWithdraw:
 		s.withdraw(ev.RequestID)
+	case KindNotice:
+		s.notice("%s", ev.Message)
 	case KindResult:
 		if s.resultSent || s.errorSent {
 			return

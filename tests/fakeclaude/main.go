@@ -30,6 +30,7 @@
 //	hang                     ignore everything and sleep forever
 //	garbage                  write a line that is not JSON
 //	bigline BYTES            write one JSON line of that size
+//	bigresult ID BYTES       emit a tool_result for ID whose content is BYTES of 100-byte lines
 //	partial                  write half a JSON line without newline
 //	stderr TEXT              write TEXT to stderr
 //	crash                    kill itself with SIGKILL
@@ -258,6 +259,14 @@ func step(line string) {
 	case "bigline":
 		n, _ := strconv.Atoi(arg)
 		raw(`{"type":"assistant","message":{"content":[{"type":"text","text":"` + strings.Repeat("x", n) + `"}]}}` + "\n")
+	case "bigresult":
+		id, size, _ := strings.Cut(arg, " ")
+		n, _ := strconv.Atoi(size)
+		line := strings.Repeat("x", 99) + "\n"
+		content := strings.Repeat(line, n/len(line))
+		emit(map[string]any{"type": "user", "session_id": sessionID, "parent_tool_use_id": nil,
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{
+				"type": "tool_result", "tool_use_id": id, "content": content, "is_error": false}}}})
 	case "partial":
 		raw(`{"type":"assistant","message":{"con`)
 	case "stderr":

@@ -65,7 +65,10 @@ vim.fn.writefile(events, tmp .. "/events.jsonl")
 local nevents = #events - 1
 events = nil
 collectgarbage()
-vim.fn.writefile({ "#!/bin/sh", 'exec cat "' .. tmp .. '/events.jsonl"' }, tmp .. "/fake-run")
+-- `rpc` (the chat is saved through it) and its `version` check go to the
+-- real vibing-agent.
+local rpc_line = ([[case "$1" in rpc|version) exec '%s/bin/vibing-agent' "$@";; esac]]):format(rpc.plugin_root())
+vim.fn.writefile({ "#!/bin/sh", rpc_line, 'exec cat "' .. tmp .. '/events.jsonl"' }, tmp .. "/fake-run")
 vim.fn.setfperm(tmp .. "/fake-run", "rwxr-xr-x")
 require("vibing").setup({ bin = tmp .. "/fake-run" })
 local chat = tmp .. "/.vibing/chat/bench.md"

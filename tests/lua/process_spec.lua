@@ -161,10 +161,13 @@ describe("process.spawn", function()
 end)
 
 describe("chat.send streaming", function()
-  -- A stand-in for `vibing-agent run`: a shell script printing JSON Lines.
+  -- A stand-in for `vibing-agent run`: a shell script printing JSON Lines;
+  -- `rpc` (the chat is saved through it) and its `version` check go to the
+  -- real vibing-agent.
+  local rpc_line = ([[case "$1" in rpc|version) exec '%s/bin/vibing-agent' "$@";; esac]]):format(require("vibing.rpc").plugin_root())
   local function agent(body)
     local path = vim.fn.getcwd() .. "/fake-run"
-    helpers.write(path, vim.list_extend({ "#!/bin/sh" }, body))
+    helpers.write(path, vim.list_extend({ "#!/bin/sh", rpc_line }, body))
     vim.fn.setfperm(path, "rwxr-xr-x")
     require("vibing").setup({ bin = path })
     local buf = helpers.new_chat()
@@ -185,6 +188,14 @@ describe("chat.send streaming", function()
     assert.matches("## Assistant\n\nsplit in two\n\n## User\n\n$", text)
     assert.equals("result", vim.b[buf].vibing_last_run)
   end)
+  it("streams text in pieces into one reply, blocks as paragraphs, and names its end on an error result", function()
+    local buf, text = agent({
+      [[printf '{"type":"text","text":"The answer "}\n{"type":"text","text":"comes in "}\n{"type":"text","text":"pieces."}\n']],
+      [[printf '{"type":"text","text":"\\n\\nA second block."}\n{"type":"result","is_error":true}\n']],
+    })
+    assert.matches("## Assistant\n\nThe answer comes in pieces.\n\nA second block.\n", text)
+    assert.matches("ended the turn with an error: The answer comes in pieces. ⏎  ⏎ A second block.", text, true)
+  end)
   it("says how a run that crashed ended, with its stderr", function()
     local buf, text = agent({ [[printf '{"type":"text","text":"partial"}\n'; echo 'panic: boom' >&2; exit 3]] })
     assert.matches("vibing-agent run stopped unexpectedly (exit 3): panic: boom", text, true)
@@ -193,7 +204,7 @@ describe("chat.send streaming", function()
   it("cancels a run that ignores the cancel by stopping its process group", function()
     local pidfile = vim.fn.getcwd() .. "/agent.pid"
     local path = vim.fn.getcwd() .. "/fake-run"
-    helpers.write(path, { "#!/bin/sh", "sleep 60 & echo $! > " .. pidfile, [[printf '{"type":"text","text":"working"}\n']], "wait" })
+    helpers.write(path, { "#!/bin/sh", rpc_line, "sleep 60 & echo $! > " .. pidfile, [[printf '{"type":"text","text":"working"}\n']], "wait" })
     vim.fn.setfperm(path, "rwxr-xr-x")
     require("vibing").setup({ bin = path })
     local buf = helpers.new_chat()

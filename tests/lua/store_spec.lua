@@ -46,6 +46,23 @@ describe("saving a chat changed on disk", function()
     assert.falsy(disk:find("mine", 1, true))
   end)
 
+  it("waits for the chat's lock, held by another writer (run --write-back)", function()
+    if vim.fn.executable("flock") == 0 then
+      return -- util-linux flock(1) takes the same lock
+    end
+    local buf, path = helpers.new_chat()
+    assert.truthy(store.save(buf))
+    local job = vim.fn.jobstart({ "flock", path, "sleep", "0.5" })
+    vim.wait(100)
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { "after the lock" })
+    local t0 = vim.loop.hrtime()
+    assert.truthy(store.save(buf))
+    local waited = (vim.loop.hrtime() - t0) / 1e6
+    vim.fn.jobwait({ job }, 2000)
+    assert.truthy(waited > 300, ("the save waited %.0f ms for the lock"):format(waited))
+    assert.truthy(table.concat(vim.fn.readfile(path), "\n"):find("after the lock", 1, true))
+  end)
+
   it("a save of the person's own :write is not a change from elsewhere", function()
     local buf = helpers.new_chat()
     vim.api.nvim_buf_set_lines(buf, -1, -1, false, { "typed" })

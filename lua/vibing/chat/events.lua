@@ -142,7 +142,7 @@ function handlers.result(r, ev)
   end
   if render.field(ev, "is_error") == true and not r.cancelled then
     local msg = "the agent ended the turn with an error"
-    local tail = r.writer.last_text or ""
+    local tail = render.oneline(vim.trim(r.writer:tail()), 200)
     r.writer:lines({ render.error_line(msg .. (tail ~= "" and (": " .. tail) or "")) }, "VibingError")
     log.error(msg)
   end
@@ -183,9 +183,6 @@ function M.handle(r, line)
   if not ok or type(ev) ~= "table" then
     r.writer:lines({ render.error_line("vibing-agent wrote a line that is not JSON: " .. render.oneline(line, 80)) }, "VibingError")
     return
-  end
-  if ev.type == "text" and type(ev.text) == "string" and ev.text:match("%S") then
-    r.writer.last_text = render.oneline(vim.trim(ev.text), 200)
   end
   if replies[ev.type] then
     r.replied = true

@@ -1,6 +1,7 @@
 ---@mod vibing.chat.store Saving a chat, and editing its frontmatter, without losing what someone else wrote.
----Before every save the file on disk is compared with what this buffer last
----read or wrote. A change made elsewhere (a second editor, `run
+---Every save goes through vibing-agent (rpc `save`), which holds the chat's
+---lock while it compares the file on disk with what this buffer last read or
+---wrote and writes. A change made elsewhere (a second editor, `run
 -----write-back` adding a rule) is merged when it touched only the
 ---frontmatter and the buffer's frontmatter is as it was: the buffer takes the
 ---disk's frontmatter. Anything else stops the save with a clear message;
@@ -61,6 +62,24 @@ function M.forget(bufnr)
   baseline[real(bufnr)] = nil
 end
 
+-- The written file is the buffer: Neovim takes it as read (no "changed
+-- since reading" question), and it is the new baseline.
+local function written(bufnr)
+  vim.bo[bufnr].modified = false
+  pcall(vim.api.nvim_buf_call, bufnr, function()
+    local group = vim.api.nvim_create_augroup("vibing_store_merge", { clear = true })
+    vim.api.nvim_create_autocmd("FileChangedShell", {
+      group = group,
+      buffer = bufnr,
+      desc = "vibing: the chat on disk is the buffer just written",
+      command = 'let v:fcs_choice = ""',
+    })
+    vim.cmd("silent checktime " .. bufnr)
+    vim.api.nvim_del_augroup_by_id(group)
+  end)
+  baseline[bufnr] = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+end
+
 -- Take in a change made on disk, or say why it cannot be.
 local function merge(bufnr, base, disk)
   local base_fm, base_body = split(base)
@@ -95,34 +114,13 @@ function M.write_merged(bufnr, path)
     require("vibing.log").error(why)
     return false, why
   end
-  vim.bo[bufnr].modified = false
-  pcall(vim.api.nvim_buf_call, bufnr, function()
-    local group = vim.api.nvim_create_augroup("vibing_store_merge", { clear = true })
-    vim.api.nvim_create_autocmd("FileChangedShell", {
-      group = group,
-      buffer = bufnr,
-      desc = "vibing: the chat on disk is the buffer just written",
-      command = 'let v:fcs_choice = ""',
-    })
-    vim.cmd("silent checktime " .. bufnr)
-    vim.api.nvim_del_augroup_by_id(group)
-  end)
-  M.remember(bufnr)
+  written(bufnr)
   return true
 end
 
----Save the chat. Returns true, or false and why (already reported).
----@param bufnr integer
----@return boolean ok, string|nil err
-function M.save(bufnr)
-  bufnr = real(bufnr)
-  if not vim.api.nvim_buf_is_valid(bufnr) then
-    return true
-  end
-  local path = vim.api.nvim_buf_get_name(bufnr)
-  if path == "" then
-    return true
-  end
+-- Without vibing-agent's rpc host (a stand-in binary, a broken install) the
+-- same comparison runs here, without the chat's lock.
+local function save_unlocked(bufnr, path)
   local base, disk = baseline[bufnr], read(path)
   if base and disk and not same(base, disk) then
     local ok, why = merge(bufnr, base, disk)
@@ -142,6 +140,40 @@ function M.save(bufnr)
     return false, why
   end
   M.remember(bufnr)
+  return true
+end
+
+---Save the chat. vibing-agent writes it under the chat's lock (the one `run
+-----write-back` holds) and compares the file with this buffer's baseline
+---under that lock, so nothing another process wrote in between is lost.
+---Returns true, or false and why (already reported).
+---@param bufnr integer
+---@return boolean ok, string|nil err
+function M.save(bufnr)
+  bufnr = real(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return true
+  end
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  if path == "" then
+    return true
+  end
+  local log = require("vibing.log")
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local res = require("vibing.rpc").request("save", { path = vim.fn.fnamemodify(path, ":p"), lines = lines, base = baseline[bufnr] })
+  if not res then
+    return save_unlocked(bufnr, path)
+  end
+  if not res.ok then
+    local why = res.message or "could not save the chat"
+    log.error(why)
+    return false, why
+  end
+  if res.merged and type(res.frontmatter) == "table" then
+    fm.replace(bufnr, res.frontmatter)
+    log.info("the chat's settings were changed on disk; vibing took them in before saving")
+  end
+  written(bufnr)
   return true
 end
 

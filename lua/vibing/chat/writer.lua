@@ -13,7 +13,11 @@ M.ns = ns
 ---@field open boolean the last buffer line is reply text that the next chunk continues
 ---@field delay integer ms between flushes
 ---@field timer any|nil libuv timer of the scheduled flush
+---@field recent string[] the last pieces of the reply's text
+---@field recent_len integer their bytes
 local Writer = {}
+
+local TAIL = 400 -- bytes of the reply's end kept for an error message
 Writer.__index = Writer
 
 ---@param buf integer
@@ -21,7 +25,7 @@ Writer.__index = Writer
 ---@return vibing.Writer
 function M.new(buf, opts)
   opts = opts or {}
-  return setmetatable({ buf = buf, pending = {}, open = false, delay = opts.delay_ms or 15 }, Writer)
+  return setmetatable({ buf = buf, pending = {}, open = false, delay = opts.delay_ms or 15, recent = {}, recent_len = 0 }, Writer)
 end
 
 -- Windows showing buf whose cursor sits on its last line follow new output.
@@ -53,6 +57,14 @@ end
 function Writer:text(s)
   if s == "" then
     return
+  end
+  -- Kept as a list, cut down now and then: a new string per piece would
+  -- cost more than the rest of streaming.
+  table.insert(self.recent, s)
+  self.recent_len = self.recent_len + #s
+  if self.recent_len > 4 * TAIL then
+    local last = table.concat(self.recent):sub(-TAIL)
+    self.recent, self.recent_len = { last }, #last
   end
   table.insert(self.pending, s)
   if self.timer or self.delay <= 0 then
@@ -129,6 +141,13 @@ function Writer:lines(lines, hl)
   end
   follow(self.buf, wins)
   return row
+end
+
+---The end of the reply's text so far (up to 400 bytes, however many pieces
+---it came in): what the agent said last, for an error message.
+---@return string
+function Writer:tail()
+  return table.concat(self.recent):sub(-TAIL)
 end
 
 ---Stop the flush timer without writing (the buffer is going away).
