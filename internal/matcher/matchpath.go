@@ -1,0 +1,235 @@
+package matcher
+
+import "strings"
+
+// Path rules: a rule's glob against a call's path, as written and as resolved,
+// relative to the working and home folders.
+
+// matchPath matches a path rule: in allow both the path as written and its
+// symlink target must match; in deny/ask either.
+func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
+	realCwd, realHome := c.realCwd, c.realHome
+	if realCwd == "" {
+		realCwd, realHome = c.Env.Cwd, c.Env.Home
+	}
+	if p.inside {
+		if list == AllowList {
+			return false
+		}
+		if p.Named() {
+			return r.matchNamed(p, c, realCwd, realHome) // find -name X -delete: existing entries named X
+		}
+		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
+	}
+	if v := c.views; v != nil && p == c.Path {
+		return r.matchViews(v, p, c, list)
+	}
+	if list == AllowList {
+		if p.unsure {
+			return false
+		}
+		return r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) && r.matchAbs(p.Real, realCwd, realHome, list)
+	}
+	if r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) {
+		return true
+	}
+	if (p.Real != p.Abs || realCwd != c.Env.Cwd || realHome != c.Env.Home) &&
+		(r.matchAbs(p.Real, realCwd, realHome, list) || (p.Real != p.Abs && r.matchAbs(p.Real, c.Env.Cwd, c.Env.Home, list))) {
+		return true
+	}
+	return r.hardLinked(p, c) // the same file under another name (hardlink.go)
+}
+
+// matchBelow reports whether the rule may match some file below the folder
+// abs (a copy into abs/, an archive unpacked there): the folder or a file
+// in it matches, or the pattern's literal start lies below the folder, or
+// the folder holds the whole tree the pattern is anchored in.
+func (r *Rule) matchBelow(abs, cwd, home string) bool {
+	if r.anyBase {
+		return true // any name at any depth may appear below
+	}
+	if r.matchAbs(abs, cwd, home, DenyList) || r.matchAbs(joinDir(abs, "\x00x"), cwd, home, DenyList) {
+		return true
+	}
+	sub := strings.TrimSuffix(abs, "/")
+	if r.anchor != anchorRoot {
+		dir := cwd
+		if r.anchor == anchorHome {
+			dir = home
+		}
+		if dir == "" {
+			return false
+		}
+		if within(dir, abs) {
+			return true // the folder holds the anchor: every pattern below it
+		}
+		var ok bool
+		if sub, ok = rel(abs, dir); !ok {
+			return false
+		}
+	}
+	if sub == "" {
+		return true
+	}
+	return r.lit == "" || r.lit == sub || strings.HasPrefix(r.lit, sub+"/") || strings.HasPrefix(sub+"/", r.lit)
+}
+
+// Within reports whether the absolute path p is dir or lies below it.
+func Within(p, dir string) bool { return within(p, dir) }
+
+// within reports whether p is dir or lies below it.
+func within(p, dir string) bool {
+	if p == "" || dir == "" {
+		return false
+	}
+	if dir == "/" {
+		return true
+	}
+	dir = strings.TrimSuffix(dir, "/")
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
+}
+
+func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
+	subject := abs
+	switch r.anchor {
+	case anchorCwd, anchorHome:
+		dir := cwd
+		if r.anchor == anchorHome {
+			dir = home
+		}
+		if dir == "" {
+			return false
+		}
+		subject = relSubject(abs, dir)
+	}
+	return r.matchSubject(subject, abs, list)
+}
+
+// relSubject is abs as a pattern anchored at dir reads it: relative to dir,
+// "" for dir itself, "\x00" outside it (where only the any-depth base-name
+// form may match).
+func relSubject(abs, dir string) string {
+	if abs == dir {
+		return ""
+	}
+	if s, ok := rel(abs, dir); ok {
+		return s
+	}
+	return "\x00"
+}
+
+// pathView is one reading of a path: absolute, and as patterns anchored at
+// the working and home folders see it ("-" when that folder is unknown).
+type pathView struct {
+	abs, cwdRel, homeRel string
+	noCwd, noHome        bool
+}
+
+func newPathView(abs, cwd, home string) pathView {
+	v := pathView{abs: abs, noCwd: cwd == "", noHome: home == ""}
+	if !v.noCwd {
+		v.cwdRel = relSubject(abs, cwd)
+	}
+	if !v.noHome {
+		v.homeRel = relSubject(abs, home)
+	}
+	return v
+}
+
+// pathViews are the readings of a call's Path that matchPath tries, worked
+// out once per call rather than once per rule: the path as written against
+// the working and home folders, its target against their resolved forms,
+// and its target against the folders as written.
+type pathViews struct {
+	abs, real, realAtCwd pathView
+	realDiffers          bool // Real != Abs
+	dirsDiffer           bool // the resolved working or home folder differs from the written one
+}
+
+func newPathViews(p *Path, c *Call) *pathViews {
+	realCwd, realHome := c.realCwd, c.realHome
+	if realCwd == "" {
+		realCwd, realHome = c.Env.Cwd, c.Env.Home
+	}
+	v := &pathViews{
+		abs:         newPathView(p.Abs, c.Env.Cwd, c.Env.Home),
+		real:        newPathView(p.Real, realCwd, realHome),
+		realDiffers: p.Real != p.Abs,
+		dirsDiffer:  realCwd != c.Env.Cwd || realHome != c.Env.Home,
+	}
+	if v.realDiffers {
+		v.realAtCwd = newPathView(p.Real, c.Env.Cwd, c.Env.Home)
+	}
+	return v
+}
+
+// matchView is matchAbs on a reading worked out beforehand.
+func (r *Rule) matchView(v *pathView, list List) bool {
+	subject := v.abs
+	switch r.anchor {
+	case anchorCwd:
+		if v.noCwd {
+			return false
+		}
+		subject = v.cwdRel
+	case anchorHome:
+		if v.noHome {
+			return false
+		}
+		subject = v.homeRel
+	}
+	return r.matchSubject(subject, v.abs, list)
+}
+
+// matchViews is matchPath for the call's own Path (not inside a folder,
+// not restricted to names), on its readings worked out in Prepare.
+func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
+	if list == AllowList {
+		return !p.unsure && r.matchView(&v.abs, list) && r.matchView(&v.real, list)
+	}
+	if r.matchView(&v.abs, list) {
+		return true
+	}
+	if (v.realDiffers || v.dirsDiffer) && (r.matchView(&v.real, list) || (v.realDiffers && r.matchView(&v.realAtCwd, list))) {
+		return true
+	}
+	return r.hardLinked(p, c)
+}
+
+// matchSubject matches the subject a pattern's anchor gives (relSubject)
+// and, for the any-depth form, every name of abs.
+func (r *Rule) matchSubject(subject, abs string, list List) bool {
+	if subject != "\x00" && strings.HasPrefix(subject, r.lit) {
+		for _, g := range r.globs {
+			if g.Match(subject) {
+				return true
+			}
+		}
+		if list != AllowList {
+			for _, g := range r.below {
+				if g.Match(subject) {
+					return true
+				}
+			}
+		}
+	}
+	if r.anyBase && list != AllowList {
+		// any folder or file of that name, at any depth, and what lies below it
+		rest := abs
+		for rest != "" {
+			rest = strings.TrimLeft(rest, "/")
+			seg := rest
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				seg, rest = rest[:i], rest[i:]
+			} else {
+				rest = ""
+			}
+			for _, g := range r.globs {
+				if seg != "" && g.Match(seg) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,95 @@
+package run
+
+// Settling a call: the verdict to the backend and the audit row, which an
+// allowed call waits for (the audit log fails closed).
+
+import (
+	"time"
+
+	"vibing/internal/session"
+)
+
+// settle answers the backend, remembers the verdict and writes the audit
+// row. A refusal is answered at once; an allowed call is answered only once
+// its row is on disk, and refused if the row cannot be written (the audit
+// log fails closed).
+func (s *state) settle(p *Permission, v Verdict, d session.Decision, outcome, reason string) {
+	s.settleWith(p, v, d, outcome, reason, nil)
+}
+
+// settleWith is settle with more audit fields set by extra (the SHA-256 of
+// an approved input, whether it was edited).
+func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome, reason string, extra func(*AuditEntry)) {
+	if !v.Allow && v.Message == "" {
+		v.Message = "Denied by vibing"
+	}
+	if !v.Allow {
+		s.reply(p, v)
+		s.recordWith(p, d, outcome, reason, extra, func(err error) {
+			if err != nil {
+				s.notice("audit: the row of a refused call (%s) could not be written: %v", Describe(p.Tool, p.Input), err)
+			}
+		})
+		return
+	}
+	if p.ToolUseID != "" {
+		s.held[p.ToolUseID] = nil
+	}
+	s.recordWith(p, d, outcome, reason, extra, func(err error) {
+		v := v
+		if err != nil {
+			v = Verdict{Message: "vibing could not write this call's audit row, so it is refused: " + err.Error()}
+			s.notice("%s was refused: its audit row could not be written (%v)", Describe(p.Tool, p.Input), err)
+		}
+		s.reply(p, v)
+	})
+}
+
+// reply answers p, and every request for the same call that waited for it.
+func (s *state) reply(p *Permission, v Verdict) {
+	if p.ToolUseID != "" {
+		s.verdicts[p.ToolUseID] = v
+		for _, q := range s.held[p.ToolUseID] {
+			q.Reply(v)
+		}
+		delete(s.held, p.ToolUseID)
+	}
+	p.Reply(v)
+}
+
+// record writes the audit row of a tool call off the loop; done (when not
+// nil) runs on the loop once the row is written or failed.
+func (s *state) record(p *Permission, d session.Decision, outcome, reason string, done func(error)) {
+	s.recordWith(p, d, outcome, reason, nil, done)
+}
+
+// recordWith is record with more fields set by extra.
+func (s *state) recordWith(p *Permission, d session.Decision, outcome, reason string, extra func(*AuditEntry), done func(error)) {
+	key := p.ToolUseID
+	if key == "" {
+		key = p.ID
+	}
+	e := AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID, Key: s.runID + ":" + key,
+		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason}
+	if extra != nil {
+		extra(&e)
+	}
+	s.audit.add(e, func(err error) {
+		switch {
+		case done != nil:
+			done(err)
+		case err != nil:
+			s.notice("audit: %v", err)
+		}
+	})
+}
+
+// flushAudit waits until every queued row is written (or failed), so rows
+// written while the run ends survive it.
+func (s *state) flushAudit() {
+	for s.audit.outstanding() > 0 {
+		res := <-s.audit.results
+		s.audit.taken()
+		res.job.done(res.err)
+	}
+}
