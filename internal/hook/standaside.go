@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"vibing/internal/procs"
 )
 
 // RunEnv names the environment variable `vibing-agent run` sets for the
@@ -119,37 +121,20 @@ func firstChildOf(pid int) (int, error) {
 	return best, nil
 }
 
-// startTime is field 22 of /proc/<pid>/stat (clock ticks after boot).
+// startTime is a process's start (clock ticks after boot).
 func startTime(pid int) (uint64, error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
+	p, ok := procs.Stat(pid)
+	if !ok || p.StartTime == 0 {
 		return 0, fmt.Errorf("unreadable /proc/%d/stat", pid)
 	}
-	f := bytes.Fields(data[i+1:])
-	if len(f) < 20 {
-		return 0, fmt.Errorf("unreadable /proc/%d/stat", pid)
-	}
-	return strconv.ParseUint(string(f[19]), 10, 64)
+	return p.StartTime, nil
 }
 
-// parentOf reads a process's parent id from /proc/<pid>/stat (the field
-// after the state, which follows the parenthesised command name).
+// parentOf reads a process's parent id from /proc/<pid>/stat.
 func parentOf(pid int) (int, error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
+	p, ok := procs.Stat(pid)
+	if !ok {
 		return 0, fmt.Errorf("unreadable /proc/%d/stat", pid)
 	}
-	f := bytes.Fields(data[i+1:])
-	if len(f) < 2 {
-		return 0, fmt.Errorf("unreadable /proc/%d/stat", pid)
-	}
-	return strconv.Atoi(string(f[1]))
+	return p.PPid, nil
 }

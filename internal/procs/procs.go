@@ -26,7 +26,8 @@ const (
 // Proc is one process of the system, as /proc says.
 type Proc struct {
 	Pid, PPid, Pgid int
-	State           byte // R, S, Z, ...
+	State           byte   // R, S, Z, ...
+	StartTime       uint64 // clock ticks after boot
 }
 
 // List reads every process from /proc.
@@ -41,16 +42,16 @@ func List() ([]Proc, error) {
 		if err != nil {
 			continue
 		}
-		if p, ok := stat(pid); ok {
+		if p, ok := Stat(pid); ok {
 			out = append(out, p)
 		}
 	}
 	return out, nil
 }
 
-// stat reads /proc/PID/stat: "pid (comm) state ppid pgrp ...", where comm
+// Stat reads /proc/PID/stat: "pid (comm) state ppid pgrp ...", where comm
 // may hold spaces and parentheses.
-func stat(pid int) (Proc, bool) {
+func Stat(pid int) (Proc, bool) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return Proc{}, false
@@ -65,7 +66,11 @@ func stat(pid int) (Proc, bool) {
 	}
 	ppid, _ := strconv.Atoi(f[1])
 	pgid, _ := strconv.Atoi(f[2])
-	return Proc{Pid: pid, PPid: ppid, Pgid: pgid, State: f[0][0]}, true
+	var start uint64
+	if len(f) > 19 {
+		start, _ = strconv.ParseUint(f[19], 10, 64)
+	}
+	return Proc{Pid: pid, PPid: ppid, Pgid: pgid, State: f[0][0], StartTime: start}, true
 }
 
 // Alive reports whether p still runs (a zombie holds nothing).

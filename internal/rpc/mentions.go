@@ -23,15 +23,7 @@ const SourceMention = "mention"
 // Params: lines (the chat's frontmatter), chat, cwd, text. Result: ok, and
 // denied {text, path, rule, source, message} or allowed [{text, path}].
 func (h *Host) mentions(_ context.Context, p params) (any, error) {
-	lines, err := p.lines()
-	if err != nil {
-		return nil, err
-	}
-	chat, err := p.str("chat", false)
-	if err != nil {
-		return nil, err
-	}
-	cwd, err := p.str("cwd", false)
+	lines, chat, cwd, err := p.chatParams()
 	if err != nil {
 		return nil, err
 	}

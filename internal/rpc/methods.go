@@ -166,16 +166,23 @@ func (h *Host) edit(_ context.Context, p params) (any, error) {
 	}, nil
 }
 
+// chatParams reads the lines (the chat's frontmatter), chat and cwd of a
+// request about one chat.
+func (p params) chatParams() (lines []string, chat, cwd string, err error) {
+	if lines, err = p.lines(); err != nil {
+		return nil, "", "", err
+	}
+	if chat, err = p.str("chat", false); err != nil {
+		return nil, "", "", err
+	}
+	if cwd, err = p.str("cwd", false); err != nil {
+		return nil, "", "", err
+	}
+	return lines, chat, cwd, nil
+}
+
 func (h *Host) explain(_ context.Context, p params) (any, error) {
-	lines, err := p.lines()
-	if err != nil {
-		return nil, err
-	}
-	chat, err := p.str("chat", false)
-	if err != nil {
-		return nil, err
-	}
-	cwd, err := p.str("cwd", false)
+	lines, chat, cwd, err := p.chatParams()
 	if err != nil {
 		return nil, err
 	}
