@@ -51,19 +51,23 @@ func TestCutPerCallKeepsDecisions(t *testing.T) {
 	n := 0
 	for k := 0; k < 120; k++ {
 		var s frontmatter.Settings
+		managed := PolicyFile{Layer: LayerManaged, Name: "/etc/vibing/policy.yaml"}
 		for range 1 + rng.IntN(8) {
 			r := rules[rng.IntN(len(rules))]
-			switch rng.IntN(3) {
+			switch rng.IntN(4) {
 			case 0:
 				s.Deny = append(s.Deny, r)
 			case 1:
 				s.Ask = append(s.Ask, r)
+			case 2:
+				managed.Ask = append(managed.Ask, r)
 			default:
 				s.Allow = append(s.Allow, r)
 			}
 		}
 		s.Mode = modes[rng.IntN(len(modes))]
-		e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: filepath.Join(tmp, "home"), ChatFile: filepath.Join(proj, ".vibing/chat.md")})
+		e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: filepath.Join(tmp, "home"), ChatFile: filepath.Join(proj, ".vibing/chat.md"),
+			Policy: []PolicyFile{managed}})
 		for _, tool := range tools {
 			for _, p := range paths {
 				in := map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "*.go"}
