@@ -186,33 +186,61 @@ func TestSudoNeverRuns(t *testing.T) {
 	}
 }
 
+// TestCancelMidScript cancels the first message at its Edit approval: the
+// message ends with a cancelled result (no error: the agent lives on, as the
+// live path expects), nothing it was asking about ran, and the same agent
+// then answers the next message, asking again.
 func TestCancelMidScript(t *testing.T) {
 	p := newProject(t)
-	before := p.read(t, demo.HelloFile)
+	cancelled := false
 	cancelAtEdit := func(req run.Output) run.Input {
-		if req.Tool == "Edit" {
+		if req.Tool == "Edit" && !cancelled {
+			cancelled = true
 			return run.Input{Type: "cancel"}
 		}
 		return run.Input{Type: "approval_response", ID: req.ID, Decision: run.AllowOnce}
 	}
-	tu := drive(t, p, tourPrompt, cancelAtEdit, runOpts{})
-	if !errors.Is(tu.err, run.ErrCancelled) {
-		t.Errorf("Run() = %v, want ErrCancelled", tu.err)
+	tu := converse(t, p, []string{tourPrompt, "again"}, cancelAtEdit, runOpts{})
+	if tu.err != nil {
+		t.Fatalf("Run() = %v, want nil: a cancelled message is not the end of the run", tu.err)
 	}
-	if got := p.read(t, demo.HelloFile); got != before {
-		t.Errorf("hello.py changed although the run was cancelled at its approval:\n%s", got)
+	if n := tu.count("error"); n != 0 {
+		t.Errorf("%d error events, want none; events %v", n, tu.types())
 	}
-	if n := tu.count("tool_use"); n != 2 {
-		t.Errorf("tool_use events = %d, want 2 (the script stops after the step it was in)", n)
+	turns := tu.turns()
+	if len(turns) != 2 {
+		t.Fatalf("%d messages answered, want 2; events %v", len(turns), tu.types())
 	}
-	if !strings.Contains(tu.text(), "Interrupted") {
-		t.Errorf("text %q does not say the demo was interrupted", tu.text())
+	first, second := turns[0], turns[1]
+	if n := first.count("tool_use"); n != 2 {
+		t.Errorf("first message: tool_use events = %d, want 2 (the script stops after the step it was in)", n)
 	}
-	if tu.count("result") != 0 || tu.count("error") != 1 {
-		t.Errorf("events %v, want one error and no result", tu.types())
+	if !strings.Contains(first.text(), "Interrupted") {
+		t.Errorf("first message: text %q does not say the demo was interrupted", first.text())
 	}
-	if r := tu.calls()[1].resolved; r == nil || r.By != run.ByCancel {
+	if r := first.events[len(first.events)-1]; r.Type != "result" || !r.Cancelled || r.IsError == nil || !*r.IsError || r.Final {
+		t.Errorf("first message ends with %+v, want a cancelled result that is not final", r)
+	}
+	if r := first.calls()[1].resolved; r == nil || r.By != run.ByCancel {
 		t.Errorf("edit approval resolved = %+v, want by cancel", r)
+	}
+	if n := second.count("approval_request"); n == 0 {
+		t.Errorf("second message asked nothing; events %v", second.types())
+	}
+	for _, c := range second.calls() {
+		if c.isError() {
+			t.Errorf("second message: %s failed: %q", c.use.Tool, c.content())
+		}
+	}
+	if r := second.events[len(second.events)-1]; r.Type != "result" || r.Cancelled || (r.IsError != nil && *r.IsError) {
+		t.Errorf("second message ends with %+v, want a plain result", r)
+	}
+	got := p.read(t, demo.HelloFile)
+	if !strings.Contains(got, `greet("world")`) {
+		t.Errorf("hello.py has the edit that was cancelled at its approval:\n%s", got)
+	}
+	if !strings.Contains(got, `"Hi again, "`) {
+		t.Errorf("hello.py lacks the second message's approved edit:\n%s", got)
 	}
 }
 
@@ -328,8 +356,10 @@ func TestScript(t *testing.T) {
 }
 
 // collect reads a Conn's events, answering permissions with verdict, and
-// calls after(ev) on each; it fails if the channel is not closed in time.
-func collect(t *testing.T, c run.Conn, verdict run.Verdict, after func(run.Event)) []run.Event {
+// calls after(ev) on each. After the n-th result it sends later[n] as the
+// next message, or ends the input when there is none; it fails if the
+// channel is not closed in time.
+func collect(t *testing.T, c run.Conn, verdict run.Verdict, after func(run.Event), later ...string) []run.Event {
 	t.Helper()
 	var evs []run.Event
 	deadline := time.After(10 * time.Second)
@@ -345,6 +375,17 @@ func collect(t *testing.T, c run.Conn, verdict run.Verdict, after func(run.Event
 			}
 			if after != nil {
 				after(ev)
+			}
+			if ev.Kind == run.KindResult {
+				p := c.(run.Prompter)
+				if len(later) == 0 {
+					p.EndInput()
+				} else {
+					if err := p.Prompt(later[0]); err != nil {
+						t.Errorf("Prompt(%q) = %v", later[0], err)
+					}
+					later = later[1:]
+				}
 			}
 		case <-deadline:
 			t.Fatalf("events channel not closed after 10 s; got %d events", len(evs))
@@ -401,17 +442,53 @@ func TestConnStops(t *testing.T) {
 	}
 }
 
+// TestConnResumesSessionID: a resumed session keeps its id, in every
+// message's result, and tool_use ids stay unique over the messages (the
+// runner decides a call once per id).
 func TestConnResumesSessionID(t *testing.T) {
 	dir := newProject(t).dir
 	c, err := (&demo.Demo{}).Start(context.Background(), run.Turn{Prompt: "again", Cwd: dir, SessionID: "demo-abc"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := collect(t, c, run.Verdict{Message: "no"}, nil)
+	evs := collect(t, c, run.Verdict{Message: "no"}, nil, "again")
 	if evs[0].Kind != run.KindSession || evs[0].SessionID != "demo-abc" {
 		t.Errorf("first event = %+v, want session demo-abc", evs[0])
 	}
-	if last := evs[len(evs)-1]; last.Kind != run.KindResult || last.SessionID != "demo-abc" {
-		t.Errorf("last event = %+v, want result of demo-abc", last)
+	results, ids := 0, map[string]bool{}
+	for _, ev := range evs {
+		switch ev.Kind {
+		case run.KindResult:
+			results++
+			if ev.SessionID != "demo-abc" {
+				t.Errorf("result %d = %+v, want result of demo-abc", results, ev)
+			}
+		case run.KindToolUse:
+			if ids[ev.ToolUseID] {
+				t.Errorf("tool_use id %s used twice", ev.ToolUseID)
+			}
+			ids[ev.ToolUseID] = true
+		case run.KindSession:
+			if ev.SessionID != "demo-abc" {
+				t.Errorf("session event %+v, want demo-abc", ev)
+			}
+		}
 	}
+	if results != 2 || len(ids) != 2*len(calls("again")) {
+		t.Errorf("%d results and %d tool calls, want 2 and %d", results, len(ids), 2*len(calls("again")))
+	}
+	if last := evs[len(evs)-1]; last.Kind != run.KindResult {
+		t.Errorf("last event = %+v, want the second result", last)
+	}
+}
+
+// calls counts the tool calls of prompt's script.
+func calls(prompt string) []*demo.Call {
+	var out []*demo.Call
+	for _, s := range demo.Script(prompt) {
+		if s.Call != nil {
+			out = append(out, s.Call)
+		}
+	}
+	return out
 }

@@ -98,9 +98,18 @@ type runOpts struct {
 	env     []string
 }
 
-// drive runs one turn of the demo backend on p's chat through run.Runner,
-// answering approvals through the runner's stdin as the editor would.
+// drive runs one message of the demo backend on p's chat through
+// run.Runner, answering approvals through the runner's stdin as the editor
+// would, and closes stdin after its result.
 func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) turn {
+	t.Helper()
+	return converse(t, p, []string{prompt}, answer, o)
+}
+
+// converse is drive for a conversation: each message is sent once the
+// result of the one before came (as the editor does: one live agent per
+// chat), and stdin is closed after the last result, or after a final one.
+func converse(t *testing.T, p project, prompts []string, answer answerer, o runOpts) turn {
 	t.Helper()
 	doc, err := frontmatter.ReadFile(p.chat)
 	if err != nil {
@@ -157,7 +166,8 @@ func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) t
 			t.Errorf("write stdin: %v", err)
 		}
 	}
-	go send(run.Input{Type: "prompt", Text: prompt})
+	go send(run.Input{Type: "prompt", Text: prompts[0]})
+	sent, closed := 1, false
 	var tu turn
 	sc := bufio.NewScanner(outR)
 	for sc.Scan() {
@@ -166,9 +176,20 @@ func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) t
 			t.Fatalf("stdout line %q is not JSON: %v", sc.Text(), err)
 		}
 		tu.events = append(tu.events, o)
-		if o.Type == "approval_request" {
+		switch o.Type {
+		case "approval_request":
 			if m := answer(o); m.Type != "" {
 				go send(m)
+			}
+		case "result":
+			if o.Final || sent == len(prompts) {
+				if !closed {
+					closed = true
+					_ = inW.Close()
+				}
+			} else {
+				go send(run.Input{Type: "prompt", Text: prompts[sent]})
+				sent++
 			}
 		}
 	}
@@ -178,6 +199,19 @@ func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) t
 	tu.audit = append(tu.audit, log.rows...)
 	log.mu.Unlock()
 	return tu
+}
+
+// turns splits a conversation's events by message: each begins with its
+// session event.
+func (tu turn) turns() []turn {
+	var out []turn
+	for _, e := range tu.events {
+		if e.Type == "session" || len(out) == 0 {
+			out = append(out, turn{})
+		}
+		out[len(out)-1].events = append(out[len(out)-1].events, e)
+	}
+	return out
 }
 
 // types lists the event types, with consecutive text events folded into one.
