@@ -246,11 +246,12 @@ func TestCancelMidScript(t *testing.T) {
 
 func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	p := newProject(t)
-	// the person keeps the suggested rule for the edit and narrows the one
-	// for Bash (the editor lets them edit it) to exactly this command
+	// the person keeps the suggested rules for the edit and the grep and
+	// narrows the one for cat (the editor lets them edit it) to exactly
+	// this command
 	always := func(req run.Output) run.Input {
 		m := run.Input{Type: "approval_response", ID: req.ID, Decision: run.AlwaysAllow}
-		if req.Tool == "Bash" {
+		if req.Input["command"] == demo.BashCommand {
 			m.Rule = "Bash(cat hello.py)"
 		}
 		return m
@@ -259,11 +260,11 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if first.err != nil {
 		t.Fatalf("first Run() = %v", first.err)
 	}
-	if got := first.count("approval_request"); got != 2 {
-		t.Fatalf("first run: %d approval requests, want 2; events %v", got, first.types())
+	if got := first.count("approval_request"); got != 3 {
+		t.Fatalf("first run: %d approval requests, want 3; events %v", got, first.types())
 	}
-	if got := first.count("rule_added"); got != 2 {
-		t.Errorf("first run: %d rule_added events, want 2", got)
+	if got := first.count("rule_added"); got != 3 {
+		t.Errorf("first run: %d rule_added events, want 3", got)
 	}
 	if got := p.read(t, demo.HelloFile); !strings.Contains(got, `"Hi again, "`) {
 		t.Errorf("hello.py after the first edit =\n%s", got)
@@ -276,7 +277,7 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Read(**)", "Edit(hello.py)", "Bash(cat hello.py)"}; !reflect.DeepEqual(s.Allow, want) {
+	if want := []string{"Read(**)", "Edit(hello.py)", "Bash(cat hello.py)", "Bash(grep -n return hello.py)"}; !reflect.DeepEqual(s.Allow, want) {
 		t.Errorf("allow list after always_allow = %q, want %q", s.Allow, want)
 	}
 
@@ -284,7 +285,8 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if second.err != nil {
 		t.Fatalf("second Run() = %v", second.err)
 	}
-	want := []string{"session", "text", "tool_use", "decision", "tool_result", "text", "tool_use", "decision", "tool_result", "text", "result"}
+	want := []string{"session", "text", "tool_use", "decision", "tool_result", "text", "tool_use", "decision", "tool_result",
+		"text", "tool_use", "decision", "tool_result", "text", "result"}
 	if got := second.types(); !reflect.DeepEqual(got, want) {
 		t.Errorf("second run events = %v, want %v (no approval)", got, want)
 	}
@@ -338,8 +340,8 @@ func TestScript(t *testing.T) {
 		calls  int
 	}{
 		{tourPrompt, 6},
-		{"again", 2},
-		{"Do it AGAIN, please.", 2},
+		{"again", 3},
+		{"Do it AGAIN, please.", 3},
 		{"against all odds", 6},
 	}
 	for _, tt := range tests {
