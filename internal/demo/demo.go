@@ -310,7 +310,7 @@ func (c *conn) play(prompt string) bool {
 	for i, st := range steps {
 		if c.isInterrupted() {
 			msg := fmt.Sprintf("(demo) Interrupted after step %d of %d, so I stopped here.", i, len(steps))
-			return c.say("\n\n"+msg+"\n") && c.emit(run.Event{Kind: run.KindResult, SessionID: c.sessionID, Text: msg,
+			return c.say("\n"+msg+"\n") && c.emit(run.Event{Kind: run.KindResult, SessionID: c.sessionID, Text: msg,
 				DurationMS: time.Since(start).Milliseconds()})
 		}
 		if st.Text != "" && !c.say(st.Text) {
