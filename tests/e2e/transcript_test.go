@@ -74,3 +74,53 @@ func TestChatRealTranscript(t *testing.T) {
 		t.Errorf("the saved chat lacks the whole output (%v):\n%s", err, saved)
 	}
 }
+
+// TestRealStreamOrder pins what docs/protocol.md says about tool_result with
+// the real CLI: the calls of one assistant message are decided before the
+// first result comes back (the results in either order: both were seen), and a call the CLI refuses itself (input that does
+// not validate, an unknown tool, an Edit whose text is not in the file) gets
+// a tool_use and an error tool_result but no decision: it never reaches the
+// permission check.
+func TestRealStreamOrder(t *testing.T) {
+	w := newWorld(t, "permissions_allow: [Bash, Edit]\n", "")
+	foo := filepath.Join(w.dir, "foo.py")
+	w.write(foo, "x = 1\n")
+	w.api.Close()
+	w.api = fakeapi.New(
+		fakeapi.Turn{Tools: []fakeapi.ToolCall{
+			{ID: "toolu_b1", Name: "Bash", Input: map[string]any{"command": "echo one", "description": "a"}},
+			{ID: "toolu_b2", Name: "Bash", Input: map[string]any{"command": "echo two", "description": "b"}},
+		}},
+		fakeapi.Turn{Tools: []fakeapi.ToolCall{
+			{ID: "toolu_e", Name: "Edit", Input: map[string]any{"file_path": foo, "old_string": "not there", "new_string": "y"}},
+			{ID: "toolu_u", Name: "NoSuchTool", Input: map[string]any{"a": 1}},
+			{ID: "toolu_v", Name: "Bash", Input: map[string]any{"nocommand": "x"}},
+		}},
+	)
+	t.Cleanup(w.api.Close)
+	res := w.run(nil)
+	var order []string
+	decided := map[string]bool{}
+	results := map[string]bool{}
+	for _, e := range res.events {
+		switch e.Type {
+		case "decision":
+			decided[e.ID] = true
+			order = append(order, "decision "+e.ID)
+		case "tool_result":
+			results[e.ID] = e.IsError != nil && *e.IsError
+			order = append(order, "result "+e.ID)
+		}
+	}
+	// the results come in either order (both were seen)
+	first := strings.Join(order[:4], ", ")
+	if !strings.HasPrefix(first, "decision toolu_b1, decision toolu_b2, result ") || !strings.Contains(first, "result toolu_b1") {
+		t.Errorf("the two Bash calls: %s; want both decisions before the results", first)
+	}
+	for _, id := range []string{"toolu_e", "toolu_u", "toolu_v"} {
+		isErr, ok := results[id]
+		if decided[id] || !ok || !isErr {
+			t.Errorf("%s: decided %v, error result %v (seen %v); want an error result and no decision", id, decided[id], isErr, ok)
+		}
+	}
+}
