@@ -71,6 +71,9 @@ M.foldexpr = [[getline(v:lnum)=~#'^  [⎿`]'?luaeval('require"vibing.chat.output
 ---that buffer only: another buffer shown in the window later keeps its own).
 ---@param win integer
 function M.fold(win)
+  if vim.wo[win].foldmethod == "expr" and vim.wo[win].foldexpr == M.foldexpr then
+    return -- set already: setting it again would fold the whole chat again
+  end
   vim.api.nvim_win_call(win, function()
     local o = vim.opt_local
     o.foldmethod = "expr"
