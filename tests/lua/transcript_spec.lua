@@ -17,7 +17,8 @@ local function text(buf)
 end
 
 -- A stand-in for `vibing-agent run` (rpc and version go to the real one):
--- for its n-th prompt it prints the lines of turn<n> ("sleep S" lines wait),
+-- for its n-th prompt it prints the lines of turn<n> ("sleep S" lines wait,
+-- "exit N" ends it),
 -- and it logs every stdin line.
 local function fake_run(dir, turns)
   for i, t in ipairs(turns) do
@@ -34,7 +35,7 @@ local function fake_run(dir, turns)
     "  n=$((n+1))",
     ([[  f='%s/turn'$n]]):format(dir),
     [[  [ -f "$f" ] || continue]],
-    [[  while IFS= read -r ev; do case "$ev" in sleep*) $ev;; *) printf '%s\n' "$ev";; esac; done < "$f"]],
+    [[  while IFS= read -r ev; do case "$ev" in sleep*|exit*) $ev;; *) printf '%s\n' "$ev";; esac; done < "$f"]],
     "done",
   }
   vim.fn.writefile(script, dir .. "/fake-run")
@@ -87,7 +88,22 @@ describe("text typed while the reply streams", function()
     assert.equals({ "first question", "next question, typed meanwhile" }, prompts(dir))
   end)
 
-  it("keeps text typed above the User heading, and one typed after a failed send", function()
+  it("joins the kept message when the send fails before any answer", function()
+    local dir = vim.fn.getcwd()
+    fake_run(dir, { { "sleep 0.5", ev({ type = "error", message = "boom" }), "exit 1" } })
+    local buf = helpers.new_chat()
+    helpers.say(buf, "question")
+    vim.api.nvim_feedkeys("Aand one more thing\27", "xt", false)
+    assert.truthy(vim.wait(5000, function()
+      return vim.b[buf].vibing_runs == 1
+    end, 10))
+    local want = "\n## User\n\nquestion\n\nand one more thing"
+    assert.equals(want, text(buf):sub(-#want))
+    assert.falsy(text(buf):find("## Assistant", 1, true))
+    assert.matches("the message was not sent (it is kept): boom", helpers.last().msg, true)
+  end)
+
+  it("keeps text typed above the User heading", function()
     local dir = vim.fn.getcwd()
     fake_run(dir, { { ev({ type = "text", text = "Answer." }), "sleep 0.5", ev({ type = "result", is_error = false }) } })
     local buf = helpers.new_chat()
