@@ -258,6 +258,25 @@ describe("a tool's whole output", function()
     assert.equals(4, #render.result_lines(long, false), "a cut first line keeps the block")
   end)
 
+  it("folds whole even when it quotes a chat (its own summary, fences and headings)", function()
+    local buf = helpers.new_chat()
+    local quoted = table.concat({ "## User", "", "⏺ Bash: ls — allowed (Bash)", "  ⎿ a (+1 lines)", "  ```output", "  a", "  b", "  ```", "```output", "x", "```", "end" }, "\n")
+    local l = { "⏺ Bash: cat old-chat.md — allowed (Bash)" }
+    vim.list_extend(l, render.result_lines(quoted, false))
+    table.insert(l, "After.")
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, l)
+    local n = vim.api.nvim_buf_line_count(buf)
+    local tool = n - #l + 1
+    for i = tool + 1, n - 1 do
+      assert.equals(tool + 1, vim.fn.foldclosed(i), "line " .. i .. " is in the fold: " .. vim.fn.getline(i))
+    end
+    assert.equals(-1, vim.fn.foldclosed(n))
+    assert.equals(-1, vim.fn.foldclosed(tool))
+    assert.equals({ "## User", "", "" }, vim.api.nvim_buf_get_lines(buf, tool - 4, tool - 1, false), "the chat's own User section is found above it")
+    local first = require("vibing.chat").last_user_section(buf)
+    assert.equals(tool - 2, first, "no quoted heading is taken for the chat's")
+  end)
+
   it("folds under its summary, opens and closes with <CR> on the tool line, and again after the chat is reopened", function()
     local buf, path = helpers.new_chat()
     local out = {}

@@ -13,10 +13,28 @@ local render = require("vibing.chat.render")
 local SUMMARY = "^  ⎿ "
 local OPENER = "^  (```+)" .. render.output_info .. "$"
 
+-- A tool line: never a line of an output block (those are indented).
+local function is_tool(line)
+  return line:find("^⏺ ") ~= nil or line:find("^✗ ") ~= nil
+end
+
+-- Whether the summary line at lnum heads an output block: its tool line is
+-- right above it and the block's opening fence right under it. (Output that
+-- quotes a chat has such lines too, indented: they head nothing.)
+local function heads(get, lnum)
+  return get(lnum):find(SUMMARY) and is_tool(get(lnum - 1)) and get(lnum + 1):find(OPENER) ~= nil
+end
+
+local function getter(buf)
+  return function(l)
+    return l >= 1 and vim.api.nvim_buf_get_lines(buf, l - 1, l, false)[1] or ""
+  end
+end
+
 -- Whether the fence line at lnum (k backticks) closes an output block: the
 -- nearest line above it with a fence of exactly k backticks is that block's
--- opening one. The output inside has only shorter fences, so none of its
--- lines stops the search.
+-- opening one, under its summary. The output inside has only shorter
+-- fences, so none of its lines stops the search.
 local function closes(buf, lnum, k)
   local fence = "  " .. string.rep("`", k)
   local opener = fence .. render.output_info
@@ -26,7 +44,7 @@ local function closes(buf, lnum, k)
     local lines = vim.api.nvim_buf_get_lines(buf, from - 1, stop - 1, false)
     for i = #lines, 1, -1 do
       if lines[i] == opener then
-        return true
+        return heads(getter(buf), from + i - 2)
       elseif lines[i] == fence then
         return false
       end
@@ -36,14 +54,14 @@ local function closes(buf, lnum, k)
   return false
 end
 
----The fold level of line lnum ('foldexpr'): a summary line followed by an
+---The fold level of line lnum ('foldexpr'): a summary line that heads an
 ---output block starts a fold, the block's closing fence ends it.
 ---@param lnum integer
 ---@return string
 function M.expr(lnum)
   local line = vim.fn.getline(lnum)
   if line:find(SUMMARY) then
-    return vim.fn.getline(lnum + 1):find(OPENER) and ">1" or "="
+    return heads(vim.fn.getline, lnum) and ">1" or "="
   end
   local ticks = line:match("^  (```+)$")
   if ticks and closes(vim.api.nvim_get_current_buf(), lnum, #ticks) then
@@ -61,11 +79,11 @@ end
 
 -- Most lines start with neither "  ⎿" nor "  `": Vimscript answers them
 -- without calling Lua. A line that is neither empty nor indented by two
--- spaces is outside any block (the block indents every line): its level is
--- 0, not "=", so Neovim need not go back to the first line to fold a change.
--- (luaeval: on Neovim 0.7 a v:lua call in a branch of ?: breaks the levels
--- of the lines after it.)
-M.foldexpr = [[getline(v:lnum)=~#'^  [⎿`]'?luaeval('require"vibing.chat.output".expr(_A)',v:lnum):(getline(v:lnum)=~#'^  \|^$'?'=':0)]]
+-- columns is outside any block (the block indents every line of it): its
+-- level is 0, not "=", so Neovim need not go back to the first line to fold
+-- a change. (luaeval: on Neovim 0.7 a v:lua call in a branch of ?: breaks
+-- the levels of the lines after it.)
+M.foldexpr = [[indent(v:lnum)<2?(getline(v:lnum)==#''?'=':0):getline(v:lnum)=~#'^  [⎿`]'?luaeval('require"vibing.chat.output".expr(_A)',v:lnum):'=']]
 
 ---Fold output blocks in a window that shows a chat (window-local options of
 ---that buffer only: another buffer shown in the window later keeps its own).
@@ -110,18 +128,15 @@ end
 ---@param lnum integer
 ---@return integer|nil first, integer|nil last
 function M.block_at(buf, lnum)
-  local function get(l)
-    return vim.api.nvim_buf_get_lines(buf, l - 1, l, false)[1] or ""
-  end
+  local get = getter(buf)
   local first
-  local line = get(lnum)
-  if (line:find("^⏺ ") or line:find("^✗ ")) and get(lnum + 1):find(SUMMARY) then
-    first = lnum + 1
+  if is_tool(get(lnum)) then
+    first = heads(get, lnum + 1) and lnum + 1 or nil
   else
     -- up to the summary line (a line above it that is no output line ends the search)
     for l = lnum, math.max(1, lnum - 100000), -1 do
       local s = get(l)
-      if s:find(SUMMARY) then
+      if heads(get, l) then
         first = l
         break
       elseif l < lnum and s ~= "" and s:sub(1, 2) ~= "  " then
