@@ -83,6 +83,9 @@ M.defaults = {
   keymaps = {
     send = "<CR>",
     cancel = "<C-c>",
+    -- On a tool line or its output summary: show or hide the whole output
+    -- (`za` does too). The same key as send sends everywhere else.
+    output = "<CR>",
     -- Answers to an approval: mapped only while one waits in that chat, and
     -- acting only with the cursor inside the pending block (elsewhere the key
     -- does what it did before, your own buffer-local map included).
@@ -182,6 +185,7 @@ local schema = {
   keymaps = {
     send = key_or_false,
     cancel = key_or_false,
+    output = key_or_false,
     approval = {
       allow_once = key_or_false,
       deny_once = key_or_false,

@@ -33,6 +33,16 @@ function handlers.text(r, ev)
   end
 end
 
+-- Tool lines carry an extmark, so a result lands under its own call
+-- however many lines came after it.
+local tool_ns = vim.api.nvim_create_namespace("vibing_tools")
+
+local function mark(r, t, row)
+  if row and vim.api.nvim_buf_is_loaded(r.buf) then
+    t.mark = vim.api.nvim_buf_set_extmark(r.buf, tool_ns, row, 0, { id = t.mark })
+  end
+end
+
 function handlers.tool_use(r, ev)
   r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {}, detail = render.field(ev, "detail") }
 end
@@ -40,6 +50,7 @@ end
 function handlers.decision(r, ev)
   local t = r.tools[ev.id] or { tool = ev.tool, input = {} }
   r.tools[ev.id] = t
+  t.decided = true
   if ev.decision == "ask" then
     return -- the approval block shows it
   end
@@ -49,7 +60,7 @@ function handlers.decision(r, ev)
     detail = render.detail(t)
   end
   local line, hl = render.tool_line(t.tool or ev.tool, detail, ev)
-  r.writer:lines({ line }, hl)
+  mark(r, t, r.writer:lines({ line }, hl))
 end
 
 function handlers.approval_request(r, ev)
@@ -71,18 +82,49 @@ function handlers.approval_resolved(r, ev)
   if t then
     t.ran = d:match("allow") ~= nil and (render.field(ev, "by") or "user") == "user"
   end
-  approval.resolved(r.buf, ev, r.rules[ev.id])
+  local row = approval.resolved(r.buf, ev, r.rules[ev.id])
+  if t then
+    mark(r, t, row)
+  end
 end
 
 function handlers.tool_result(r, ev)
   local t = r.tools[ev.id]
-  if not t or not t.ran then
-    return -- a refused call: its line already says why
+  if not t then
+    return
   end
   local is_error = render.field(ev, "is_error") == true
-  local line = render.result_line(render.field(ev, "content"), is_error)
-  if line then
-    r.writer:lines({ line }, "VibingToolResult")
+  local content = render.field(ev, "content")
+  if not t.decided then
+    -- No decision came: the CLI refused the call itself, before any
+    -- permission check (invalid input, an unknown tool, an Edit whose text
+    -- is not in the file). Its line says so, with the CLI's error.
+    t.decided = true
+    if is_error then
+      local line, hl = render.rejected_line(t.tool or "?", render.detail(t), content)
+      local row = r.writer:lines({ line }, hl)
+      mark(r, t, row)
+      local lines = render.result_lines(content, true)
+      if lines and #lines > 1 then
+        r.writer:insert(row, lines, { "VibingToolResult" })
+      end
+      return
+    end
+    t.ran = true
+    mark(r, t, r.writer:lines({ ("⏺ %s: %s — ran without a permission check"):format(t.tool or "?", render.oneline(render.detail(t), 80)) }, "VibingNotice"))
+  end
+  if not t.ran then
+    return -- a refused call: its line already says why
+  end
+  local lines = render.result_lines(content, is_error)
+  if lines then
+    local hl = { "VibingToolResult" }
+    local row = t.mark and vim.api.nvim_buf_get_extmark_by_id(r.buf, tool_ns, t.mark, {})[1]
+    if row then
+      r.writer:insert(row, lines, hl)
+    else
+      r.writer:lines(lines, hl)
+    end
   end
   if not is_error or t.tool == "Bash" then
     require("vibing.chat.reload").after(t.tool, t.input)
@@ -165,6 +207,14 @@ function handlers.error(r, ev)
   end
   r.writer:lines({ render.error_line(msg) }, "VibingError")
   log.error(msg)
+end
+
+---The turn is over: its tool lines need no marks any more.
+---@param r vibing.Run
+function M.done(r)
+  if vim.api.nvim_buf_is_valid(r.buf) then
+    vim.api.nvim_buf_clear_namespace(r.buf, tool_ns, 0, -1)
+  end
 end
 
 -- Events that mean the agent answered: a run that ends with an error before

@@ -157,11 +157,25 @@ function M.attach(bufnr)
     vim.bo[bufnr].filetype = "markdown"
   end
   vim.bo[bufnr].omnifunc = "v:lua.require'vibing.complete'.omnifunc"
+  local output = require("vibing.chat.output")
+  output.attach(bufnr)
   local keys = options().keymaps
   if keys.send then
+    local both = keys.output == keys.send
     vim.keymap.set("n", keys.send, function()
+      if both and output.toggle(bufnr) then
+        return
+      end
       M.submit(bufnr)
-    end, { buffer = bufnr, desc = "vibing: run the slash command or send the message" })
+    end, { buffer = bufnr, desc = both and "vibing: show or hide a tool's output (on its line), else send the message" or "vibing: run the slash command or send the message" })
+  end
+  if keys.output and keys.output ~= keys.send then
+    local key = keys.output
+    vim.keymap.set("n", key, function()
+      if not output.toggle(bufnr) then
+        vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(key, true, false, true), "n", false)
+      end
+    end, { buffer = bufnr, desc = "vibing: show or hide a tool's output (on its line)" })
   end
   if keys.cancel then
     vim.keymap.set("n", keys.cancel, function()

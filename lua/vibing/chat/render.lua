@@ -146,6 +146,29 @@ function M.outcome_line(req, ev, rule)
   return head .. text .. " by you", hl
 end
 
+-- A tool's output as lines: the CLI's <tool_use_error> wrapper, carriage
+-- returns and the blank lines at the end dropped.
+local function output_lines(content)
+  content = content:gsub("^%s*<tool_use_error>", ""):gsub("</tool_use_error>%s*$", "")
+  local lines = vim.split(content, "\n", { plain = true })
+  for i, l in ipairs(lines) do
+    lines[i] = l:gsub("\r$", "")
+  end
+  while #lines > 0 and lines[#lines]:match("^%s*$") do
+    table.remove(lines)
+  end
+  return lines
+end
+
+-- The summary of output lines: "first line (+N lines)"; the second result
+-- says whether it shows all of them.
+local function summary(lines)
+  local first = vim.trim(lines[1])
+  local short = M.oneline(first, 100)
+  local more = #lines > 1 and (" (+%d lines)"):format(#lines - 1) or ""
+  return short .. more, #lines == 1 and short == first
+end
+
 ---The short line under a tool call that ran: `  ⎿ first line (+N lines)`.
 ---@param content string|nil
 ---@param is_error boolean
@@ -154,16 +177,59 @@ function M.result_line(content, is_error)
   if type(content) ~= "string" then
     return nil
   end
-  local lines = vim.split(content, "\n", { plain = true })
-  while #lines > 0 and lines[#lines]:match("^%s*$") do
-    table.remove(lines)
-  end
+  local lines = output_lines(content)
   if #lines == 0 then
     return "  ⎿ (no output)"
   end
-  local first = M.oneline(vim.trim(lines[1]), 100)
-  local more = #lines > 1 and (" (+%d lines)"):format(#lines - 1) or ""
-  return (is_error and "  ⎿ error: " or "  ⎿ ") .. first .. more
+  return (is_error and "  ⎿ error: " or "  ⎿ ") .. (summary(lines))
+end
+
+M.output_info = "output" -- the info string of an output block's fence
+
+---The lines under a tool call that ran: the summary line and, when it does
+---not show all of the output, the whole output in a fenced block right under
+---it, indented by two spaces (so no line of it is a chat heading), with a
+---fence longer than any backtick run the output starts a line with. The
+---chat folds summary and block into the summary line (vibing.chat.output).
+---@param content string|nil
+---@param is_error boolean
+---@return string[]|nil lines
+function M.result_lines(content, is_error)
+  local line = M.result_line(content, is_error)
+  if not line then
+    return nil
+  end
+  local lines = output_lines(content)
+  if #lines == 0 or select(2, summary(lines)) then
+    return { line }
+  end
+  local n = 3
+  for _, l in ipairs(lines) do
+    local run = l:match("^%s*(`+)")
+    if run and #run >= n then
+      n = #run + 1
+    end
+  end
+  local fence = "  " .. string.rep("`", n)
+  local out = { line, fence .. M.output_info }
+  for _, l in ipairs(lines) do
+    out[#out + 1] = l == "" and "" or ("  " .. l)
+  end
+  out[#out + 1] = fence
+  return out
+end
+
+---The line of a tool call the CLI refused itself, before any permission
+---check (invalid input, an unknown tool, an Edit whose text is not in the
+---file): `✗ Edit: foo.py — not run: String to replace not found in file.`
+---@param tool string
+---@param detail string
+---@param content string|nil the error the CLI gave the model
+---@return string line, string hl
+function M.rejected_line(tool, detail, content)
+  local lines = type(content) == "string" and output_lines(content) or {}
+  local why = #lines > 0 and M.oneline(vim.trim(lines[1]), 200) or "the CLI refused it"
+  return ("✗ %s: %s — not run: %s"):format(tool, M.oneline(detail, 80), why), "VibingDenied"
 end
 
 ---The quiet line under a turn's answer: its cost and duration from the

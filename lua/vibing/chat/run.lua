@@ -141,6 +141,83 @@ local function idle_ms()
   return s > 0 and s * 1000 or nil
 end
 
+local function blank(l)
+  return l:match("^%s*$") ~= nil
+end
+
+-- What the person typed below the reply while it ran (rows from `from` on):
+-- those lines without the `## User` heading opened with the reply, and
+-- without blank lines around them.
+local function typed_below(buf, from)
+  local body, dropped = {}, false
+  for _, l in ipairs(vim.api.nvim_buf_get_lines(buf, from, -1, false)) do
+    if not dropped and l:match("^## User%s*$") then
+      dropped = true
+    else
+      table.insert(body, l)
+    end
+  end
+  while #body > 0 and blank(body[1]) do
+    table.remove(body, 1)
+  end
+  while #body > 0 and blank(body[#body]) do
+    table.remove(body)
+  end
+  return body
+end
+
+-- The reply is complete: one blank line after it, then the User section
+-- opened with it, which keeps whatever the person typed there meanwhile
+-- (the next message). Lines are only rewritten where that is not so already,
+-- so a person typing there is not disturbed.
+local function close_reply(r, head)
+  local buf = r.buf
+  local e = r.writer:pos()
+  local last = e -- the reply's last line that is not blank
+  while last > (head or 0) and blank(vim.api.nvim_buf_get_lines(buf, last, last + 1, false)[1]) do
+    last = last - 1
+  end
+  local rest = vim.api.nvim_buf_get_lines(buf, e + 1, -1, false)
+  local first
+  for i, l in ipairs(rest) do
+    if not blank(l) then
+      first = i
+      break
+    end
+  end
+  if first and rest[first]:match("^## User%s*$") then
+    local user = e + first -- its row
+    local after = vim.api.nvim_buf_get_lines(buf, user + 1, -1, false)
+    local empty = true
+    for _, l in ipairs(after) do
+      empty = empty and blank(l)
+    end
+    if empty and #after ~= 2 then
+      vim.api.nvim_buf_set_lines(buf, user + 1, -1, false, { "", "" })
+    end
+    if user - last ~= 2 then
+      vim.api.nvim_buf_set_lines(buf, last + 1, user, false, { "" })
+    end
+    return
+  end
+  -- the heading is gone, or the person typed above it: the heading goes
+  -- right after the reply, what they typed under it
+  local body = typed_below(buf, e + 1)
+  local tail = { "", "## User", "" }
+  vim.list_extend(tail, #body > 0 and body or { "" })
+  vim.api.nvim_buf_set_lines(buf, last + 1, -1, false, tail)
+end
+
+-- Nothing was answered: the reply header goes (with the blank line above it);
+-- what the person typed below it meanwhile joins the kept message.
+local function drop_reply(r, head)
+  local body = typed_below(r.buf, r.writer:pos() + 1)
+  if #body > 0 then
+    table.insert(body, 1, "")
+  end
+  vim.api.nvim_buf_set_lines(r.buf, head - 1, -1, false, body)
+end
+
 -- The turn is over: close the reply and save the chat. A message that
 -- waited for it is sent now.
 local function end_turn(r)
@@ -150,6 +227,7 @@ local function end_turn(r)
   stop_timers(r)
   local buf = r.buf
   runs[buf] = nil
+  events.done(r)
   if r.live and r.live.turn == r then
     r.live.turn = nil
   end
@@ -177,16 +255,15 @@ local function end_turn(r)
     -- Nothing was answered: the message stays the User section to send
     -- again, without a reply header (nor the blank line above it); the
     -- notification says why.
-    vim.api.nvim_buf_set_lines(buf, head - 1, -1, false, {})
+    drop_reply(r, head)
     if r.failure then
       log.error("the message was not sent (it is kept): " .. render.error_line(r.failure):gsub("^⚠ Error: ", ""))
     end
   else
-    local n = vim.api.nvim_buf_line_count(buf)
-    local last = vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
-    r.writer:lines((last == "" and not r.writer.open) and { "## User", "", "" } or { "", "## User", "", "" })
+    close_reply(r, head)
     require("vibing.chat.store").save(buf)
   end
+  r.writer:close()
   vim.b[buf].vibing_last_run = r.cancelled and "cancelled" or r.ended
   vim.b[buf].vibing_runs = (vim.b[buf].vibing_runs or 0) + 1
   approval.fire("VibingRunDone", { buf = buf, ended = vim.b[buf].vibing_last_run })
@@ -306,7 +383,10 @@ local function spawn(bufnr, path)
   return live
 end
 
--- Drop blank lines at the end of the buffer, then start the reply.
+-- Drop blank lines at the end of the buffer, then start the reply and,
+-- under it, the next User section: the person may type (and queue) the next
+-- message there while the reply grows above it. A cursor at the end of the
+-- message moves there.
 local function open_reply(bufnr)
   local n = vim.api.nvim_buf_line_count(bufnr)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, n, false)
@@ -314,10 +394,21 @@ local function open_reply(bufnr)
   while keep > 1 and lines[keep]:match("^%s*$") do
     keep = keep - 1
   end
-  vim.api.nvim_buf_set_lines(bufnr, keep, n, false, { "", "## Assistant", "", "" })
+  local wins = {}
+  for _, win in ipairs(vim.fn.win_findbuf(bufnr)) do
+    if vim.api.nvim_win_get_cursor(win)[1] >= keep then
+      table.insert(wins, win)
+    end
+  end
+  local section = { "", "## Assistant", "", "", "", "## User", "", "" }
+  vim.api.nvim_buf_set_lines(bufnr, keep, n, false, section)
   local header = vim.api.nvim_buf_set_extmark(bufnr, status_ns, keep + 1, 0, {})
-  local w = writer_mod.new(bufnr)
-  w.open = true -- the empty line under the header is where the text starts
+  -- the empty line under the header is where the text starts
+  local w = writer_mod.new(bufnr, { row = keep + 3 })
+  w.open = true
+  for _, win in ipairs(wins) do
+    pcall(vim.api.nvim_win_set_cursor, win, { keep + #section, 0 })
+  end
   return w, header
 end
 

@@ -130,7 +130,7 @@ local function draw(bufnr, p, lines, hls)
   end
   if row then
     vim.api.nvim_buf_clear_namespace(bufnr, ns, row, row + p.nlines)
-    vim.api.nvim_buf_set_lines(bufnr, row, row + p.nlines, false, lines)
+    p.writer:replace(row, row + p.nlines, lines)
     for i, g in ipairs(hls) do
       vim.api.nvim_buf_add_highlight(bufnr, ns, g, row + i - 1, 0, -1)
     end
@@ -511,26 +511,34 @@ local function advance(bufnr)
 end
 
 ---Collapse a request's block to its one-line record and show the next.
+---Returns the record line's 0-based row (nil when the request is unknown or
+---the chat is gone).
 ---@param bufnr integer
 ---@param ev table approval_resolved event
 ---@param rule string|nil rule an always answer added (from rule_added)
+---@return integer|nil row
 function M.resolved(bufnr, ev, rule)
   local i = index(bufnr, ev.id)
   if not i then
-    return
+    return nil
   end
   local p = table.remove(queues[bufnr], i)
   -- An "always" rule is named only once it is saved to the chat (rule comes
   -- from rule_added after the save); a session grant names the answer's rule.
   local always = ev.decision == "always_allow" or ev.decision == "always_deny"
   local line, hl = render.outcome_line(p.req, ev, rule or (not always and p.rule or nil))
+  local row
   if p.mark then
     draw(bufnr, p, { line }, { hl })
+    if vim.api.nvim_buf_is_loaded(bufnr) then
+      row = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+    end
     pcall(vim.api.nvim_buf_del_extmark, bufnr, ns, p.mark)
-  else
-    p.writer:lines({ line }, hl)
+  elseif vim.api.nvim_buf_is_loaded(bufnr) then
+    row = p.writer:lines({ line }, hl)
   end
   advance(bufnr)
+  return row
 end
 
 ---Send an answer for the active request. Always answers ask for the rule
