@@ -32,14 +32,20 @@ const (
 var ErrTooLarge = errors.New("file too large to keep a copy")
 
 // ChatDir is the folder that holds a chat's turns: <root>/.vibing/turns/<chat
-// file name without .md>.
+// file name without .md> (a name that is no file name becomes "_").
 func ChatDir(root, chatFile string) string {
 	name := strings.TrimSuffix(filepath.Base(chatFile), ".md")
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		name = "_"
+	}
 	return filepath.Join(root, ".vibing", "turns", name)
 }
 
 // ForgetChat removes every turn kept for the chat (the chat was deleted).
 func ForgetChat(root, chatFile string) error {
+	if chatFile == "" || root == "" {
+		return errors.New("no chat named")
+	}
 	return os.RemoveAll(ChatDir(root, chatFile))
 }
 

@@ -226,8 +226,17 @@ func TestPruneAndForget(t *testing.T) {
 }
 
 func TestChatDir(t *testing.T) {
-	if got, want := changes.ChatDir("/p", "/p/.vibing/chat/chat-20261124-001500.md"), "/p/.vibing/turns/chat-20261124-001500"; got != want {
-		t.Errorf("ChatDir = %q, want %q", got, want)
+	tests := []struct{ chat, want string }{
+		{"/p/.vibing/chat/chat-20261124-001500.md", "/p/.vibing/turns/chat-20261124-001500"},
+		{"/p/notes/plan.md", "/p/.vibing/turns/plan"},
+		{"/", "/p/.vibing/turns/_"},
+		{"/p/..", "/p/.vibing/turns/_"},
+		{"", "/p/.vibing/turns/_"},
+	}
+	for _, tt := range tests {
+		if got := changes.ChatDir("/p", tt.chat); got != tt.want {
+			t.Errorf("ChatDir(/p, %q) = %q, want %q", tt.chat, got, tt.want)
+		}
 	}
 }
 
