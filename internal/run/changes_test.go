@@ -197,3 +197,66 @@ func put(dir, name, text string) {
 		panic(err)
 	}
 }
+
+// liveFiles is a live backend whose every message makes one allowed Edit
+// that writes "v<message>" to a.txt.
+type liveFiles struct {
+	fileBackend
+	dir  string
+	turn int
+}
+
+func (b *liveFiles) Start(context.Context, run.Turn) (run.Conn, error) { return b, b.Prompt("") }
+
+func (b *liveFiles) Prompt(string) error {
+	b.turn++
+	n := b.turn
+	go func() {
+		id := "edit" + string(rune('0'+n))
+		got := make(chan run.Verdict, 1)
+		b.events <- run.Event{Kind: run.KindPermission, Permission: &run.Permission{ID: id, ToolUseID: id, Tool: "Write",
+			Input: map[string]any{"file_path": filepath.Join(b.dir, "a.txt")}, Reply: func(v run.Verdict) { got <- v }}}
+		if v := <-got; v.Allow {
+			put(b.dir, "a.txt", "v"+string(rune('0'+n)))
+		}
+		b.events <- run.Event{Kind: run.KindResult, SessionID: "s-1"}
+	}()
+	return nil
+}
+
+func (b *liveFiles) EndInput() { close(b.events) }
+
+// TestFilesChangedPerTurn: each message of a live process is a turn of its
+// own, whose copies hold the file as the previous turn left it.
+func TestFilesChangedPerTurn(t *testing.T) {
+	root := t.TempDir()
+	put(root, "a.txt", "v0")
+	be := &liveFiles{fileBackend: fileBackend{events: make(chan run.Event, 16)}, dir: root}
+	var out bytes.Buffer
+	r := &run.Runner{Backend: be, Engine: denySecret{}, Changes: &changes.Store{Dir: changes.ChatDir(root, "chat-1.md")}}
+	in := `{"type":"prompt","text":"one"}` + "\n" + `{"type":"prompt","text":"two"}` + "\n"
+	if err := r.Run(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatalf("Run() = %v\n%s", err, out.String())
+	}
+	var befores []string
+	dirs := map[string]bool{}
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		var o run.Output
+		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		if o.Type != "files_changed" {
+			continue
+		}
+		if len(o.Files) != 1 || o.Turn != len(befores)+1 {
+			t.Fatalf("files_changed %+v, want one file of turn %d", o, len(befores)+1)
+		}
+		data, _ := os.ReadFile(o.Files[0].Snapshot)
+		befores = append(befores, string(data))
+		dirs[o.Dir] = true
+	}
+	if want := []string{"v0", "v1"}; !reflect.DeepEqual(befores, want) || len(dirs) != 2 {
+		t.Errorf("pre-turn copies %v in %d folders, want %v in 2", befores, len(dirs), want)
+	}
+}

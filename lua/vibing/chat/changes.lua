@@ -249,7 +249,8 @@ local function restore(e, st)
       return false, ("could not delete %s: %s"):format(name(e), tostring(err))
     end
   else
-    local ok, err = write_atomic(e.path, st.before, e.mode)
+    -- through a symlink to its file, as the agent's write went
+    local ok, err = write_atomic(vim.loop.fs_realpath(e.path) or e.path, st.before, e.mode)
     if not ok then
       return false, ("could not write %s: %s"):format(name(e), tostring(err))
     end
