@@ -2,6 +2,7 @@ package changes
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,6 +75,12 @@ type Entry struct {
 	After   string `json:"after,omitempty"`
 	Created bool   `json:"created,omitempty"`
 	Deleted bool   `json:"deleted,omitempty"`
+	// NoCopy: no copy of the content was kept (the agent may not read the
+	// file, and could read a copy): the change is seen by a hash kept in
+	// memory only, and cannot be shown or reverted.
+	NoCopy bool `json:"no_copy,omitempty"`
+
+	sum [sha256.Size]byte // NoCopy: the content's hash before the turn
 }
 
 // File is one changed file, as the files_changed event lists it.
@@ -83,7 +90,8 @@ type File struct {
 	Tool     string `json:"tool"`
 	Created  bool   `json:"created,omitempty"`
 	Deleted  bool   `json:"deleted,omitempty"`
-	Snapshot string `json:"snapshot,omitempty"` // the pre-turn copy ("" for a created file)
+	NoCopy   bool   `json:"no_copy,omitempty"`  // no copy was kept (see Entry.NoCopy)
+	Snapshot string `json:"snapshot,omitempty"` // the pre-turn copy ("" for a created file, or no copy)
 }
 
 // Store keeps the turns of one chat.
@@ -136,12 +144,13 @@ func (t *Turn) Tracks(path string) bool {
 }
 
 // Keep copies path's pre-turn content, once per turn, before a call of tool
-// may change it. It reports whether the file is newly kept. A file that is
-// not a regular file (a folder, a device) is not kept: for a file tool that
-// is an error, for Bash it is skipped, as is a file Bash names that cannot
-// be read. Any failure to write the copy is an error: the caller refuses
-// the call.
-func (t *Turn) Keep(path, tool string) (bool, error) {
+// may change it. It reports whether the file is newly kept. With copy false
+// only a hash is kept (the agent may not read the file, so no copy it could
+// read is written). A file that is not a regular file (a folder, a device)
+// is not kept: for a file tool that is an error, for Bash it is skipped, as
+// is a file Bash names that cannot be read. Any failure to write the copy
+// is an error: the caller refuses the call.
+func (t *Turn) Keep(path, tool string, copy bool) (bool, error) {
 	if t == nil {
 		return false, nil
 	}
@@ -161,12 +170,15 @@ func (t *Turn) Keep(path, tool string) (bool, error) {
 		}
 		return false, err
 	}
-	e.Existed, e.Mode = existed, uint32(mode.Perm())
+	e.Existed, e.Mode, e.NoCopy = existed, uint32(mode.Perm()), !copy
+	if e.NoCopy {
+		e.sum = sha256.Sum256(data)
+	}
 	if err := t.open(); err != nil {
 		return false, err
 	}
 	n := len(t.m.Files) + 1
-	if existed {
+	if existed && copy {
 		e.Before = fmt.Sprintf("%d.before", n)
 		if err := writeAtomic(filepath.Join(t.dir, e.Before), data); err != nil {
 			return false, err
@@ -221,7 +233,7 @@ func (t *Turn) Finish() ([]File, error) {
 			continue
 		}
 		e.Created, e.Deleted = !e.Existed && exists, e.Existed && !exists
-		if exists && data != nil {
+		if exists && data != nil && !e.NoCopy {
 			e.After = fmt.Sprintf("%d.after", i+1)
 			if err := writeAtomic(filepath.Join(t.dir, e.After), data); err != nil {
 				errs = append(errs, err)
@@ -229,7 +241,7 @@ func (t *Turn) Finish() ([]File, error) {
 			}
 		}
 		kept = append(kept, e)
-		f := File{Path: e.Path, By: e.By, Tool: e.Tool, Created: e.Created, Deleted: e.Deleted}
+		f := File{Path: e.Path, By: e.By, Tool: e.Tool, Created: e.Created, Deleted: e.Deleted, NoCopy: e.NoCopy}
 		if e.Before != "" {
 			f.Snapshot = filepath.Join(t.dir, e.Before)
 		}
@@ -264,6 +276,9 @@ func (t *Turn) compare(e Entry) (changed bool, data []byte, exists bool) {
 	}
 	if !exists {
 		return false, nil, false
+	}
+	if e.NoCopy {
+		return sha256.Sum256(data) != e.sum, data, true
 	}
 	before, err := os.ReadFile(filepath.Join(t.dir, e.Before))
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"vibing/internal/changes"
@@ -16,6 +17,7 @@ import (
 type step struct {
 	keep   string // file name kept before a call of tool
 	tool   string
+	nocopy bool // the agent may not read it: no copy
 	settle []string // file names whose Bash call ended
 	write  string   // file name written with text
 	text   string
@@ -52,6 +54,10 @@ func TestTurn(t *testing.T) {
 			steps: []step{{keep: "b.txt", tool: "Bash"}, {settle: []string{"b.txt"}}, {keep: "a.txt", tool: "Edit"}, {write: "a.txt", text: "2"},
 				{keep: "b.txt", tool: "MultiEdit"}, {write: "b.txt", text: "B"}},
 			want: []changes.File{{Path: "a.txt", By: "edit", Tool: "Edit", Snapshot: "2.before"}, {Path: "b.txt", By: "edit", Tool: "MultiEdit", Snapshot: "3.before"}}},
+		{name: "a file the agent may not read: seen changed, no copy", files: map[string]string{".env": "A=1", "b.env": "B=1"},
+			steps: []step{{keep: ".env", tool: "Edit", nocopy: true}, {write: ".env", text: "A=2"}, {keep: "b.env", tool: "Bash", nocopy: true},
+				{write: "b.env", text: "B=1"}, {settle: []string{"b.env"}}},
+			want: []changes.File{{Path: ".env", By: "edit", Tool: "Edit", NoCopy: true}}},
 		{name: "a folder Bash names is not kept", steps: []step{{keep: "sub", tool: "Bash"}}, files: map[string]string{"sub/x": "x"}},
 	}
 	for _, tt := range tests {
@@ -66,7 +72,7 @@ func TestTurn(t *testing.T) {
 			for _, s := range tt.steps {
 				switch {
 				case s.keep != "":
-					if _, err := turn.Keep(filepath.Join(root, s.keep), s.tool); err != nil {
+					if _, err := turn.Keep(filepath.Join(root, s.keep), s.tool, !s.nocopy); err != nil {
 						t.Fatalf("Keep(%s) = %v", s.keep, err)
 					}
 				case s.write != "":
@@ -85,6 +91,18 @@ func TestTurn(t *testing.T) {
 			}
 			dir := turn.Dir()
 			got, err := turn.Finish()
+			for _, s := range tt.steps {
+				if !s.nocopy {
+					continue
+				}
+				// nothing of a file the agent may not read is written
+				_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+					if err == nil && !d.IsDir() && strings.Contains(read(t, p), tt.files[s.keep]) {
+						t.Errorf("%s holds the content of %s, which the agent may not read", p, s.keep)
+					}
+					return nil
+				})
+			}
 			if err != nil {
 				t.Fatalf("Finish() = %v", err)
 			}
@@ -118,10 +136,10 @@ func TestKeptContent(t *testing.T) {
 	}
 	st := &changes.Store{Dir: changes.ChatDir(root, "chat-1.md"), Chat: "chat-1.md"}
 	turn := st.Begin(3)
-	if kept, err := turn.Keep(a, "Edit"); !kept || err != nil {
+	if kept, err := turn.Keep(a, "Edit", true); !kept || err != nil {
 		t.Fatalf("Keep = %v, %v", kept, err)
 	}
-	if kept, _ := turn.Keep(a, "Edit"); kept {
+	if kept, _ := turn.Keep(a, "Edit", true); kept {
 		t.Errorf("a file is kept once per turn")
 	}
 	write(t, a, "echo new\n")
@@ -184,7 +202,7 @@ func TestKeepFails(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			turn := tt.store.Begin(1)
-			if kept, err := turn.Keep(filepath.Join(root, tt.file), tt.tool); err == nil || kept {
+			if kept, err := turn.Keep(filepath.Join(root, tt.file), tt.tool, true); err == nil || kept {
 				t.Errorf("Keep(%s, %s) = %v, %v; want an error", tt.file, tt.tool, kept, err)
 			}
 			if turn.Tracks(filepath.Join(root, tt.file)) {
@@ -202,7 +220,7 @@ func TestPruneAndForget(t *testing.T) {
 	for i := 1; i <= 4; i++ {
 		write(t, a, "v"+string(rune('0'+i)))
 		turn := st.Begin(i)
-		if _, err := turn.Keep(a, "Edit"); err != nil {
+		if _, err := turn.Keep(a, "Edit", true); err != nil {
 			t.Fatal(err)
 		}
 		write(t, a, "w"+string(rune('0'+i)))

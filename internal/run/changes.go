@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"vibing/internal/matcher"
+	"vibing/internal/session"
 )
 
 // maxBashFiles bounds the files one Bash line is watched for.
@@ -35,7 +36,7 @@ func (s *state) keepFiles(p *Permission, v Verdict) error {
 	}
 	var kept []string
 	for _, path := range s.writes(p, input) {
-		ok, err := s.changed.Keep(path, p.Tool)
+		ok, err := s.changed.Keep(path, p.Tool, s.mayRead(path, p.Cwd))
 		if err != nil {
 			return fmt.Errorf("vibing could not keep a copy of %s before %s changes it, so the call is refused: %w", path, p.Tool, err)
 		}
@@ -47,6 +48,14 @@ func (s *state) keepFiles(p *Permission, v Verdict) error {
 		s.bashKept[p.ToolUseID] = append(s.bashKept[p.ToolUseID], kept...)
 	}
 	return nil
+}
+
+// mayRead reports whether the pipeline lets the agent Read path without
+// asking: only then is a copy kept, since the agent could read the copy
+// under .vibing/turns/ where its rules on the file do not reach.
+func (s *state) mayRead(path, cwd string) bool {
+	d := s.pipeline(&Permission{Tool: "Read", Input: map[string]any{"file_path": path}, Cwd: cwd})
+	return d.Decision == session.Allow
 }
 
 // writes lists the files a call writes: the path of a file tool, or the

@@ -70,7 +70,8 @@ func TestFilesChanged(t *testing.T) {
 	type want struct {
 		name, by, tool   string
 		created, deleted bool
-		before           string // the snapshot's content ("" when created)
+		nocopy           bool
+		before           string // the snapshot's content ("" when created, or no copy)
 	}
 	tests := []struct {
 		name  string
@@ -105,6 +106,12 @@ func TestFilesChanged(t *testing.T) {
 			},
 			want: []want{{name: "old", by: "bash", tool: "Bash", deleted: true, before: "x"}, {name: "keep2", by: "bash", tool: "Bash", created: true},
 				{name: "log", by: "bash", tool: "Bash", before: "1\n"}},
+			wantAllows: []bool{true}},
+		{name: "a file the agent may not read is listed without a copy", files: map[string]string{"secret.txt": "s"},
+			calls: func(d string) []call {
+				return []call{{tool: "Bash", input: map[string]any{"command": "echo t > secret.txt"}, effect: func() { put(d, "secret.txt", "t\n") }}}
+			},
+			want:       []want{{name: "secret.txt", by: "bash", tool: "Bash", nocopy: true}},
 			wantAllows: []bool{true}},
 		{name: "a denied Edit keeps nothing", files: map[string]string{"secret.txt": "s"},
 			calls: func(d string) []call {
@@ -166,7 +173,7 @@ func TestFilesChanged(t *testing.T) {
 					t.Errorf("files_changed turn %d dir %s, want turn 1 in %s", o.Turn, o.Dir, store.Dir)
 				}
 				for _, f := range o.Files {
-					w := want{name: strings.TrimPrefix(f.Path, root+"/"), by: f.By, tool: f.Tool, created: f.Created, deleted: f.Deleted}
+					w := want{name: strings.TrimPrefix(f.Path, root+"/"), by: f.By, tool: f.Tool, created: f.Created, deleted: f.Deleted, nocopy: f.NoCopy}
 					if f.Snapshot != "" {
 						data, err := os.ReadFile(f.Snapshot)
 						if err != nil {

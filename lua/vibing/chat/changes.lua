@@ -6,10 +6,11 @@
 ---that folder (relative to the chat file), so it works after the chat is
 ---reopened: its `manifest.json` holds the files in the list's order, each
 ---with its pre-turn copy (`N.before`) and its content at the end of the turn
----(`N.after`). On a list line, `gd` shows the file's diff against its
----pre-turn content, `gr` reverts it, `gR` reverts the whole list. A file the
----person changed after the turn (on disk, or unsaved in a buffer) is never
----reverted without asking.
+---(`N.after`); a file the agent may not read has no copy (`no copy`). On a
+---list line, `gd` shows the file's diff against its pre-turn content, `gr`
+---reverts it, `gR` reverts the whole list. A file the person changed after
+---the turn (on disk, or unsaved in a buffer) is never reverted without
+---asking.
 local M = {}
 
 local log = require("vibing.log")
@@ -77,6 +78,9 @@ function M.lines(ev, chat_path)
     end
     if f.by == "bash" then
       table.insert(marks, "bash")
+    end
+    if f.no_copy then
+      table.insert(marks, "no copy")
     end
     local name = vim.fn.fnamemodify(f.path, ":~:.")
     table.insert(out, "  " .. name .. (#marks > 0 and (" (" .. table.concat(marks, ", ") .. ")") or ""))
@@ -179,9 +183,16 @@ local function name(e)
   return vim.fn.fnamemodify(e.path, ":~:.")
 end
 
+local function no_copy(e)
+  return ("vibing kept no copy of %s from before the turn: the chat's rules do not let the agent read it, and it could have read a copy; it has no diff and cannot be reverted"):format(name(e))
+end
+
 ---The entry's states: before the turn, at its end (nil: unknown) and now
 ---(false: missing). Nil and why when they cannot be read.
 local function states(dir, e)
+  if e.no_copy then
+    return nil, no_copy(e)
+  end
   local before = false
   if e.existed then
     before = slurp(dir .. "/" .. (e.before or ""))
@@ -316,7 +327,7 @@ function M.revert(buf, all)
   for _, e in ipairs(todo) do
     local st, err = states(l.dir, e)
     if not st then
-      log.error(err .. "; it was not reverted")
+      log.warn(e.no_copy and err or (err .. "; it was not reverted"))
     elseif st.now == st.before then
       log.info(name(e) .. " is already as it was before the turn")
     else
@@ -395,6 +406,10 @@ function M.diff(buf)
   local e = m.files[l.index or 0]
   if not e then
     log.info("put the cursor on a file of the list to see its diff")
+    return true
+  end
+  if e.no_copy then
+    log.warn(no_copy(e))
     return true
   end
   local before = {}
