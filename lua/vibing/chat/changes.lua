@@ -464,7 +464,7 @@ function M.attach(buf)
         if act(buf) == nil then
           fallback(key)
         end
-      end, { buffer = buf, desc = "vibing: " .. a[3] .. " (on a Modified files list)" })
+      end, { buffer = buf, nowait = true, desc = "vibing: " .. a[3] .. " (on a Modified files list)" })
     end
   end
 end
