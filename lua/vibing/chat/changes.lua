@@ -171,10 +171,13 @@ local function slurp(path)
   return s
 end
 
+-- The loaded file buffer of path (names compared exactly, not as bufnr()'s pattern).
 local function loaded_buf(path)
-  local b = vim.fn.bufnr(vim.fn.fnamemodify(path, ":p"))
-  if b > 0 and vim.api.nvim_buf_is_loaded(b) and vim.bo[b].buftype == "" then
-    return b
+  local want = vim.fn.fnamemodify(path, ":p")
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].buftype == "" and vim.api.nvim_buf_get_name(b) == want then
+      return b
+    end
   end
   return nil
 end
@@ -236,10 +239,10 @@ local function write_atomic(path, data, mode)
     return false, err
   end
   local ok, werr = f:write(data)
-  f:close()
-  if not ok then
+  local closed, cerr = f:close()
+  if not ok or not closed then
     os.remove(tmp)
-    return false, werr
+    return false, werr or cerr
   end
   if type(mode) == "number" and mode > 0 then
     vim.loop.fs_chmod(tmp, mode)
