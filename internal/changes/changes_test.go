@@ -17,7 +17,7 @@ import (
 type step struct {
 	keep   string // file name kept before a call of tool
 	tool   string
-	nocopy bool // the agent may not read it: no copy
+	nocopy bool     // the agent may not read it: no copy
 	settle []string // file names whose Bash call ended
 	write  string   // file name written with text
 	text   string
