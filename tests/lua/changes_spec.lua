@@ -195,7 +195,7 @@ describe("what the turn changed", function()
 
   it("reverts through a symlink, and says so when the turn's copies are gone", function()
     local cwd = vim.fn.getcwd()
-    local dir = cwd .. "/.vibing/turns/chat-x/T1"
+    local dir = cwd .. "/.vibing/turns/chat-¢x/T1" -- "¢" shares a byte with "·"
     vim.fn.mkdir(dir, "p")
     helpers.write(dir .. "/1.before", { "old" })
     helpers.write(dir .. "/1.after", { "new" })
@@ -204,7 +204,7 @@ describe("what the turn changed", function()
     local m = { version = 1, done = true, files = { { path = cwd .. "/link.txt", by = "edit", tool = "Write", existed = true, mode = 420, before = "1.before", after = "1.after" } } }
     vim.fn.writefile({ vim.fn.json_encode(m) }, dir .. "/manifest.json")
     local buf = helpers.new_chat()
-    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { "Modified files · gd diff · gr revert · gR revert all · ../turns/chat-x/T1", "  link.txt", "" })
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { "Modified files · gd diff · gr revert · gR revert all · ../turns/chat-¢x/T1", "  link.txt", "" })
     cursor_on(buf, "^  link%.txt$")
     vim.cmd("normal gr")
     assert.equals("old\n", helpers.read(cwd .. "/real.txt"), "the file behind the link is reverted")

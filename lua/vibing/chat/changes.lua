@@ -124,11 +124,20 @@ function M.at(buf, row)
   if not head or not vim.startswith(head, M.header .. " · ") then
     return nil
   end
-  local rel = head:match(" · ([^·]+)$")
-  if not rel then
+  -- the folder is the last " · " field (a byte class cannot hold "·")
+  local last
+  local from = 1
+  while true do
+    local i = head:find(" · ", from, true)
+    if not i then
+      break
+    end
+    last, from = i, i + 1
+  end
+  local rel = vim.trim(head:sub(last + #" · "))
+  if rel == "" then
     return nil
   end
-  rel = vim.trim(rel)
   local dir = rel:sub(1, 1) == "/" and rel or vim.fn.simplify(vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ":p:h") .. "/" .. rel)
   local hrow = first + i - 1
   local count = 0
