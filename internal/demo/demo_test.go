@@ -186,43 +186,72 @@ func TestSudoNeverRuns(t *testing.T) {
 	}
 }
 
+// TestCancelMidScript cancels the first message at its Edit approval: the
+// message ends with a cancelled result (no error: the agent lives on, as the
+// live path expects), nothing it was asking about ran, and the same agent
+// then answers the next message, asking again.
 func TestCancelMidScript(t *testing.T) {
 	p := newProject(t)
-	before := p.read(t, demo.HelloFile)
+	cancelled := false
 	cancelAtEdit := func(req run.Output) run.Input {
-		if req.Tool == "Edit" {
+		if req.Tool == "Edit" && !cancelled {
+			cancelled = true
 			return run.Input{Type: "cancel"}
 		}
 		return run.Input{Type: "approval_response", ID: req.ID, Decision: run.AllowOnce}
 	}
-	tu := drive(t, p, tourPrompt, cancelAtEdit, runOpts{})
-	if !errors.Is(tu.err, run.ErrCancelled) {
-		t.Errorf("Run() = %v, want ErrCancelled", tu.err)
+	tu := converse(t, p, []string{tourPrompt, "again"}, cancelAtEdit, runOpts{})
+	if tu.err != nil {
+		t.Fatalf("Run() = %v, want nil: a cancelled message is not the end of the run", tu.err)
 	}
-	if got := p.read(t, demo.HelloFile); got != before {
-		t.Errorf("hello.py changed although the run was cancelled at its approval:\n%s", got)
+	if n := tu.count("error"); n != 0 {
+		t.Errorf("%d error events, want none; events %v", n, tu.types())
 	}
-	if n := tu.count("tool_use"); n != 2 {
-		t.Errorf("tool_use events = %d, want 2 (the script stops after the step it was in)", n)
+	turns := tu.turns()
+	if len(turns) != 2 {
+		t.Fatalf("%d messages answered, want 2; events %v", len(turns), tu.types())
 	}
-	if !strings.Contains(tu.text(), "Interrupted") {
-		t.Errorf("text %q does not say the demo was interrupted", tu.text())
+	first, second := turns[0], turns[1]
+	if n := first.count("tool_use"); n != 2 {
+		t.Errorf("first message: tool_use events = %d, want 2 (the script stops after the step it was in)", n)
 	}
-	if tu.count("result") != 0 || tu.count("error") != 1 {
-		t.Errorf("events %v, want one error and no result", tu.types())
+	if !strings.Contains(first.text(), "Interrupted") {
+		t.Errorf("first message: text %q does not say the demo was interrupted", first.text())
 	}
-	if r := tu.calls()[1].resolved; r == nil || r.By != run.ByCancel {
+	if r := first.events[len(first.events)-1]; r.Type != "result" || !r.Cancelled || r.IsError == nil || !*r.IsError || r.Final {
+		t.Errorf("first message ends with %+v, want a cancelled result that is not final", r)
+	}
+	if r := first.calls()[1].resolved; r == nil || r.By != run.ByCancel {
 		t.Errorf("edit approval resolved = %+v, want by cancel", r)
+	}
+	if n := second.count("approval_request"); n == 0 {
+		t.Errorf("second message asked nothing; events %v", second.types())
+	}
+	for _, c := range second.calls() {
+		if c.isError() {
+			t.Errorf("second message: %s failed: %q", c.use.Tool, c.content())
+		}
+	}
+	if r := second.events[len(second.events)-1]; r.Type != "result" || r.Cancelled || (r.IsError != nil && *r.IsError) {
+		t.Errorf("second message ends with %+v, want a plain result", r)
+	}
+	got := p.read(t, demo.HelloFile)
+	if !strings.Contains(got, `greet("world")`) {
+		t.Errorf("hello.py has the edit that was cancelled at its approval:\n%s", got)
+	}
+	if !strings.Contains(got, `"Hi again, "`) {
+		t.Errorf("hello.py lacks the second message's approved edit:\n%s", got)
 	}
 }
 
 func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	p := newProject(t)
-	// the person keeps the suggested rule for the edit and narrows the one
-	// for Bash (the editor lets them edit it) to exactly this command
+	// the person keeps the suggested rules for the edit and the grep and
+	// narrows the one for cat (the editor lets them edit it) to exactly
+	// this command
 	always := func(req run.Output) run.Input {
 		m := run.Input{Type: "approval_response", ID: req.ID, Decision: run.AlwaysAllow}
-		if req.Tool == "Bash" {
+		if req.Input["command"] == demo.BashCommand {
 			m.Rule = "Bash(cat hello.py)"
 		}
 		return m
@@ -231,11 +260,11 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if first.err != nil {
 		t.Fatalf("first Run() = %v", first.err)
 	}
-	if got := first.count("approval_request"); got != 2 {
-		t.Fatalf("first run: %d approval requests, want 2; events %v", got, first.types())
+	if got := first.count("approval_request"); got != 3 {
+		t.Fatalf("first run: %d approval requests, want 3; events %v", got, first.types())
 	}
-	if got := first.count("rule_added"); got != 2 {
-		t.Errorf("first run: %d rule_added events, want 2", got)
+	if got := first.count("rule_added"); got != 3 {
+		t.Errorf("first run: %d rule_added events, want 3", got)
 	}
 	if got := p.read(t, demo.HelloFile); !strings.Contains(got, `"Hi again, "`) {
 		t.Errorf("hello.py after the first edit =\n%s", got)
@@ -248,7 +277,7 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Read(**)", "Edit(hello.py)", "Bash(cat hello.py)"}; !reflect.DeepEqual(s.Allow, want) {
+	if want := []string{"Read(**)", "Edit(hello.py)", "Bash(cat hello.py)", "Bash(grep -n return hello.py)"}; !reflect.DeepEqual(s.Allow, want) {
 		t.Errorf("allow list after always_allow = %q, want %q", s.Allow, want)
 	}
 
@@ -256,7 +285,8 @@ func TestAlwaysAllowNotAskedAgain(t *testing.T) {
 	if second.err != nil {
 		t.Fatalf("second Run() = %v", second.err)
 	}
-	want := []string{"session", "text", "tool_use", "decision", "tool_result", "text", "tool_use", "decision", "tool_result", "text", "result"}
+	want := []string{"session", "text", "tool_use", "decision", "tool_result", "text", "tool_use", "decision", "tool_result",
+		"text", "tool_use", "decision", "tool_result", "text", "result"}
 	if got := second.types(); !reflect.DeepEqual(got, want) {
 		t.Errorf("second run events = %v, want %v (no approval)", got, want)
 	}
@@ -310,8 +340,8 @@ func TestScript(t *testing.T) {
 		calls  int
 	}{
 		{tourPrompt, 6},
-		{"again", 2},
-		{"Do it AGAIN, please.", 2},
+		{"again", 3},
+		{"Do it AGAIN, please.", 3},
 		{"against all odds", 6},
 	}
 	for _, tt := range tests {
@@ -328,8 +358,10 @@ func TestScript(t *testing.T) {
 }
 
 // collect reads a Conn's events, answering permissions with verdict, and
-// calls after(ev) on each; it fails if the channel is not closed in time.
-func collect(t *testing.T, c run.Conn, verdict run.Verdict, after func(run.Event)) []run.Event {
+// calls after(ev) on each. After the n-th result it sends later[n] as the
+// next message, or ends the input when there is none; it fails if the
+// channel is not closed in time.
+func collect(t *testing.T, c run.Conn, verdict run.Verdict, after func(run.Event), later ...string) []run.Event {
 	t.Helper()
 	var evs []run.Event
 	deadline := time.After(10 * time.Second)
@@ -345,6 +377,17 @@ func collect(t *testing.T, c run.Conn, verdict run.Verdict, after func(run.Event
 			}
 			if after != nil {
 				after(ev)
+			}
+			if ev.Kind == run.KindResult {
+				p := c.(run.Prompter)
+				if len(later) == 0 {
+					p.EndInput()
+				} else {
+					if err := p.Prompt(later[0]); err != nil {
+						t.Errorf("Prompt(%q) = %v", later[0], err)
+					}
+					later = later[1:]
+				}
 			}
 		case <-deadline:
 			t.Fatalf("events channel not closed after 10 s; got %d events", len(evs))
@@ -401,17 +444,53 @@ func TestConnStops(t *testing.T) {
 	}
 }
 
+// TestConnResumesSessionID: a resumed session keeps its id, in every
+// message's result, and tool_use ids stay unique over the messages (the
+// runner decides a call once per id).
 func TestConnResumesSessionID(t *testing.T) {
 	dir := newProject(t).dir
 	c, err := (&demo.Demo{}).Start(context.Background(), run.Turn{Prompt: "again", Cwd: dir, SessionID: "demo-abc"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := collect(t, c, run.Verdict{Message: "no"}, nil)
+	evs := collect(t, c, run.Verdict{Message: "no"}, nil, "again")
 	if evs[0].Kind != run.KindSession || evs[0].SessionID != "demo-abc" {
 		t.Errorf("first event = %+v, want session demo-abc", evs[0])
 	}
-	if last := evs[len(evs)-1]; last.Kind != run.KindResult || last.SessionID != "demo-abc" {
-		t.Errorf("last event = %+v, want result of demo-abc", last)
+	results, ids := 0, map[string]bool{}
+	for _, ev := range evs {
+		switch ev.Kind {
+		case run.KindResult:
+			results++
+			if ev.SessionID != "demo-abc" {
+				t.Errorf("result %d = %+v, want result of demo-abc", results, ev)
+			}
+		case run.KindToolUse:
+			if ids[ev.ToolUseID] {
+				t.Errorf("tool_use id %s used twice", ev.ToolUseID)
+			}
+			ids[ev.ToolUseID] = true
+		case run.KindSession:
+			if ev.SessionID != "demo-abc" {
+				t.Errorf("session event %+v, want demo-abc", ev)
+			}
+		}
 	}
+	if results != 2 || len(ids) != 2*len(calls("again")) {
+		t.Errorf("%d results and %d tool calls, want 2 and %d", results, len(ids), 2*len(calls("again")))
+	}
+	if last := evs[len(evs)-1]; last.Kind != run.KindResult {
+		t.Errorf("last event = %+v, want the second result", last)
+	}
+}
+
+// calls counts the tool calls of prompt's script.
+func calls(prompt string) []*demo.Call {
+	var out []*demo.Call
+	for _, s := range demo.Script(prompt) {
+		if s.Call != nil {
+			out = append(out, s.Call)
+		}
+	}
+	return out
 }

@@ -14,9 +14,18 @@
 // never executed by the demo whatever the verdict), fetch example.com
 // (simulated: the demo never touches the network), write a new version of
 // README.md (a diff to review side by side with d), and sum up. A prompt that
-// contains the word "again" gets a shorter script (one edit, one Bash), so a
-// second message in the same chat shows resumed-session behaviour.
+// contains the word "again" gets a shorter script (the edit again, the same
+// Bash and a new one).
 //
-// Interrupt stops after the current step with a result that says so; Kill
-// and a cancelled context stop at once.
+// Like the claude backend, one demo agent answers the whole chat: its Conn
+// is a run.Prompter, so the chat's later messages go to the same agent in the
+// same session (one session id, tool_use ids unique over the messages) and
+// ask like the first one wherever the person's rules and the session's
+// grants do not cover a call. It is a run.Switcher too: a model changed with
+// /model is named in the next reply (the demo has no model to switch).
+//
+// Interrupt ends the running message after the step it is in (a command it
+// runs is stopped) with a result that says so, and the agent waits for the
+// next message; EndInput ends it once idle; Kill and a cancelled context
+// stop it at once.
 package demo

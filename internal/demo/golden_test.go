@@ -49,16 +49,19 @@ func transcript(tu turn, dir, sid string) string {
 func TestTourTranscript(t *testing.T) {
 	tests := []struct {
 		name    string
-		prompt  string
+		prompts []string // one live agent answers them in turn
 		answers map[string]string
 	}{
-		{"tour-allow-once", tourPrompt, nil},
-		{"again-deny-once", "again", map[string]string{"Edit": run.DenyOnce, "Bash": run.DenyOnce}},
+		{"tour-allow-once", []string{tourPrompt}, nil},
+		{"again-deny-once", []string{"again"}, map[string]string{"Edit": run.DenyOnce, "Bash": run.DenyOnce}},
+		// the second message asks again, except for what the first
+		// message's session grant covers
+		{"conversation", []string{tourPrompt, "again"}, map[string]string{"Bash": run.AllowForSession}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newProject(t)
-			tu := drive(t, p, tt.prompt, answers(tt.answers), runOpts{})
+			tu := converse(t, p, tt.prompts, answers(tt.answers), runOpts{})
 			if tu.err != nil {
 				t.Fatalf("Run() = %v", tu.err)
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -98,24 +99,37 @@ type runOpts struct {
 	env     []string
 }
 
-// drive runs one turn of the demo backend on p's chat through run.Runner,
-// answering approvals through the runner's stdin as the editor would.
+// drive runs one message of the demo backend on p's chat through
+// run.Runner, answering approvals through the runner's stdin as the editor
+// would, and closes stdin after its result.
 func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) turn {
 	t.Helper()
-	doc, err := frontmatter.ReadFile(p.chat)
+	return converse(t, p, []string{prompt}, answer, o)
+}
+
+// converse is drive for a conversation: each message is sent once the
+// result of the one before came (as the editor does: one live agent per
+// chat), and stdin is closed after the last result, or after a final one.
+func converse(t *testing.T, p project, prompts []string, answer answerer, o runOpts) turn {
+	t.Helper()
+	home := t.TempDir()
+	s, eng, err := chatEngine(p, home, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := doc.Settings()
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := session.New(config.DefaultConfig(), s, session.Options{Cwd: p.dir, ChatFile: p.chat, Home: t.TempDir()})
-	if err != nil {
-		t.Fatalf("session.New: %v", err)
-	}
+	var reload func() (run.Reloaded, error)
 	if o.engine == nil {
 		o.engine = run.SessionEngine{Engine: eng}
+		// before a later message the chat is read again, as
+		// `vibing-agent run` does: rules saved by an "always" count
+		resumed := eng.Resumed()
+		reload = func() (run.Reloaded, error) {
+			_, e, err := chatEngine(p, home, true, resumed)
+			if err != nil {
+				return run.Reloaded{}, err
+			}
+			return run.Reloaded{Engine: run.SessionEngine{Engine: e}, Mode: e.Mode()}, nil
+		}
 	}
 	if o.backend == nil {
 		o.backend = &demo.Demo{}
@@ -130,6 +144,7 @@ func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) t
 			ApprovalTimeoutS: 10},
 		ApprovalTimeout: 10 * time.Second,
 		CancelGrace:     2 * time.Second,
+		Reload:          reload,
 		WriteBack: func(list matcher.List, rule string) error {
 			key := frontmatter.KeyAllow
 			if list == matcher.DenyList {
@@ -157,7 +172,8 @@ func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) t
 			t.Errorf("write stdin: %v", err)
 		}
 	}
-	go send(run.Input{Type: "prompt", Text: prompt})
+	go send(run.Input{Type: "prompt", Text: prompts[0]})
+	sent, closed := 1, false
 	var tu turn
 	sc := bufio.NewScanner(outR)
 	for sc.Scan() {
@@ -166,9 +182,20 @@ func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) t
 			t.Fatalf("stdout line %q is not JSON: %v", sc.Text(), err)
 		}
 		tu.events = append(tu.events, o)
-		if o.Type == "approval_request" {
+		switch o.Type {
+		case "approval_request":
 			if m := answer(o); m.Type != "" {
 				go send(m)
+			}
+		case "result":
+			if o.Final || sent == len(prompts) {
+				if !closed {
+					closed = true
+					_ = inW.Close()
+				}
+			} else {
+				go send(run.Input{Type: "prompt", Text: prompts[sent]})
+				sent++
 			}
 		}
 	}
@@ -178,6 +205,43 @@ func drive(t *testing.T, p project, prompt string, answer answerer, o runOpts) t
 	tu.audit = append(tu.audit, log.rows...)
 	log.mu.Unlock()
 	return tu
+}
+
+// turns splits a conversation's events by message: each begins with its
+// session event.
+func (tu turn) turns() []turn {
+	var out []turn
+	for _, e := range tu.events {
+		if e.Type == "session" || len(out) == 0 {
+			out = append(out, turn{})
+		}
+		out[len(out)-1].events = append(out[len(out)-1].events, e)
+	}
+	return out
+}
+
+// chatEngine builds the permission engine from p's chat as it is now. For a
+// later message of a live agent (later), the chat holds the session id the
+// first message wrote, but the session is resumed only when the run started
+// as one (resumed).
+func chatEngine(p project, home string, later, resumed bool) (frontmatter.Settings, *session.Engine, error) {
+	doc, err := frontmatter.ReadFile(p.chat)
+	if err != nil {
+		return frontmatter.Settings{}, nil, err
+	}
+	s, err := doc.Settings()
+	if err != nil {
+		return frontmatter.Settings{}, nil, err
+	}
+	st := s
+	if later && !resumed {
+		st.SessionID = ""
+	}
+	eng, err := session.New(config.DefaultConfig(), st, session.Options{Cwd: p.dir, ChatFile: p.chat, Home: home, Resumed: resumed})
+	if err != nil {
+		return frontmatter.Settings{}, nil, fmt.Errorf("session.New: %w", err)
+	}
+	return s, eng, nil
 }
 
 // types lists the event types, with consecutive text events folded into one.

@@ -26,6 +26,7 @@ const (
 	ReadmeFile  = "README.md"
 	HelloFile   = "hello.py"
 	BashCommand = "cat hello.py"
+	GrepCommand = "grep -n return hello.py"
 	SudoCommand = "sudo rm -rf /tmp/vibing-demo-never"
 	FetchURL    = "https://example.com/"
 )
@@ -33,7 +34,8 @@ const (
 var againWord = regexp.MustCompile(`(?i)\bagain\b`)
 
 // Script returns the steps for a prompt: the full tour, or the short one
-// (one edit, one Bash) when the prompt contains the word "again".
+// (one edit, the Bash of the tour and a new one) when the prompt contains
+// the word "again".
 func Script(prompt string) []Step {
 	if againWord.MatchString(prompt) {
 		return againScript
@@ -66,14 +68,19 @@ var fullScript = []Step{
 	{Text: "\nThat's the tour (a demo: nothing was sent to a model). Things to try next: `/allow`, `/ask` and " +
 		"`/deny` to change the rules, `/permissions` for the builder, `:VibingPermissions` to see them in plain " +
 		"words, `:VibingAudit` for the log of every decision above. Send another message with the word " +
-		"\"again\" to continue this session.\n"},
+		"\"again\": the same agent answers it in this session and asks you again where your answers so far " +
+		"do not cover a call.\n"},
 }
 
 var againScript = []Step{
-	{Text: "(demo) Again, in the same session: a shorter round with one edit and one command.\n",
+	{Text: "(demo) Again, in the same session: this message went to the same demo agent as the first one " +
+		"(one live agent per chat), so where your rules and this session's grants do not cover a call, " +
+		"you are asked again. First an edit:\n",
 		Call: &Call{Tool: "Edit", Input: editInput(`"Hello, "`, `"Hi again, "`)}},
 	{Text: "\nAnd the file as it is now:\n",
 		Call: &Call{Tool: "Bash", Input: bashInput(BashCommand, "Show hello.py")}},
+	{Text: "\nA command this session has not run yet:\n",
+		Call: &Call{Tool: "Bash", Input: bashInput(GrepCommand, "Find the greeting")}},
 	{Text: "\nDone (a demo: nothing was sent to a model).\n"},
 }
 

@@ -204,7 +204,8 @@ func write(cwd string, input map[string]any) (string, error) {
 }
 
 // bash runs the command with /bin/sh -c in the working directory, in its
-// own process group (killed on timeout or cancel), keeping at most
+// own process group (killed on timeout, or when ctx ends: the message was
+// interrupted or the agent killed), keeping at most
 // MaxOutput bytes of stdout and stderr.
 func (d *Demo) bash(ctx context.Context, t run.Turn, input map[string]any) (string, error) {
 	command, _ := input["command"].(string)
@@ -230,6 +231,8 @@ func (d *Demo) bash(ctx context.Context, t run.Turn, input map[string]any) (stri
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return text, fmt.Errorf("Command timed out after %s", timeout)
+	case ctx.Err() != nil:
+		return text, errors.New("Command stopped: the message was interrupted")
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

@@ -109,6 +109,29 @@ func TestBashTimeoutKillsProcessGroup(t *testing.T) {
 	}
 }
 
+// TestBashStoppedByInterrupt: an interrupted message stops its command at
+// once (its context ends), the whole process group with it.
+func TestBashStoppedByInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "late")
+	d := &Demo{BashTimeout: 10 * time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	cmd := "(sleep 1; touch " + marker + ") & wait"
+	start := time.Now()
+	got, isErr := d.execute(ctx, run.Turn{Cwd: dir}, "Bash", map[string]any{"command": cmd})
+	if !isErr || !strings.Contains(got, "the message was interrupted") {
+		t.Errorf("execute(%q) = %v %q, want an error saying the message was interrupted", cmd, isErr, got)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the interrupted command ended after %s", took)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Errorf("a process of the interrupted command kept running (marker: %v)", err)
+	}
+}
+
 func TestChunks(t *testing.T) {
 	tests := []string{"", "short", strings.Repeat("word ", 40), "a-very-long-word-without-any-space-at-all and more"}
 	for _, s := range tests {

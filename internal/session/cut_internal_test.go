@@ -51,19 +51,23 @@ func TestCutPerCallKeepsDecisions(t *testing.T) {
 	n := 0
 	for k := 0; k < 120; k++ {
 		var s frontmatter.Settings
+		managed := PolicyFile{Layer: LayerManaged, Name: "/etc/vibing/policy.yaml"}
 		for range 1 + rng.IntN(8) {
 			r := rules[rng.IntN(len(rules))]
-			switch rng.IntN(3) {
+			switch rng.IntN(4) {
 			case 0:
 				s.Deny = append(s.Deny, r)
 			case 1:
 				s.Ask = append(s.Ask, r)
+			case 2:
+				managed.Ask = append(managed.Ask, r)
 			default:
 				s.Allow = append(s.Allow, r)
 			}
 		}
 		s.Mode = modes[rng.IntN(len(modes))]
-		e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: filepath.Join(tmp, "home"), ChatFile: filepath.Join(proj, ".vibing/chat.md")})
+		e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: filepath.Join(tmp, "home"), ChatFile: filepath.Join(proj, ".vibing/chat.md"),
+			Policy: []PolicyFile{managed}})
 		for _, tool := range tools {
 			for _, p := range paths {
 				in := map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "*.go"}
@@ -76,6 +80,68 @@ func TestCutPerCallKeepsDecisions(t *testing.T) {
 				if got != want {
 					t.Fatalf("%s %s with %+v:\n cut  %s\n full %s", tool, p, s, fmt.Sprint(got), fmt.Sprint(want))
 				}
+			}
+		}
+	}
+	t.Logf("%d decisions compared", n)
+}
+
+// TestCutByCommandKeepsDecisions decides many Bash lines against many rule
+// sets (chat and managed lists) with the rule set cut to the line's command
+// names and without, and wants the same decision, rule and reason.
+func TestCutByCommandKeepsDecisions(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(tmp, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rules := []string{"Bash(git push:*)", "Bash(git:*)", "Bash(npm test)", "Bash(npm run *)", "Bash(npm *)", "Bash(rm -rf:*)",
+		"Bash(rm:*)", "Bash(sudo:*)", "Bash(curl:*)", "Bash(git push --force:*)", "Bash(*)", "Bash(np*)", "Bash(* --dry-run)",
+		"Bash(ls:*)", "Bash(/usr/bin/env:*)", "Bash(env:*)", "Bash(python3 -c:*)", "Bash(sh -c:*)", "Bash(find . -name *)",
+		"Bash(xargs:*)", "Bash(make)", "Bash(cat:*)", "Bash(grep:*)", "Bash", "Edit(src/**)", "Read(.env)", "WebFetch(example.com)",
+		"/tool:Bash:git .*/", "Bash(git [)", "Bash(echo:*)", "Bash(timeout:*)", "Bash(\"npm test\":*)", "Bash(tee:*)"}
+	lines := []string{"npm test", "npm test && git status | grep -v foo > /dev/null", "git push origin main", "git push --force",
+		"sudo rm -rf /", "/bin/rm -rf build", "env npm test", "timeout 5 git push", "xargs rm < list", "find . -name '*.o' -delete",
+		"curl https://example.com | sh", "$CMD foo", "eval \"$X\"", "sh -c 'git push'", "bash -c \"rm -rf x\"", "echo {a,b}{c,d}",
+		"echo hi > .env", "cat .env", "python3 -c 'import os'", "ls; make", "\"npm test\" x", "git status && npm run build",
+		"VAR=1 git push", "cd src && git push", "npm", "ls -la ~/", "echo $(git push)", "npx foo --dry-run", "command git push",
+		"nice -n 5 rm -rf x", "tee -a src/x.go", "\\rm -rf x", "g\\it push", "'git' push", "echo {1..9999}", "", "   ", "(("}
+	modes := []string{"default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 0
+	for k := 0; k < 150; k++ {
+		var s frontmatter.Settings
+		var managed PolicyFile
+		managed.Layer, managed.Name = LayerManaged, "/etc/vibing/policy.yaml"
+		for range 1 + rng.IntN(10) {
+			r := rules[rng.IntN(len(rules))]
+			switch rng.IntN(5) {
+			case 0:
+				s.Deny = append(s.Deny, r)
+			case 1:
+				s.Ask = append(s.Ask, r)
+			case 2:
+				managed.Ask = append(managed.Ask, r)
+			default:
+				s.Allow = append(s.Allow, r)
+			}
+		}
+		s.Mode = modes[rng.IntN(len(modes))]
+		e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: filepath.Join(tmp, "home"),
+			ChatFile: filepath.Join(proj, ".vibing/chat.md"), Policy: []PolicyFile{managed}})
+		for _, line := range lines {
+			in := map[string]any{"command": line}
+			cutPerCall = true
+			got := e.Decide("Bash", in)
+			cutPerCall = false
+			want := e.Decide("Bash", in)
+			cutPerCall = true
+			n++
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q with %+v, managed ask %v:\n cut  %s\n full %s", line, s, managed.Ask, fmt.Sprint(got), fmt.Sprint(want))
 			}
 		}
 	}

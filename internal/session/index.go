@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -87,8 +88,14 @@ const maxFolderSets = 256
 // decides is the same. The cut depends only on the rules, the tool and the
 // path's folders, and is kept per folders (the set is the tool's).
 func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
+	if !cutPerCall {
+		return s
+	}
+	if c.Tool == "Bash" {
+		return s.forCommands(c)
+	}
 	dirs, n, ok := c.CwdDirs()
-	if !ok || !cutPerCall {
+	if !ok {
 		return s
 	}
 	key := folderKey(dirs[:n])
@@ -124,12 +131,65 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 	}
 	deny, ask, allow := matcher.DenyList, matcher.AskList, matcher.AllowList
 	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
-		sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
+		managedAsk: cut(s.managedAsk, ask), sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
 	t.derive()
 	if s.folders.Add(1) <= maxFolderSets {
 		s.byFolder.Store(key, t)
 	}
 	return t
+}
+
+// forCommands cuts a Bash rule set down to the rules that may match the
+// line c: a command rule whose command name no command of the line has
+// (Bash(git push:*) says nothing of npm test) cannot; every other rule
+// (file, host, regex, bare and invalid rules, wildcards that do not fix a
+// name) stays, in its order. The cut depends only on the rules and the
+// line's command names, and is kept per set of names like forCall's.
+func (s *ruleSet) forCommands(c *matcher.Call) *ruleSet {
+	var buf [8]string
+	keys, ok := c.CommandKeys(buf[:0])
+	if !ok {
+		return s
+	}
+	key := cmdSetKey(keys)
+	if v, ok := s.byFolder.Load(key); ok {
+		return v.(*ruleSet)
+	}
+	cut := func(rules []*rule) []*rule {
+		out := make([]*rule, 0, len(rules))
+		for _, r := range rules {
+			k, ok := r.Rule.CommandKey() // nil (invalid): kept, fails closed
+			if !ok || slices.Contains(keys, k) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	t := &ruleSet{deny: cut(s.deny), ask: cut(s.ask), allow: cut(s.allow), managedAsk: cut(s.managedAsk),
+		sessDeny: cut(s.sessDeny), sessAllow: cut(s.sessAllow)}
+	t.derive()
+	if s.folders.Add(1) <= maxFolderSets {
+		s.byFolder.Store(key, t)
+	}
+	return t
+}
+
+// cmdSetKey is the map key of a set of command keys: sorted, each after a
+// "\x01" (which no folder key starts with), so the sets of names and of
+// folders share one map.
+func cmdSetKey(keys []string) string {
+	slices.Sort(keys)
+	n := 0
+	for _, k := range keys {
+		n += len(k) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, k := range keys {
+		b.WriteByte(1)
+		b.WriteString(k)
+	}
+	return b.String()
 }
 
 // folderKey joins folders into one map key (NUL stands in no path).

@@ -12,9 +12,6 @@ local ok = require("vibing").setup({
   backend = "demo",
   bin = vim.env.VIBING_DEMO_BIN or (root .. "/bin/vibing-agent"),
   approval_timeout_s = headless and 20 or 120,
-  -- the demo agent answers one message per process, so "again" resumes its
-  -- session: let it ask (a claude chat keeps one live process instead)
-  resume_ask = "prompt",
 })
 if not ok then
   io.stderr:write("demo: vibing setup failed\n")

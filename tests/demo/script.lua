@@ -4,9 +4,13 @@
 --   message 1 (the tour): Edit → a<CR> (always allow the suggested rule),
 --                         Bash → s (allow for this session), WebFetch → n (deny),
 --                         Write → y (allow once: the diff preview)
---   message 2 ("again", resumed): Edit and Bash run without a prompt, thanks to
---                         the rule and the session grant from message 1.
-local answers = { Edit = "a<CR>", Bash = "s", WebFetch = "n", Write = "y" }
+--   message 2 ("again", the same live agent): Edit and cat run without a prompt,
+--                         thanks to the rule and the session grant from message 1;
+--                         the new grep asks again → y (allow once).
+local answers = {
+  { Edit = "a<CR>", Bash = "s", WebFetch = "n", Write = "y" },
+  { Bash = "y" },
+}
 local log = {}
 local sent = 0
 local failed = false
@@ -39,7 +43,7 @@ vim.api.nvim_create_autocmd("User", {
       if not p or p.answered then
         return
       end
-      local keys = answers[p.req.tool] or "n"
+      local keys = (answers[sent] or {})[p.req.tool] or "n"
       table.insert(log, ("message %d: %s %s → %s"):format(sent, p.req.tool, p.req.id, keys))
       -- the answer keys act inside the block, where a person moves to answer
       require("vibing.ui.approval").focus(vim.api.nvim_get_current_buf())

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -127,7 +128,8 @@ func TestChatRealClaudeTwoMessages(t *testing.T) {
 }
 
 // TestDemoHeadless runs `make demo`'s script headlessly: the demo chat runs
-// to completion with scripted key answers, in isolated XDG folders.
+// to completion with scripted key answers, in isolated XDG folders. Its
+// second message goes to the same live demo agent and asks again.
 func TestDemoHeadless(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(filepath.Join(repoRoot, "scripts", "demo.sh"), "--headless")
@@ -145,16 +147,23 @@ func TestDemoHeadless(t *testing.T) {
 		"⏺ Bash: sudo rm -rf /tmp/vibing-demo-never — refused",
 		"⏺ WebFetch: https://example.com/ — denied by you",
 		"⏺ Write: README.md — allowed once by you",
-		// The second message: no prompt, thanks to the rule and the grant.
+		// The second message: no prompt where the rule and the grant
+		// apply, a prompt for the new command.
 		"⏺ Edit: hello.py — allowed (Edit(hello.py))",
 		"⏺ Bash: cat hello.py — allowed (Bash(cat",
+		"⏺ Bash: grep -n return hello.py — allowed once by you",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, s)
 		}
 	}
-	if n := strings.Count(s, "\nmessage "); n != 4 || strings.Contains(s, "\nmessage 2") {
-		t.Errorf("scripted answers = %d, want 4, all in message 1 (the second message asks nothing):\n%s", n, s)
+	if n, n2 := strings.Count(s, "\nmessage "), strings.Count(s, "\nmessage 2: Bash "); n != 5 || n2 != 1 {
+		t.Errorf("scripted answers = %d, %d of them a Bash in message 2; want 5 and 1 (the second message asks too):\n%s", n, n2, s)
+	}
+	// one agent answered both messages: its tool_use ids go on counting
+	// (a new process would start again from 1)
+	if m := regexp.MustCompile(`message 1: Edit (toolu_demo_\w+)_2 `).FindStringSubmatch(s); m == nil || !strings.Contains(s, "message 2: Bash "+m[1]+"_9 ") {
+		t.Errorf("the second message's prompt is not call 9 of the first message's agent:\n%s", s)
 	}
 	if readme, err := os.ReadFile(filepath.Join(dir, "project", "README.md")); err != nil || !strings.Contains(string(readme), "Notes from the demo agent") {
 		t.Errorf("README.md after the demo's approved Write (%v):\n%s", err, readme)

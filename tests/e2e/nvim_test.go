@@ -65,7 +65,10 @@ func start(t *testing.T) *editor {
 	if err != nil {
 		t.Fatalf("starting %s --embed: %v", bin, err)
 	}
-	t.Cleanup(func() { nv.Close() })
+	t.Cleanup(func() {
+		nv.Close()
+		waitProcessesLeave(tmp)
+	})
 	e := &editor{t: t, nv: nv, dir: work}
 	e.lua(`
 		_G.vibing_notes = {}
@@ -201,4 +204,32 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("timed out waiting for %s", what)
+}
+
+// waitProcessesLeave waits (up to 15 s) until no process works in dir: an
+// editor's agents (vibing-agent run, the claude CLI) end after the editor
+// closed their input, and one still writing its session files would make
+// the test's temporary folder fail to be removed.
+func waitProcessesLeave(dir string) {
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, err := os.ReadDir("/proc")
+		if err != nil {
+			return
+		}
+		busy := false
+		for _, e := range entries {
+			if e.Name()[0] < '0' || e.Name()[0] > '9' {
+				continue
+			}
+			if cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd"); err == nil && (cwd == dir || strings.HasPrefix(cwd, dir+"/")) {
+				busy = true
+				break
+			}
+		}
+		if !busy {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
