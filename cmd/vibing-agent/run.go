@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"vibing/internal/audit"
+	"vibing/internal/changes"
 	_ "vibing/internal/claude" // registers the claude backend
 	"vibing/internal/config"
 	_ "vibing/internal/demo" // registers the demo backend
@@ -145,6 +146,8 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		OnTools:         rememberTools,
 		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
 		Notices:         notices,
+		// pre-turn copies of the files each turn changes (files_changed)
+		Changes: &changes.Store{Dir: changes.ChatDir(ce.root, chatPath), Chat: chatPath},
 	}
 	if engErr != nil {
 		r.Notices = append(r.Notices, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", engErr))

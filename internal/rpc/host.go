@@ -35,15 +35,16 @@ type Host struct {
 type method func(h *Host, ctx context.Context, p params) (any, error)
 
 var methods = map[string]method{
-	"info":          (*Host).info,
-	"version":       (*Host).version,
-	"validate_rule": (*Host).validateRule,
-	"settings":      (*Host).settings,
-	"edit":          (*Host).edit,
-	"explain":       (*Host).explain,
-	"audit":         (*Host).audit,
-	"mentions":      (*Host).mentions,
-	"save":          (*Host).save,
+	"info":           (*Host).info,
+	"version":        (*Host).version,
+	"validate_rule":  (*Host).validateRule,
+	"settings":       (*Host).settings,
+	"edit":           (*Host).edit,
+	"explain":        (*Host).explain,
+	"audit":          (*Host).audit,
+	"mentions":       (*Host).mentions,
+	"save":           (*Host).save,
+	"forget_changes": (*Host).forgetChanges,
 }
 
 // Methods lists the method names the host answers, sorted.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 
+	"vibing/internal/changes"
 	"vibing/internal/preview"
 )
 
@@ -120,6 +121,11 @@ type Output struct {
 
 	// error, notice
 	Message string `json:"message,omitempty"`
+
+	// files_changed: the turn's folder of pre-turn copies, and the files
+	// whose content differs from them at the end of the turn
+	Dir   string         `json:"dir,omitempty"`
+	Files []changes.File `json:"files,omitempty"`
 }
 
 // Writer writes Output lines; it is safe for concurrent use and remembers

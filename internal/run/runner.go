@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"vibing/internal/changes"
 	"vibing/internal/matcher"
 	"vibing/internal/preview"
 	"vibing/internal/session"
@@ -42,6 +43,10 @@ type Runner struct {
 	IdleTimeout time.Duration
 	// AuditWait bounds one audit write; default 30 s.
 	AuditWait time.Duration
+
+	// Changes, when set, keeps the pre-turn content of the files allowed
+	// calls may write and reports what each turn changed (files_changed).
+	Changes *changes.Store
 
 	// Notices are shown to the person (as notice events) once the run starts.
 	Notices []string
@@ -91,6 +96,7 @@ func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
 		}
 		prompt = m.Text
 		s.turn = 1
+		s.beginChanges()
 	case <-ctx.Done():
 		return s.fail(ErrCancelled)
 	}
@@ -171,6 +177,9 @@ type state struct {
 	inputEOF bool     // the editor closed stdin
 	grants   []grant  // session grants of this run, for a reloaded engine
 	onces    []string // tools granted by the once policy, likewise
+
+	changed  *changes.Turn       // the files this turn may change (changes.go)
+	bashKept map[string][]string // Bash tool_use id -> files it kept, settled at its result
 }
 
 func (s *state) loop(inputs <-chan Input) error {
@@ -238,6 +247,7 @@ func (s *state) finish() error {
 	}
 	s.queue = nil
 	s.flushAudit()
+	s.reportChanges()
 	switch {
 	case s.idled:
 		return errors.New("the agent went silent")
@@ -281,6 +291,7 @@ func (s *state) handle(ev Event) {
 	case KindToolUse:
 		_ = s.w.Write(Output{Type: "tool_use", ID: ev.ToolUseID, Tool: ev.Tool, Input: ev.Input, Detail: s.detail(ev.Tool, ev.Input)})
 	case KindToolResult:
+		s.bashResult(ev.ToolUseID)
 		_ = s.w.Write(Output{Type: "tool_result", ID: ev.ToolUseID, IsError: ptr(ev.IsError), Content: ptr(ev.Content)})
 	case KindPermission:
 		p := ev.Permission

@@ -20,6 +20,12 @@ func (s *state) settle(p *Permission, v Verdict, d session.Decision, outcome, re
 // settleWith is settle with more audit fields set by extra (the SHA-256 of
 // an approved input, whether it was edited).
 func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome, reason string, extra func(*AuditEntry)) {
+	if v.Allow {
+		if err := s.keepFiles(p, v); err != nil {
+			s.notice("%s", err.Error())
+			v, outcome, reason = Verdict{Message: err.Error()}, AuditDeny, err.Error()
+		}
+	}
 	if !v.Allow && v.Message == "" {
 		v.Message = "Denied by vibing"
 	}

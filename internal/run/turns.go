@@ -29,6 +29,7 @@ func (s *state) endTurn(ev Event) {
 		s.killC = nil
 	}
 	out.Final = !live
+	s.reportChanges()
 	_ = s.w.Write(out)
 	if !live {
 		s.armKill()
@@ -101,6 +102,7 @@ func (s *state) nextTurn(p Prompter, text string) {
 		s.r.Engine = eng
 	}
 	s.turn++
+	s.beginChanges()
 	s.between, s.resultSent, s.cancelled, s.idled = false, false, false, false
 	s.sessionSent = true
 	_ = s.w.Write(Output{Type: "session", SessionID: s.sessionID, Resumed: ptr(s.resumed()), Turn: s.turn})

@@ -99,6 +99,13 @@ M.defaults = {
       review = "d", -- side by side in a new tab; edit the proposal, then approve it there
       deny_reason = "r", -- deny, with a reason typed for the agent
     },
+    -- On a "Modified files" list under an answer (elsewhere the key does
+    -- what it does in Neovim).
+    changes = {
+      diff = "gd", -- the file's diff against its content before the turn
+      revert = "gr", -- put the file back as it was before the turn
+      revert_all = "gR", -- every file of the list
+    },
   },
   -- Where :VibingChat opens a chat.
   window = {
@@ -195,6 +202,11 @@ local schema = {
       always_deny = key_or_false,
       review = key_or_false,
       deny_reason = key_or_false,
+    },
+    changes = {
+      diff = key_or_false,
+      revert = key_or_false,
+      revert_all = key_or_false,
     },
   },
   window = {

@@ -131,6 +131,10 @@ function handlers.tool_result(r, ev)
   end
 end
 
+function handlers.files_changed(r, ev)
+  require("vibing.chat.changes").show(r, ev)
+end
+
 function handlers.session_grant(r, ev)
   if type(ev.rule) == "string" and ev.rule ~= "" then
     grants.add(r.buf, ev.decision == "deny" and "deny" or "allow", ev.rule)

@@ -182,6 +182,7 @@ function M.attach(bufnr)
       require("vibing.chat.run").cancel(bufnr)
     end, { buffer = bufnr, desc = "vibing: cancel the running message" })
   end
+  require("vibing.chat.changes").attach(bufnr)
 end
 
 ---Attach when a Markdown buffer turns out to be a chat (BufRead autocmd).

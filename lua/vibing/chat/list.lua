@@ -104,6 +104,12 @@ function M.delete(e)
   if e.bufnr and vim.api.nvim_buf_is_valid(e.bufnr) then
     pcall(vim.api.nvim_buf_delete, e.bufnr, { force = true })
   end
+  -- the copies of what its turns changed go with it
+  local _, err = require("vibing.rpc").call("forget_changes", { chat = e.path, cwd = vim.fn.getcwd() })
+  if err then
+    log.warn(("Deleted %s, but not the copies of what its turns changed: %s"):format(vim.fn.fnamemodify(e.path, ":~:."), err))
+    return true
+  end
   log.info("Deleted " .. vim.fn.fnamemodify(e.path, ":~:."))
   return true
 end
