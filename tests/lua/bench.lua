@@ -102,6 +102,14 @@ end
 out(("stream 1 MB (%d text events) into a chat buffer: %.0f ms (target < 1000 ms)"):format(nevents, elapsed))
 out(("longest event-loop stall while streaming (5 ms probe timer): %.1f ms (target < 50 ms)"):format(stall))
 
+-- Headless, nothing was drawn while the text streamed in: the first redraw
+-- computes the folds (tool output blocks) of the whole megabyte at once.
+-- It is measured on its own, so the approval below measures the approval
+-- alone.
+local tf = vim.loop.hrtime()
+vim.cmd("redraw")
+out(("first redraw after the 1 MB turn (folds of the whole chat computed): %.1f ms"):format((vim.loop.hrtime() - tf) / 1e6))
+
 -- Approval: from an approval_request event line to its block in the buffer.
 local approval = require("vibing.ui.approval")
 local writer = require("vibing.chat.writer").new(buf, { delay_ms = 0 })
