@@ -244,7 +244,7 @@ func inside(p, dir string) bool {
 	if dir == "/" {
 		return true
 	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	return p == dir || len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
 // rel returns p relative to dir when p lies below dir.

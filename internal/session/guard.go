@@ -50,66 +50,76 @@ func appendGuard(out []string, p string, env matcher.Env) []string {
 
 // guard is step 1: it reports the guarded path that c would modify.
 func (e *Engine) guard(c *matcher.Call) (string, bool) {
-	var paths []matcher.Path
-	if info, ok := tools.Lookup(c.Tool); ok && info.Edit && c.Path != nil {
-		paths = append(paths, *c.Path)
+	if c.Tool != "Bash" {
+		// a file tool writes one path (no slice of copies for it)
+		if info, ok := tools.Lookup(c.Tool); ok && info.Edit && c.Path != nil {
+			return e.guardedBy(c.Path)
+		}
+		return "", false
 	}
-	if c.Tool == "Bash" {
-		if c.Err != nil {
-			// The line could not be parsed: refuse when it so much as names a
-			// guarded place.
-			for _, g := range e.guarded {
-				if strings.Contains(c.Command, filepath.Base(g)) {
-					return g, true
-				}
+	var paths []matcher.Path
+	if c.Err != nil {
+		// The line could not be parsed: refuse when it so much as names a
+		// guarded place.
+		for _, g := range e.guarded {
+			if strings.Contains(c.Command, filepath.Base(g)) {
+				return g, true
 			}
 		}
-		paths = append(paths, c.Modifies...)
-		// A "cd dir && rm x" changes what a relative path means, and a cd
-		// inside a subshell does not last: check every relative target
-		// against the working directory and every folder the line changes
-		// into. When a cd goes somewhere only known at run time, a relative
-		// target that names a guarded file or folder is refused outright.
-		starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
-		dirs, unknown := cdTargets(c, starts)
-		unknown = unknown || lost
-		for _, d := range starts {
-			dirs = append(dirs, matcher.Path{Abs: d})
+	}
+	paths = append(paths, c.Modifies...)
+	// A "cd dir && rm x" changes what a relative path means, and a cd
+	// inside a subshell does not last: check every relative target
+	// against the working directory and every folder the line changes
+	// into. When a cd goes somewhere only known at run time, a relative
+	// target that names a guarded file or folder is refused outright.
+	starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
+	dirs, unknown := cdTargets(c, starts)
+	unknown = unknown || lost
+	for _, d := range starts {
+		dirs = append(dirs, matcher.Path{Abs: d})
+	}
+	dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
+	dirs = uniqueDirs(dirs)
+	for _, p := range c.Modifies {
+		if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
+			continue
 		}
-		dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
-		dirs = uniqueDirs(dirs)
-		for _, p := range c.Modifies {
-			if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
-				continue
-			}
-			for _, dir := range dirs {
-				paths = append(paths, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
-			}
-			if unknown {
-				if g, ok := e.namesGuarded(p.Raw); ok {
-					return g, true
-				}
+		for _, dir := range dirs {
+			paths = append(paths, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
+		}
+		if unknown {
+			if g, ok := e.namesGuarded(p.Raw); ok {
+				return g, true
 			}
 		}
-		if g, ok := e.namedByOpaque(c, dirs); ok {
+	}
+	if g, ok := e.namedByOpaque(c, dirs); ok {
+		return g, true
+	}
+	if len(c.Unseen()) > 0 {
+		// a command the engine cannot see through, on a line that names
+		// a guarded place anywhere: refuse rather than guess
+		if g, ok := e.mentionsGuarded(c.Command, dirs); ok {
 			return g, true
 		}
-		if len(c.Unseen()) > 0 {
-			// a command the engine cannot see through, on a line that names
-			// a guarded place anywhere: refuse rather than guess
-			if g, ok := e.mentionsGuarded(c.Command, dirs); ok {
-				return g, true
-			}
+	}
+	for i := range paths {
+		if g, ok := e.guardedBy(&paths[i]); ok {
+			return g, true
 		}
 	}
-	for _, p := range paths {
-		for _, g := range e.guarded {
-			if within(p.Abs, g) || within(p.Real, g) {
-				return g, true
-			}
-			if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) && namedReaches(&p, g) {
-				return g, true // writes names it does not spell out in a folder that holds g
-			}
+	return "", false
+}
+
+// guardedBy reports the guarded path a write of p may change.
+func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
+	for _, g := range e.guarded {
+		if within(p.Abs, g) || within(p.Real, g) {
+			return g, true
+		}
+		if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) && namedReaches(p, g) {
+			return g, true // writes names it does not spell out in a folder that holds g
 		}
 	}
 	return "", false
