@@ -22,7 +22,7 @@ func (s *state) endTurn(ev Event) {
 	}
 	s.resultSent = true
 	out := Output{Type: "result", SessionID: s.sessionID, IsError: ptr(ev.IsError),
-		CostUSD: ptr(ev.CostUSD), DurationMS: ptr(ev.DurationMS), Turn: s.turn}
+		CostUSD: costOf(ev), DurationMS: ptr(ev.DurationMS), Turn: s.turn}
 	if s.cancelled {
 		// the backend stopped the turn when interrupted and lives on
 		out.IsError, out.Cancelled = ptr(true), true
@@ -141,4 +141,13 @@ func errIf(ok bool, f func() error) error {
 		return errors.New("this agent cannot switch while it runs")
 	}
 	return f()
+}
+
+// costOf is a result's cost, or nil for a backend that reports none (the
+// demo agent): the editor then shows no cost rather than "$0.0000".
+func costOf(ev Event) *float64 {
+	if ev.CostUSD == 0 {
+		return nil
+	}
+	return ptr(ev.CostUSD)
 }
