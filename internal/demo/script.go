@@ -67,9 +67,11 @@ var fullScript = []Step{
 		Call: &Call{Tool: "Write", Input: writeInput()}},
 	{Text: "\nThat's the tour (a demo: nothing was sent to a model). Things to try next: `/allow`, `/ask` and " +
 		"`/deny` to change the rules, `/permissions` for the builder, `:VibingPermissions` to see them in plain " +
-		"words, `:VibingAudit` for the log of every decision above. Send another message with the word " +
-		"\"again\": the same agent answers it in this session and asks you again where your answers so far " +
-		"do not cover a call.\n"},
+		"words, `:VibingAudit` for the log of every decision above. Under this answer, the Modified files " +
+		"list names what the turn changed: `gd` on a line shows that file's diff, `gr` puts it back as it " +
+		"was, `gR` all of them; `<CR>` on a tool line shows its whole output. Send another message with the " +
+		"word \"again\": the same agent answers it in this session and asks you again where your answers so " +
+		"far do not cover a call.\n"},
 }
 
 var againScript = []Step{
