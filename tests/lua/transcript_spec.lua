@@ -321,3 +321,58 @@ describe("a tool's whole output", function()
     assert.equals("  line 50", vim.api.nvim_buf_get_lines(0, summary + 50, summary + 51, false)[1], "the whole output is in the file")
   end)
 end)
+
+describe("an approval block and the person's cursor", function()
+  local approval = require("vibing.ui.approval")
+  local function request(id, cmd)
+    return ev({ type = "approval_request", id = id, tool = "Bash", input = { command = cmd }, detail = cmd, level = "mutating",
+      rule = "Bash", options = { "allow_once", "deny_once" }, timeout_s = 60 })
+  end
+  local function active_id(buf)
+    local p = approval.active(buf)
+    return p and p.req.id or nil
+  end
+  local turn = {
+    ev({ type = "text", text = "Two commands." }), "sleep 0.3", request("a", "make"), "sleep 1.5",
+    ev({ type = "approval_resolved", id = "a", decision = "allow_once", by = "user" }), request("b", "make test"), "sleep 1.5",
+    ev({ type = "approval_resolved", id = "b", decision = "allow_once", by = "user" }), ev({ type = "result", is_error = false }),
+  }
+
+  it("takes the cursor that waits under the reply, and the next one after an answer", function()
+    fake_run(vim.fn.getcwd(), { turn })
+    local buf = helpers.new_chat()
+    helpers.say(buf, "run both")
+    assert.truthy(vim.wait(5000, function()
+      return active_id(buf) == "a"
+    end, 10), "the first block came")
+    assert.truthy(approval.cursor_inside(buf), "the cursor waiting in the empty User section went to the block")
+    vim.api.nvim_feedkeys("y", "xt", false)
+    assert.truthy(vim.wait(5000, function()
+      return active_id(buf) == "b"
+    end, 10), "the second block came")
+    assert.truthy(approval.cursor_inside(buf), "after answering the first, the cursor is on the second")
+    assert.truthy(vim.wait(5000, function()
+      return vim.b[buf].vibing_runs == 1
+    end, 10), "the run ended")
+  end)
+
+  it("stays where the next message is being typed", function()
+    fake_run(vim.fn.getcwd(), { turn })
+    local buf = helpers.new_chat()
+    helpers.say(buf, "run both")
+    assert.truthy(vim.wait(5000, function()
+      return text(buf):find("Two commands.", 1, true) ~= nil
+    end, 10), "the reply started")
+    vim.api.nvim_feedkeys("Ameanwhile\27", "xt", false)
+    local row = vim.api.nvim_win_get_cursor(0)[1]
+    assert.truthy(vim.wait(5000, function()
+      return active_id(buf) == "a"
+    end, 10), "the first block came")
+    assert.falsy(approval.cursor_inside(buf), "the cursor is not taken from the message being typed")
+    assert.equals("meanwhile", vim.api.nvim_buf_get_lines(buf, -2, -1, false)[1])
+    assert.truthy(vim.api.nvim_win_get_cursor(0)[1] > row, "the cursor stays on the typed line (the block above pushed it down)")
+    assert.truthy(vim.wait(6000, function()
+      return vim.b[buf].vibing_runs == 1
+    end, 10), "the run ended")
+  end)
+end)

@@ -171,9 +171,10 @@ function M.chat_name(bufnr)
 end
 
 ---A new block needs the person: every other window showing the chat moves
----its cursor to the block; the window the person is in scrolls until the
----block's last line shows, without putting the cursor into the block (a `y`
----typed there must not answer by surprise). When no window shows the chat
+---its cursor to the block; the window the person is in takes the cursor to
+---the block when the person waits for it (ui/follow.lua), else scrolls until
+---the block's last line shows without putting the cursor into the block (a
+---`y` typed there must not answer by surprise). When no window shows the chat
 ---or the person works in another window, a WARN notification names the chat.
 ---@param bufnr integer
 ---@param p vibing.Pending
@@ -190,6 +191,10 @@ function M.attend(bufnr, p)
       vim.api.nvim_win_call(win, function()
         vim.cmd("normal! zt")
       end)
+    elseif row and require("vibing.ui.follow").takes_cursor(bufnr, win) then
+      -- the person waits for it (ui/follow.lua): the cursor goes to the
+      -- block's last line, so the whole block scrolls into view
+      pcall(vim.api.nvim_win_set_cursor, win, { row + p.nlines, 0 })
     elseif row then
       local last = row + p.nlines -- 1-based line of the block's end
       local height = vim.api.nvim_win_get_height(win)
@@ -553,6 +558,9 @@ function M.answer(bufnr, decision, extra, again)
   if not p or p.answered then
     return
   end
+  if M.cursor_inside(bufnr) then
+    require("vibing.ui.follow").answered(bufnr, vim.api.nvim_get_current_win())
+  end
   local offered = render.field(p.req, "options")
   if type(offered) == "table" and not vim.tbl_contains(offered, decision) then
     local limit = render.field(p.req, "limit")
@@ -738,6 +746,7 @@ end
 ---@param bufnr integer
 function M.forget(bufnr)
   queues[bufnr] = nil
+  require("vibing.ui.follow").forget(bufnr)
   pcall(unmap, bufnr)
 end
 
@@ -748,6 +757,7 @@ function M.cancel_all(bufnr)
     M.resolved(bufnr, { id = M.active(bufnr).req.id, decision = "deny_once", by = "cancel" })
   end
   queues[bufnr] = nil
+  require("vibing.ui.follow").forget(bufnr)
 end
 
 return M
