@@ -156,7 +156,17 @@ function M.attach(bufnr)
   if vim.bo[bufnr].filetype ~= "markdown" then
     vim.bo[bufnr].filetype = "markdown"
   end
-  vim.bo[bufnr].omnifunc = "v:lua.require'vibing.complete'.omnifunc"
+  local omnifunc = "v:lua.require'vibing.complete'.omnifunc"
+  vim.bo[bufnr].omnifunc = omnifunc
+  vim.api.nvim_create_autocmd("FileType", {
+    group = vim.api.nvim_create_augroup("vibing_complete_" .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = "vibing: keep the chat's completion when the filetype is set again (:e)",
+    callback = function()
+      -- the markdown filetype plugin has just set its own omnifunc
+      vim.bo[bufnr].omnifunc = omnifunc
+    end,
+  })
   local output = require("vibing.chat.output")
   output.attach(bufnr)
   local keys = options().keymaps
