@@ -148,6 +148,34 @@ local function allow(id, tool, detail)
   return { type = "decision", id = id, tool = tool, detail = detail, decision = "allow", rule = tool, source = "allow_list" }
 end
 
+describe("text after a tool line", function()
+  it("starts a paragraph of its own, once (text that starts with a newline gets no second blank line)", function()
+    local buf = chat_buf()
+    local r = run_in(buf)
+    feed(r, {
+      { type = "text", text = "First." },
+      { type = "tool_use", id = "t1", tool = "Read", input = { file_path = "a.txt" }, detail = "a.txt" },
+      allow("t1", "Read", "a.txt"),
+      { type = "tool_result", id = "t1", is_error = false, content = "alpha" },
+      { type = "text", text = "Then." },
+      { type = "tool_use", id = "t2", tool = "Read", input = { file_path = "b.txt" }, detail = "b.txt" },
+      allow("t2", "Read", "b.txt"),
+      { type = "text", text = "\nAlready apart." },
+    })
+    assert.equals({
+      "## Assistant",
+      "First.",
+      "⏺ Read: a.txt — allowed (Read)",
+      "  ⎿ alpha",
+      "",
+      "Then.",
+      "⏺ Read: b.txt — allowed (Read)",
+      "",
+      "Already apart.",
+    }, lines(buf))
+  end)
+end)
+
 describe("tool results", function()
   it("land under their own call when both calls come before the results (as the claude CLI sends them)", function()
     local buf = chat_buf()
@@ -172,6 +200,7 @@ describe("tool results", function()
       "  ```",
       "⏺ Bash: echo two — allowed (Bash)",
       "  ⎿ two",
+      "",
       "Both ran.",
     }, lines(buf))
   end)
@@ -197,6 +226,7 @@ describe("tool results", function()
       "  ⎿ alpha",
       "⏺ Bash: make — allowed once by you",
       "  ⎿ built",
+      "",
       "Waiting for both.",
       "",
       "## User",

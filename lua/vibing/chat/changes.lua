@@ -96,7 +96,7 @@ function M.show(r, ev)
     return
   end
   vim.api.nvim_set_hl(0, hl, { link = "Comment", default = true })
-  r.writer:lines(M.lines(ev, vim.api.nvim_buf_get_name(r.buf)), hl)
+  r.writer:lines(M.lines(ev, vim.api.nvim_buf_get_name(r.buf)), hl, true)
 end
 
 local function is_item(line)
