@@ -187,18 +187,20 @@ function M.attach(bufnr)
       end
     end, { buffer = bufnr, desc = "vibing: show or hide a tool's output (on its line)" })
   end
-  -- za on a tool line: its output's fold starts on the summary line under it
-  vim.keymap.set("n", "za", function()
-    local line = vim.api.nvim_get_current_line()
-    if vim.v.count == 0 and (line:find("^⏺ ") or line:find("^✗ ")) and output.toggle(bufnr) then
-      return
-    end
-    local ok, err = pcall(vim.cmd, "normal! " .. (vim.v.count > 0 and vim.v.count or "") .. "za")
-    if not ok then
-      -- as Neovim's own za says it (E490: No fold found), without a Lua traceback
-      vim.api.nvim_echo({ { tostring(err):match("E%d+:.*") or tostring(err), "ErrorMsg" } }, false, {})
-    end
-  end, { buffer = bufnr, desc = "vibing: za on a tool line shows or hides its output" })
+  if keys.output ~= "za" then
+    -- za on a tool line: its output's fold starts on the summary line under it
+    vim.keymap.set("n", "za", function()
+      local line = vim.api.nvim_get_current_line()
+      if vim.v.count == 0 and (line:find("^⏺ ") or line:find("^✗ ")) and output.toggle(bufnr) then
+        return
+      end
+      local ok, err = pcall(vim.cmd, "normal! " .. (vim.v.count > 0 and vim.v.count or "") .. "za")
+      if not ok then
+        -- as Neovim's own za says it (E490: No fold found), without a Lua traceback
+        vim.api.nvim_echo({ { tostring(err):match("E%d+:.*") or tostring(err), "ErrorMsg" } }, false, {})
+      end
+    end, { buffer = bufnr, desc = "vibing: za on a tool line shows or hides its output" })
+  end
   if keys.cancel then
     vim.keymap.set("n", keys.cancel, function()
       require("vibing.chat.run").cancel(bufnr)
