@@ -490,7 +490,8 @@ describe("writer", function()
     w:lines({ "⏺ tool" })
     w:text("after")
     w:flush()
-    assert.equals({ "## Assistant", "Hello world", "second line", "⏺ tool", "after" }, vim.api.nvim_buf_get_lines(buf, 0, -1, false))
+    -- text after whole lines is a paragraph of its own
+    assert.equals({ "## Assistant", "Hello world", "second line", "⏺ tool", "", "after" }, vim.api.nvim_buf_get_lines(buf, 0, -1, false))
   end)
 end)
 

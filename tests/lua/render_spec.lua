@@ -72,6 +72,9 @@ describe("render.result_line", function()
     assert.equals("  ⎿ (no output)", render.result_line("", false))
     assert.equals(nil, render.result_line(vim.NIL, false))
   end)
+  it("says line, not lines, for one more", function()
+    assert.equals("  ⎿ a (+1 line)", render.result_line("a\nb\n", false))
+  end)
 end)
 
 describe("render.cost_line", function()
@@ -181,6 +184,14 @@ describe("render.block", function()
     r.tool = "Write"
     r.preview = { kind = "new_file", path = "hello.py", lines = 2, bytes = 25, head = "print('hi')\nprint('bye')" }
     assert.matches("│ hello.py  (new file: 2 lines, 25 bytes)\n```\nprint('hi')\nprint('bye')\n```", table.concat((render.block(r, keys, 0)), "\n"), true)
+  end)
+  it("says 1 line, 1 byte, 1 more line in the singular", function()
+    local r = vim.deepcopy(req)
+    r.tool = "Write"
+    r.preview = { kind = "new_file", path = "one.txt", lines = 1, bytes = 1, head = "x" }
+    assert.matches("│ one.txt  (new file: 1 line, 1 byte)", table.concat((render.block(r, keys, 0)), "\n"), true)
+    r.preview = { kind = "new_file", path = "two.txt", lines = 2, bytes = 4, head = "a\nb" }
+    assert.matches("\na\n```\n│ … 1 more line — press d", table.concat((render.block(r, keys, 0, 1)), "\n"), true)
   end)
 end)
 

@@ -148,6 +148,34 @@ local function allow(id, tool, detail)
   return { type = "decision", id = id, tool = tool, detail = detail, decision = "allow", rule = tool, source = "allow_list" }
 end
 
+describe("text after a tool line", function()
+  it("starts a paragraph of its own, once (text that starts with a newline gets no second blank line)", function()
+    local buf = chat_buf()
+    local r = run_in(buf)
+    feed(r, {
+      { type = "text", text = "First." },
+      { type = "tool_use", id = "t1", tool = "Read", input = { file_path = "a.txt" }, detail = "a.txt" },
+      allow("t1", "Read", "a.txt"),
+      { type = "tool_result", id = "t1", is_error = false, content = "alpha" },
+      { type = "text", text = "Then." },
+      { type = "tool_use", id = "t2", tool = "Read", input = { file_path = "b.txt" }, detail = "b.txt" },
+      allow("t2", "Read", "b.txt"),
+      { type = "text", text = "\nAlready apart." },
+    })
+    assert.equals({
+      "## Assistant",
+      "First.",
+      "⏺ Read: a.txt — allowed (Read)",
+      "  ⎿ alpha",
+      "",
+      "Then.",
+      "⏺ Read: b.txt — allowed (Read)",
+      "",
+      "Already apart.",
+    }, lines(buf))
+  end)
+end)
+
 describe("tool results", function()
   it("land under their own call when both calls come before the results (as the claude CLI sends them)", function()
     local buf = chat_buf()
@@ -165,13 +193,14 @@ describe("tool results", function()
     assert.equals({
       "## Assistant",
       "⏺ Bash: echo one; echo one-b — allowed (Bash)",
-      "  ⎿ one (+1 lines)",
+      "  ⎿ one (+1 line)",
       "  ```output",
       "  one",
       "  one-b",
       "  ```",
       "⏺ Bash: echo two — allowed (Bash)",
       "  ⎿ two",
+      "",
       "Both ran.",
     }, lines(buf))
   end)
@@ -197,6 +226,7 @@ describe("tool results", function()
       "  ⎿ alpha",
       "⏺ Bash: make — allowed once by you",
       "  ⎿ built",
+      "",
       "Waiting for both.",
       "",
       "## User",
@@ -221,14 +251,14 @@ describe("calls the CLI refused before the permission check", function()
     assert.equals({
       "## Assistant",
       "✗ Edit: foo.py — not run: String to replace not found in file.",
-      "  ⎿ error: String to replace not found in file. (+1 lines)",
+      "  ⎿ error: String to replace not found in file. (+1 line)",
       "  ```output",
       "  String to replace not found in file.",
       "  String: zzz",
       "  ```",
       "✗ NoSuchTool: {\"a\":1} — not run: Error: No such tool available: NoSuchTool",
       "✗ Bash: {\"nocommand\":\"x\"} — not run: InputValidationError: Bash failed due to the following issue:",
-      "  ⎿ error: InputValidationError: Bash failed due to the following issue: (+1 lines)",
+      "  ⎿ error: InputValidationError: Bash failed due to the following issue: (+1 line)",
       "  ```output",
       "  InputValidationError: Bash failed due to the following issue:",
       "  The required parameter `command` is missing",
@@ -313,6 +343,11 @@ describe("a tool's whole output", function()
     assert.equals(summary, vim.fn.foldclosed(summary + 10), "<CR> inside it closes it")
     vim.api.nvim_feedkeys("za", "xt", false)
     assert.equals(-1, vim.fn.foldclosed(summary + 10), "za opens it too")
+    vim.api.nvim_win_set_cursor(0, { tool, 0 })
+    vim.api.nvim_feedkeys("za", "xt", false)
+    assert.equals(summary, vim.fn.foldclosed(summary + 10), "za on the tool line closes it (as the README says)")
+    vim.api.nvim_feedkeys("za", "xt", false)
+    assert.equals(-1, vim.fn.foldclosed(summary + 10), "and opens it")
     -- saved, closed, opened again
     vim.cmd("silent write")
     vim.cmd("bwipeout!")

@@ -96,7 +96,7 @@ function M.show(r, ev)
     return
   end
   vim.api.nvim_set_hl(0, hl, { link = "Comment", default = true })
-  r.writer:lines(M.lines(ev, vim.api.nvim_buf_get_name(r.buf)), hl)
+  r.writer:lines(M.lines(ev, vim.api.nvim_buf_get_name(r.buf)), hl, true)
 end
 
 local function is_item(line)
@@ -226,10 +226,11 @@ local function states(dir, e)
 end
 
 -- Why the person may not want e reverted ("" when nothing changed since the turn).
+local UNSAVED = "has unsaved changes in a buffer"
 local function changed_since(e, st)
   local b = loaded_buf(e.path)
   if b and vim.bo[b].modified then
-    return "has unsaved changes in a buffer"
+    return UNSAVED
   end
   if st.after == nil then
     return "may have changed since the turn (its state at the end of the turn was not kept)"
@@ -351,7 +352,24 @@ function M.revert(buf, all)
     end
   end
   if #asked > 0 then
-    local msg = table.concat(asked, "\n") .. "\n\nRevert to the content before the turn anyway? Those changes would be lost."
+    -- what happens to the person's changes: lost on disk, kept in a buffer
+    local on_disk, unsaved = false, false
+    for _, p in ipairs(plan) do
+      if p.why == UNSAVED then
+        unsaved = true
+        on_disk = on_disk or p.st.after == nil or p.st.now ~= p.st.after
+      elseif p.why ~= "" then
+        on_disk = true
+      end
+    end
+    local after = {}
+    if on_disk then
+      table.insert(after, "Changes made on disk after the turn would be lost.")
+    end
+    if unsaved then
+      table.insert(after, "The file on disk is reverted; its buffer keeps your unsaved changes (:e! loads the reverted file).")
+    end
+    local msg = table.concat(asked, "\n") .. "\n\nRevert to the content before the turn anyway? " .. table.concat(after, " ")
     local mixed = #plan > #asked
     local c = vim.fn.confirm(msg, mixed and "&Revert all\n&Only the others\n&Cancel" or "&Revert\n&Cancel", mixed and 3 or 2)
     if mixed and c == 2 then

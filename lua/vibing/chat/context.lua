@@ -84,6 +84,10 @@ function M.append(bufnr, lines)
   end
   local text = { "" }
   vim.list_extend(text, lines)
+  if (lines[#lines] or ""):match("^```") then
+    -- an empty line to type on: text typed on the fence's line would open a new block
+    table.insert(text, "")
+  end
   vim.api.nvim_buf_set_lines(bufnr, from, last, false, text)
 end
 
@@ -136,6 +140,7 @@ function M.chat_from_selection(a)
   local target = vim.api.nvim_get_current_buf()
   if name ~= "" and require("vibing.chat").is_chat(target) then
     M.append(target, M.snippet(name, lines, a.line1, a.line2, ft))
+    vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(target), 0 })
   end
 end
 

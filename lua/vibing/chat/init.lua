@@ -156,7 +156,17 @@ function M.attach(bufnr)
   if vim.bo[bufnr].filetype ~= "markdown" then
     vim.bo[bufnr].filetype = "markdown"
   end
-  vim.bo[bufnr].omnifunc = "v:lua.require'vibing.complete'.omnifunc"
+  local omnifunc = "v:lua.require'vibing.complete'.omnifunc"
+  vim.bo[bufnr].omnifunc = omnifunc
+  vim.api.nvim_create_autocmd("FileType", {
+    group = vim.api.nvim_create_augroup("vibing_complete_" .. bufnr, { clear = true }),
+    buffer = bufnr,
+    desc = "vibing: keep the chat's completion when the filetype is set again (:e)",
+    callback = function()
+      -- the markdown filetype plugin has just set its own omnifunc
+      vim.bo[bufnr].omnifunc = omnifunc
+    end,
+  })
   local output = require("vibing.chat.output")
   output.attach(bufnr)
   local keys = options().keymaps
@@ -176,6 +186,20 @@ function M.attach(bufnr)
         vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(key, true, false, true), "n", false)
       end
     end, { buffer = bufnr, desc = "vibing: show or hide a tool's output (on its line)" })
+  end
+  if keys.output ~= "za" then
+    -- za on a tool line: its output's fold starts on the summary line under it
+    vim.keymap.set("n", "za", function()
+      local line = vim.api.nvim_get_current_line()
+      if vim.v.count == 0 and (line:find("^⏺ ") or line:find("^✗ ")) and output.toggle(bufnr) then
+        return
+      end
+      local ok, err = pcall(vim.cmd, "normal! " .. (vim.v.count > 0 and vim.v.count or "") .. "za")
+      if not ok then
+        -- as Neovim's own za says it (E490: No fold found), without a Lua traceback
+        vim.api.nvim_echo({ { tostring(err):match("E%d+:.*") or tostring(err), "ErrorMsg" } }, false, {})
+      end
+    end, { buffer = bufnr, desc = "vibing: za on a tool line shows or hides its output" })
   end
   if keys.cancel then
     vim.keymap.set("n", keys.cancel, function()

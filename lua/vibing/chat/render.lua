@@ -37,6 +37,11 @@ local outcomes = {
 }
 
 ---A table field that is a real value (json_decode turns null into vim.NIL).
+-- "1 line", "2 lines": a count and its noun, in the singular for one.
+local function count(n, noun)
+  return ("%d %s%s"):format(n, noun, n == 1 and "" or "s")
+end
+
 local function field(t, k)
   if type(t) ~= "table" then
     return nil
@@ -165,7 +170,7 @@ end
 local function summary(lines)
   local first = vim.trim(lines[1])
   local short = M.oneline(first, 100)
-  local more = #lines > 1 and (" (+%d lines)"):format(#lines - 1) or ""
+  local more = #lines > 1 and (" (+%s)"):format(count(#lines - 1, "line")) or ""
   return short .. more, #lines == 1 and short == first
 end
 
@@ -358,7 +363,7 @@ function M.preview_lines(req, max, review_key)
     add("```", "VibingApprovalFence")
     if #body > max then
       local how = review_key and (" — press " .. review_key) or ""
-      add(("│ … %d more lines%s"):format(#body - max, how), "VibingApprovalKey")
+      add(("│ … %d more %s%s"):format(#body - max, #body - max == 1 and "line" or "lines", how), "VibingApprovalKey")
     end
   end
   if type(p) ~= "table" then
@@ -374,9 +379,9 @@ function M.preview_lines(req, max, review_key)
     if kind == "diff" and (field(p, "added") or field(p, "removed")) then
       head = head .. ("  (+%d −%d)"):format(field(p, "added") or 0, field(p, "removed") or 0)
     elseif kind == "new_file" then
-      head = head .. ("  (new file: %d lines, %d bytes)"):format(field(p, "lines") or 0, field(p, "bytes") or 0)
+      head = head .. ("  (new file: %s, %s)"):format(count(field(p, "lines") or 0, "line"), count(field(p, "bytes") or 0, "byte"))
     elseif kind == "binary" then
-      head = head .. ("  (binary, %d bytes)"):format(field(p, "bytes") or 0)
+      head = head .. ("  (binary, %s)"):format(count(field(p, "bytes") or 0, "byte"))
     end
     add(head)
   elseif kind == "command" then

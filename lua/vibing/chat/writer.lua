@@ -131,6 +131,13 @@ function Writer:flush()
     last = row + #lines - 1
     self:set_end(last, (#lines == 1 and col or 0) + #lines[#lines])
   else
+    -- Text after whole lines (a tool call, its output, a block) is a
+    -- paragraph of its own: glued under them, Markdown would make it part
+    -- of theirs.
+    local prev = vim.api.nvim_buf_get_lines(self.buf, row, row + 1, false)[1] or ""
+    if prev ~= "" and lines[1] ~= "" then
+      table.insert(lines, 1, "")
+    end
     vim.api.nvim_buf_set_lines(self.buf, row + 1, row + 1, false, lines)
     last = row + #lines
     self:set_end(last, #lines[#lines])
@@ -158,8 +165,9 @@ end
 ---next text starts on a line of its own. Returns the 0-based row of the first.
 ---@param lines string[]
 ---@param hl string|string[]|nil highlight group for all lines, or one per line
+---@param apart boolean|nil a block of its own: after a blank line
 ---@return integer row
-function Writer:lines(lines, hl)
+function Writer:lines(lines, hl, apart)
   self:flush()
   if not vim.api.nvim_buf_is_valid(self.buf) then
     return 0
@@ -167,9 +175,21 @@ function Writer:lines(lines, hl)
   local row = self:pos()
   local wins = followers(self.buf, row)
   local first = row + 1
-  if self.open and vim.api.nvim_buf_get_lines(self.buf, row, row + 1, false)[1] == "" then
+  local reuse = self.open and vim.api.nvim_buf_get_lines(self.buf, row, row + 1, false)[1] == ""
+  if reuse then
     -- An empty open line is where text would have gone: use it.
     first = row
+  end
+  if apart and first > 0 and vim.api.nvim_buf_get_lines(self.buf, first - 1, first, false)[1] ~= "" then
+    if reuse then
+      first = row + 1 -- the empty line stays, as the blank line
+      reuse = false
+    else
+      vim.api.nvim_buf_set_lines(self.buf, first, first, false, { "" })
+      first = first + 1
+    end
+  end
+  if reuse then
     vim.api.nvim_buf_set_lines(self.buf, row, row + 1, false, lines)
   else
     vim.api.nvim_buf_set_lines(self.buf, first, first, false, lines)
