@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"vibing/internal/atomicfile"
 )
 
 // Defaults.
@@ -180,7 +182,7 @@ func (t *Turn) Keep(path, tool string, copy bool) (bool, error) {
 	n := len(t.m.Files) + 1
 	if existed && copy {
 		e.Before = fmt.Sprintf("%d.before", n)
-		if err := writeAtomic(filepath.Join(t.dir, e.Before), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(t.dir, e.Before), data, 0o600); err != nil {
 			return false, err
 		}
 	}
@@ -235,7 +237,7 @@ func (t *Turn) Finish() ([]File, error) {
 		e.Created, e.Deleted = !e.Existed && exists, e.Existed && !exists
 		if exists && data != nil && !e.NoCopy {
 			e.After = fmt.Sprintf("%d.after", i+1)
-			if err := writeAtomic(filepath.Join(t.dir, e.After), data); err != nil {
+			if err := atomicfile.Write(filepath.Join(t.dir, e.After), data, 0o600); err != nil {
 				errs = append(errs, err)
 				e.After = ""
 			}
@@ -298,7 +300,7 @@ func (t *Turn) open() error {
 	ignore := filepath.Join(filepath.Dir(t.store.Dir), ".gitignore")
 	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
 		// copies of project files are no project files
-		if err := writeAtomic(ignore, []byte("# vibing: what chat turns changed (pre-turn copies)\n*\n")); err != nil {
+		if err := atomicfile.Write(ignore, []byte("# vibing: what chat turns changed (pre-turn copies)\n*\n"), 0o600); err != nil {
 			return err
 		}
 	}
@@ -316,7 +318,7 @@ func (t *Turn) save() error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(t.dir, ManifestName), append(data, '\n'))
+	return atomicfile.Write(filepath.Join(t.dir, ManifestName), append(data, '\n'), 0o600)
 }
 
 // prune removes the chat's oldest turns beyond Keep (never current).
@@ -366,31 +368,4 @@ func read(path string, max int64) (data []byte, mode fs.FileMode, existed bool, 
 		return nil, 0, true, err
 	}
 	return data, fi.Mode(), true, nil
-}
-
-// writeAtomic writes data to path (0600) through a temporary file in the
-// same folder, synced, then renamed over path.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-	}
-	return err
 }

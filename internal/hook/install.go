@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"vibing/internal/atomicfile"
 )
 
 // Scopes of a Claude Code settings file.
@@ -367,30 +369,10 @@ func sameJSON(a, b []byte) bool {
 	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
-// writeAtomic writes data to a temporary file beside path, syncs it and
-// renames it over path.
+// writeAtomic is atomicfile.Write, its error naming the file.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Chmod(mode)
-	}
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, werr)
+	if err := atomicfile.Write(path, data, mode); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
