@@ -23,8 +23,8 @@ type ruleSet struct {
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
 
-	byFolder sync.Map // a path's folders (folderKey) -> *ruleSet cut down to them (forCall)
-	folders  atomic.Int32
+	cuts  sync.Map // a path's folders (folderKey) or a line's command names (cmdSetKey) -> *ruleSet cut down to them
+	ncuts atomic.Int32
 }
 
 // rulesFor returns the rule set for tool; the caller holds e.mu (read).
@@ -76,9 +76,9 @@ func (s *ruleSet) derive() {
 // cutPerCall turns forCall on (the tests compare decisions without it).
 var cutPerCall = true
 
-// maxFolderSets bounds the cut-down rule sets kept per tool (forCall);
+// maxCutSets bounds the cut-down rule sets kept per tool (forCall);
 // past it a call's set is cut down for that call alone.
-const maxFolderSets = 256
+const maxCutSets = 256
 
 // forCall cuts the set down to the rules that may match c: for one path of
 // a file tool, a path rule anchored in another folder of the working
@@ -98,11 +98,7 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 	if !ok {
 		return s
 	}
-	key := folderKey(dirs[:n])
-	if v, ok := s.byFolder.Load(key); ok {
-		return v.(*ruleSet)
-	}
-	in := func(r *rule, list matcher.List) bool {
+	return s.cutBy(folderKey(dirs[:n]), func(r *rule, list matcher.List) bool {
 		if r.Rule == nil {
 			return true // invalid: fails closed in deny and ask
 		}
@@ -119,11 +115,20 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 			}
 		}
 		return false
+	})
+}
+
+// cutBy is the set cut down to the rules keep keeps, every list alike (a
+// list left out would lose its rules: the managed asks once were), kept
+// under key until the rules change, for up to maxCutSets keys.
+func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) *ruleSet {
+	if v, ok := s.cuts.Load(key); ok {
+		return v.(*ruleSet)
 	}
 	cut := func(rules []*rule, list matcher.List) []*rule {
 		out := make([]*rule, 0, len(rules))
 		for _, r := range rules {
-			if in(r, list) {
+			if keep(r, list) {
 				out = append(out, r)
 			}
 		}
@@ -133,8 +138,8 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
 		managedAsk: cut(s.managedAsk, ask), sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
 	t.derive()
-	if s.folders.Add(1) <= maxFolderSets {
-		s.byFolder.Store(key, t)
+	if s.ncuts.Add(1) <= maxCutSets {
+		s.cuts.Store(key, t)
 	}
 	return t
 }
@@ -151,27 +156,10 @@ func (s *ruleSet) forCommands(c *matcher.Call) *ruleSet {
 	if !ok {
 		return s
 	}
-	key := cmdSetKey(keys)
-	if v, ok := s.byFolder.Load(key); ok {
-		return v.(*ruleSet)
-	}
-	cut := func(rules []*rule) []*rule {
-		out := make([]*rule, 0, len(rules))
-		for _, r := range rules {
-			k, ok := r.Rule.CommandKey() // nil (invalid): kept, fails closed
-			if !ok || slices.Contains(keys, k) {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
-	t := &ruleSet{deny: cut(s.deny), ask: cut(s.ask), allow: cut(s.allow), managedAsk: cut(s.managedAsk),
-		sessDeny: cut(s.sessDeny), sessAllow: cut(s.sessAllow)}
-	t.derive()
-	if s.folders.Add(1) <= maxFolderSets {
-		s.byFolder.Store(key, t)
-	}
-	return t
+	return s.cutBy(cmdSetKey(keys), func(r *rule, _ matcher.List) bool {
+		k, ok := r.Rule.CommandKey() // nil (invalid): kept, fails closed
+		return !ok || slices.Contains(keys, k)
+	})
 }
 
 // cmdSetKey is the map key of a set of command keys: sorted, each after a
