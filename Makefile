@@ -1,6 +1,7 @@
 # vibing — build, test, benchmark and demo.
 #
-#   make          build bin/vibing-agent (what lazy.nvim's build = "make" runs)
+#   make          build bin/vibing-agent (what lazy.nvim's build = "make" runs): a lean build
+#                 for check and hook, which hands audit, rpc and run to bin/vibing-agent-full
 #   make deps     install what the tests need into .deps/ (skips what is there): the pinned
 #                 claude CLI and Neovim 0.7, 0.10 and 0.12 unpacked from Debian's packages
 #   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run, the Lua
@@ -12,6 +13,7 @@
 
 GO        ?= go
 BIN       := bin/vibing-agent
+BIN_FULL  := bin/vibing-agent-full
 NVIM_07   ?= $(CURDIR)/.deps/bin/nvim-0.7
 NVIM_010  ?= $(CURDIR)/.deps/bin/nvim-0.10
 NVIM_012  ?= $(CURDIR)/.deps/bin/nvim-0.12
@@ -29,9 +31,13 @@ all: build
 
 build: $(BIN)
 
+# bin/vibing-agent is built with -tags lean: it leaves out the commands that
+# link SQLite and the Neovim client (so that check and hook start fast) and
+# runs them from bin/vibing-agent-full, the build that holds every command.
 $(BIN): $(GOFILES)
 	@mkdir -p bin
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/vibing-agent
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_FULL) ./cmd/vibing-agent
+	CGO_ENABLED=0 $(GO) build -trimpath -tags lean -o $(BIN) ./cmd/vibing-agent
 
 deps:
 	@command -v bwrap >/dev/null 2>&1 || scripts/install-nvim.sh bwrap
@@ -43,6 +49,7 @@ deps:
 lint:
 	@out=$$(gofmt -l cmd internal tests); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) build -tags lean -o /dev/null ./cmd/vibing-agent
 
 test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
 

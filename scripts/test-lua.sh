@@ -3,7 +3,7 @@
 #
 #   VIBING_TEST_NVIM   the nvim binary (default: nvim); the script fails if it is missing
 #   VIBING_TEST_SPECS  space-separated spec files (default: all)
-#   VIBING_TEST_NO_BUILD=1  do not rebuild bin/vibing-agent first
+#   VIBING_TEST_NO_BUILD=1  do not rebuild bin/vibing-agent (make build) first
 #
 #   scripts/test-lua.sh           run the specs
 #   scripts/test-lua.sh bench     RPC round trip median and plugin load time
@@ -20,7 +20,7 @@ case "$nvim_bin" in
 esac
 
 if [ -z "${VIBING_TEST_NO_BUILD:-}" ]; then
-	(cd "$root" && go build -o bin/vibing-agent ./cmd/vibing-agent)
+	make -s -C "$root" build
 fi
 
 tmp=$(mktemp -d)

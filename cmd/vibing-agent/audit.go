@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -17,7 +19,7 @@ import (
 )
 
 func init() {
-	register(command{name: "audit", summary: "list recent permission decisions from the audit log", run: runAudit})
+	registerFull("audit", runAudit)
 }
 
 const auditUsage = `Usage: vibing-agent audit [--chat FILE] [--since DURATION] [--limit N] [--json] [--config FILE]

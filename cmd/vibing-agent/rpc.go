@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -11,7 +13,7 @@ import (
 )
 
 func init() {
-	register(command{name: "rpc", summary: "serve the Neovim plugin over msgpack-RPC on stdio", run: runRPC})
+	registerFull("rpc", runRPC)
 }
 
 func runRPC(ctx context.Context, args []string, io stdio) int {

@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -25,7 +27,7 @@ import (
 )
 
 func init() {
-	register(command{name: "run", summary: "run one agent turn for a chat (JSON Lines on stdio)", run: runRun})
+	registerFull("run", runRun)
 }
 
 const runUsage = `Usage: vibing-agent run --chat FILE [flags]
