@@ -23,7 +23,6 @@ GOFILES   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/de
 export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
 # the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
 export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
-export VIBING_TEST_AGENT_BIN  ?= $(CURDIR)/$(BIN)
 
 .PHONY: all build deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint
 

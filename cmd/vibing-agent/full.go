@@ -1,6 +1,10 @@
 package main
 
-import "context"
+import (
+	"context"
+
+	"vibing/internal/selfexe"
+)
 
 // The commands that need the audit database (SQLite) or the Neovim client
 // (msgpack-RPC). A build with the "lean" tag leaves their files out and
@@ -17,7 +21,7 @@ var fullCommands = []command{
 
 // fullBinary is the name of the build that holds every command, which a
 // lean vibing-agent runs for the commands of fullCommands.
-const fullBinary = "vibing-agent-full"
+const fullBinary = selfexe.Full
 
 // registerFull registers the command of fullCommands named name.
 func registerFull(name string, run func(ctx context.Context, args []string, io stdio) int) {

@@ -17,6 +17,7 @@ import (
 	"vibing/internal/frontmatter"
 	"vibing/internal/hook"
 	"vibing/internal/policy"
+	"vibing/internal/selfexe"
 	"vibing/internal/session"
 )
 
@@ -287,17 +288,9 @@ func reportEdit(io stdio, sub string, res hook.Result, err error, did string) in
 	return exitOK
 }
 
-// selfPath is this binary's absolute path, symlinks resolved.
-func selfPath() (string, error) {
-	p, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	}
-	return p, nil
-}
+// selfPath is the program a hook entry runs: this binary, or the lean
+// build beside it (selfexe.HookCommand), absolute, symlinks resolved.
+func selfPath() (string, error) { return selfexe.HookCommand() }
 
 // runHookCommand runs an installed hook entry the way Claude Code does (no
 // shell), for status's self-test.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"vibing/internal/config"
+	"vibing/internal/selfexe"
 	"vibing/internal/session"
 )
 
@@ -125,14 +126,16 @@ func sortedGlob(pattern string) []string {
 // guardPaths are the places no tool may modify, whether a file is there or
 // not: a policy file the agent could create is as dangerous as one it edits.
 func guardPaths(pl Places, root string) []string {
-	return []string{
+	paths := []string{
 		pl.Managed, pl.ClaudeManaged, pl.UserConfig,
 		filepath.Join(pl.Home, ".claude", "settings.json"),
 		filepath.Join(pl.Home, ".claude.json"),
 		filepath.Join(root, ".claude", "settings.json"),
 		filepath.Join(root, ".claude", "settings.local.json"),
-		pl.TrustStore, pl.Binary,
+		pl.TrustStore,
 	}
+	// vibing-agent and the other build of the pair beside it (selfexe)
+	return append(paths, selfexe.Pair(pl.Binary)...)
 }
 
 // loadLayers reads every layer's files. A project file's allow rules and

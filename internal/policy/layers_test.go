@@ -262,9 +262,17 @@ func TestBinaryGuarded(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	ch := w.open("permissions_mode: bypassPermissions\n", nil)
+	full := filepath.Join(filepath.Dir(w.places.Binary), "vibing-agent-full")
 	for _, c := range []call{
 		file("Write", w.places.Binary, "deny", "guard"),
 		bash("cp /tmp/evil "+w.places.Binary, "deny", "guard"),
+		// the other build of the pair (selfexe), whether there or not: the
+		// lean vibing-agent runs it for run, rpc and audit
+		file("Write", full, "deny", "guard"),
+		bash("cp /tmp/evil "+full, "deny", "guard"),
+		bash("ln -sf /tmp/evil "+full, "deny", "guard"),
+		bash("mv /tmp/evil "+filepath.Dir(w.places.Binary)+"/../bin/./vibing-agent-full", "deny", "guard"),
+		file("Edit", filepath.Join(filepath.Dir(w.places.Binary), "vibing-agent.md"), "allow", "mode"),
 		bash("echo x > "+filepath.Join(w.places.Managed, "policy.yaml"), "deny", "guard"),
 		bash("mkdir -p "+filepath.Join(w.places.ClaudeManaged, "managed-settings.d"), "deny", "guard"),
 	} {

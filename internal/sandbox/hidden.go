@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"vibing/internal/matcher"
+	"vibing/internal/selfexe"
 	"vibing/internal/session"
 )
 
@@ -106,8 +107,11 @@ func (d *deriver) hide(p string, dir bool, lr session.LayerRule, hid map[string]
 	} else {
 		return // a dangling link: nothing to read
 	}
-	for _, keep := range []struct{ path, what string }{{d.env.Cwd, "the working directory"}, {d.in.Claude, "the claude CLI"},
-		{d.in.Binary, "vibing-agent"}, {d.home, "the home folder"}} {
+	keeps := []struct{ path, what string }{{d.env.Cwd, "the working directory"}, {d.in.Claude, "the claude CLI"}, {d.home, "the home folder"}}
+	for _, b := range selfexe.Pair(d.in.Binary) {
+		keeps = append(keeps, struct{ path, what string }{b, "vibing-agent"})
+	}
+	for _, keep := range keeps {
 		if keep.path != "" && matcher.Within(realPath(keep.path), r) {
 			d.note(fmt.Sprintf("%s is not hidden although %s (%s) names it: it holds %s", r, lr.Rule, lr.Source, keep.what))
 			return

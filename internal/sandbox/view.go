@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"vibing/internal/matcher"
+	"vibing/internal/selfexe"
 	"vibing/internal/session"
 )
 
@@ -204,7 +205,7 @@ func (d *deriver) readOnly() {
 		dir := isGuardedDir(g)
 		d.addRO(g, "guarded: only the person changes permissions", dir, false)
 	}
-	for _, p := range append([]string{d.in.Binary, d.in.Config}, d.in.HookFiles...) {
+	for _, p := range append(append(selfexe.Pair(d.in.Binary), d.in.Config), d.in.HookFiles...) {
 		if p != "" {
 			d.addRO(p, "guarded: only the person changes permissions", false, false)
 		}
@@ -353,7 +354,8 @@ func (d *deriver) allowed(p string, dir bool) bool {
 // /tmp: the project, the home folder, the binaries, the config file.
 func (d *deriver) visible() {
 	tmp := realPath(os.TempDir())
-	for _, p := range append([]string{d.in.Root, d.env.Cwd, d.home, d.in.Claude, d.in.Binary, d.in.Config}, d.in.HookFiles...) {
+	shown := append([]string{d.in.Root, d.env.Cwd, d.home, d.in.Claude, d.in.Config}, selfexe.Pair(d.in.Binary)...)
+	for _, p := range append(shown, d.in.HookFiles...) {
 		if p == "" {
 			continue
 		}

@@ -27,12 +27,19 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	// the pair make builds: the lean vibing-agent (check, hook, ...) and
+	// vibing-agent-full beside it, which runs rpc, run and audit for it
 	agentBin = filepath.Join(dir, "vibing-agent")
-	build := exec.Command("go", "build", "-o", agentBin, "vibing/cmd/vibing-agent")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build vibing-agent:", err)
-		os.Exit(1)
+	for _, b := range [][]string{
+		{"build", "-o", filepath.Join(dir, "vibing-agent-full"), "vibing/cmd/vibing-agent"},
+		{"build", "-tags", "lean", "-o", agentBin, "vibing/cmd/vibing-agent"},
+	} {
+		build := exec.Command("go", b...)
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build vibing-agent:", err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
