@@ -148,58 +148,50 @@ var runners = table[map[string]bool]{make: func() map[string]bool {
 // known are programs that do not run a command named among their
 // arguments (the first word of each line is the usual spelling; aliases of
 // the same program follow).
-var known = table[map[string]bool]{make: func() map[string]bool {
-	m := map[string]bool{}
-	for _, list := range []string{
-		// coreutils, util-linux, findutils and the like
-		"cat tac ls dir vdir cp mv rm rmdir mkdir touch ln link unlink chmod chown chgrp head tail wc sort uniq cut tr tee " +
-			"echo printf pwd basename dirname realpath readlink stat du df date sleep true false test [ [[ yes seq id whoami " +
-			"groups uname hostname arch nproc mktemp diff diff3 sdiff cmp comm join paste fold fmt nl od base32 base64 basenc " +
-			"md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum shuf split csplit expand unexpand " +
-			"truncate shred install dd sync tsort numfmt factor expr printenv tty users who w uptime logname pathchk " +
-			"file find locate which whereis type hash less more most bat batcat column rev look strings hexdump xxd " +
-			"tree lsof ps pgrep pkill kill killall top htop free vmstat iostat lsblk lscpu mount umount blkid findmnt " +
-			"getent iconv cal ncal clear reset stty tput lsattr chattr getfacl setfacl fuser pidof pstree renice ulimit " +
-			"umask read mapfile readarray declare typeset local export readonly unset shift set shopt let wait jobs fg bg " +
-			"disown suspend cd pushd popd dirs history fc help logout exit return break continue getopts caller times " +
-			"enable : echo",
-		// text and data tools
-		"grep egrep fgrep rg ag ack sed jq yq gojq xq jless fx csvlook mlr xsv qsv pandoc tidy xmllint xmlstarlet " +
-			"dos2unix unix2dos iconv envsubst m4 bc dc units aspell hunspell wdiff colordiff delta difft patch",
-		// archives and compression
-		"tar zip unzip gzip gunzip zcat bzip2 bunzip2 bzcat xz unxz xzcat zstd unzstd zstdcat lz4 7z 7za 7zr rar unrar " +
-			"cpio ar pax",
-		// version control, hosting and editors' helpers
-		"git gh glab hg svn git-lfs tig lazygit pre-commit",
-		// package managers and build tools (their run subcommands are in runnerSubcommands)
-		"npm pnpm yarn bun node-gyp corepack pip pip3 pipx uv poetry pipenv pdm hatch rye conda mamba micromamba gem bundle " +
-			"bundler rake cargo rustup rustc rustfmt clippy-driver go gofmt goimports golangci-lint gopls staticcheck " +
-			"dotnet mvn mvnw gradle gradlew ant sbt lein clojure mix elixir erl rebar3 stack cabal ghc ghci dune opam " +
-			"swift swiftc xcodebuild xcrun composer cmake ctest cpack ninja meson bazel bazelisk buck pants gcc g++ cc c++ " +
-			"clang clang++ ld lld gold as nasm objdump readelf nm strip ldd javac java jar kotlinc tsc esbuild swc vite " +
-			"webpack rollup parcel turbo nx lerna jest vitest mocha ava pytest tox nox coverage mypy pyright ruff black " +
-			"isort flake8 pylint bandit eslint prettier stylelint biome rubocop shellcheck shfmt hadolint yamllint " +
-			"markdownlint actionlint terraform tofu terragrunt packer pulumi ansible-lint helm kubectl kustomize kind " +
-			"minikube k9s docker podman docker-compose buildah skopeo apt apt-get apt-cache dpkg brew port nix asdf mise " +
-			"rbenv pyenv nodenv nvm fnm volta sdk direnv devbox",
-		// network clients
-		"curl wget http https xh aria2c nc ncat netcat socat telnet ftp sftp scp rsync dig nslookup host ping ping6 " +
-			"traceroute tracepath mtr ip ifconfig route ss netstat openssl gpg gpg2 ssh-keygen ssh-add ssh-copy-id " +
-			"aws gcloud az doctl flyctl heroku vercel netlify wrangler",
-		// databases
-		"psql pg_dump pg_restore createdb dropdb mysql mysqldump mongosh mongo redis-cli sqlcmd duckdb",
-		// misc
-		"man info apropos open xdg-open pbcopy pbpaste xclip xsel notify-send say tmuxinator code subl " +
-			"convert magick ffmpeg ffprobe identify exiftool pdftotext qpdf gs wkhtmltopdf lsusb lspci dmesg " +
-			"journalctl systemctl service launchctl crontab ssh-keyscan base58 uuidgen openssl age sops vault " +
-			"http-server serve live-server ngrok",
-	} {
-		for _, n := range strings.Fields(list) {
-			m[n] = true
-		}
-	}
-	return m
-}}
+var known = [...]string{
+	// coreutils, util-linux, findutils and the like
+	"cat tac ls dir vdir cp mv rm rmdir mkdir touch ln link unlink chmod chown chgrp head tail wc sort uniq cut tr tee " +
+		"echo printf pwd basename dirname realpath readlink stat du df date sleep true false test [ [[ yes seq id whoami " +
+		"groups uname hostname arch nproc mktemp diff diff3 sdiff cmp comm join paste fold fmt nl od base32 base64 basenc " +
+		"md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum shuf split csplit expand unexpand " +
+		"truncate shred install dd sync tsort numfmt factor expr printenv tty users who w uptime logname pathchk " +
+		"file find locate which whereis type hash less more most bat batcat column rev look strings hexdump xxd " +
+		"tree lsof ps pgrep pkill kill killall top htop free vmstat iostat lsblk lscpu mount umount blkid findmnt " +
+		"getent iconv cal ncal clear reset stty tput lsattr chattr getfacl setfacl fuser pidof pstree renice ulimit " +
+		"umask read mapfile readarray declare typeset local export readonly unset shift set shopt let wait jobs fg bg " +
+		"disown suspend cd pushd popd dirs history fc help logout exit return break continue getopts caller times " +
+		"enable : echo",
+	// text and data tools
+	"grep egrep fgrep rg ag ack sed jq yq gojq xq jless fx csvlook mlr xsv qsv pandoc tidy xmllint xmlstarlet " +
+		"dos2unix unix2dos iconv envsubst m4 bc dc units aspell hunspell wdiff colordiff delta difft patch",
+	// archives and compression
+	"tar zip unzip gzip gunzip zcat bzip2 bunzip2 bzcat xz unxz xzcat zstd unzstd zstdcat lz4 7z 7za 7zr rar unrar " +
+		"cpio ar pax",
+	// version control, hosting and editors' helpers
+	"git gh glab hg svn git-lfs tig lazygit pre-commit",
+	// package managers and build tools (their run subcommands are in runnerSubcommands)
+	"npm pnpm yarn bun node-gyp corepack pip pip3 pipx uv poetry pipenv pdm hatch rye conda mamba micromamba gem bundle " +
+		"bundler rake cargo rustup rustc rustfmt clippy-driver go gofmt goimports golangci-lint gopls staticcheck " +
+		"dotnet mvn mvnw gradle gradlew ant sbt lein clojure mix elixir erl rebar3 stack cabal ghc ghci dune opam " +
+		"swift swiftc xcodebuild xcrun composer cmake ctest cpack ninja meson bazel bazelisk buck pants gcc g++ cc c++ " +
+		"clang clang++ ld lld gold as nasm objdump readelf nm strip ldd javac java jar kotlinc tsc esbuild swc vite " +
+		"webpack rollup parcel turbo nx lerna jest vitest mocha ava pytest tox nox coverage mypy pyright ruff black " +
+		"isort flake8 pylint bandit eslint prettier stylelint biome rubocop shellcheck shfmt hadolint yamllint " +
+		"markdownlint actionlint terraform tofu terragrunt packer pulumi ansible-lint helm kubectl kustomize kind " +
+		"minikube k9s docker podman docker-compose buildah skopeo apt apt-get apt-cache dpkg brew port nix asdf mise " +
+		"rbenv pyenv nodenv nvm fnm volta sdk direnv devbox",
+	// network clients
+	"curl wget http https xh aria2c nc ncat netcat socat telnet ftp sftp scp rsync dig nslookup host ping ping6 " +
+		"traceroute tracepath mtr ip ifconfig route ss netstat openssl gpg gpg2 ssh-keygen ssh-add ssh-copy-id " +
+		"aws gcloud az doctl flyctl heroku vercel netlify wrangler",
+	// databases
+	"psql pg_dump pg_restore createdb dropdb mysql mysqldump mongosh mongo redis-cli sqlcmd duckdb",
+	// misc
+	"man info apropos open xdg-open pbcopy pbpaste xclip xsel notify-send say tmuxinator code subl " +
+		"convert magick ffmpeg ffprobe identify exiftool pdftotext qpdf gs wkhtmltopdf lsusb lspci dmesg " +
+		"journalctl systemctl service launchctl crontab ssh-keyscan base58 uuidgen openssl age sops vault " +
+		"http-server serve live-server ngrok",
+}
 
 // progBits is everything the tables of this file say about one program
 // name, gathered in one map so a command costs one look-up.
@@ -222,7 +214,7 @@ const (
 var progs = table[map[string]progBits]{make: makeProgs}
 
 func makeProgs() map[string]progBits {
-	progs := make(map[string]progBits, len(known.get())+len(runners.get())+64)
+	progs := make(map[string]progBits, 1024)
 	set := func(names map[string]bool, b progBits) {
 		for n, ok := range names {
 			if ok {
@@ -230,7 +222,15 @@ func makeProgs() map[string]progBits {
 			}
 		}
 	}
-	set(known.get(), progKnown)
+	for _, list := range known {
+		for rest := list; rest != ""; {
+			var name string
+			name, rest = nextField(rest)
+			if name != "" {
+				progs[name] |= progKnown
+			}
+		}
+	}
 	set(runners.get(), progRunner)
 	set(readers.get(), progReader)
 	set(writesModeled.get(), progWritesModeled)
@@ -246,6 +246,16 @@ func makeProgs() map[string]progBits {
 		progs[n] |= progRunnerSub
 	}
 	return progs
+}
+
+// nextField returns the first space-separated field of s and what follows
+// it, without allocating (strings.Fields would make a slice of them all).
+func nextField(s string) (field, rest string) {
+	s = strings.TrimLeft(s, " ")
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
 }
 
 // programName is the name a command word runs, without its folder.
