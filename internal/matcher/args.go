@@ -123,22 +123,26 @@ type argMode struct {
 
 // metaOnly are programs that read a file's name and attributes, never its
 // contents: Read rules do not fire on their words.
-var metaOnly = map[string]bool{
-	"ls": true, "dir": true, "stat": true, "test": true, "[": true, "[[": true, "realpath": true, "readlink": true,
-	"basename": true, "dirname": true, "touch": false, "lsattr": true, "getfacl": true, "du": true,
-}
+var metaOnly = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"ls": true, "dir": true, "stat": true, "test": true, "[": true, "[[": true, "realpath": true, "readlink": true,
+		"basename": true, "dirname": true, "touch": false, "lsattr": true, "getfacl": true, "du": true,
+	}
+}}
 
 // writesModeled are the programs whose writes writesOf knows (so the other
 // words they name are not written): deny Edit/Write rules fire on their
 // writes only.
-var writesModeled = map[string]bool{
-	"rm": true, "rmdir": true, "tee": true, "truncate": true, "touch": true, "mkdir": true, "unlink": true,
-	"shred": true, "mkfifo": true, "mknod": true, "sponge": true, "cp": true, "mv": true, "install": true,
-	"ln": true, "rsync": true, "scp": true, "chmod": true, "chown": true, "chgrp": true, "dd": true,
-	"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true, "zstd": true,
-	"tar": true, "bsdtar": true, "unzip": true, "zip": true, "7z": true, "7za": true, "cpio": true,
-	"curl": true, "wget": true, "sort": true, "tree": true, "xxd": true, "uniq": true, "yq": true,
-}
+var writesModeled = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"rm": true, "rmdir": true, "tee": true, "truncate": true, "touch": true, "mkdir": true, "unlink": true,
+		"shred": true, "mkfifo": true, "mknod": true, "sponge": true, "cp": true, "mv": true, "install": true,
+		"ln": true, "rsync": true, "scp": true, "chmod": true, "chown": true, "chgrp": true, "dd": true,
+		"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true, "zstd": true,
+		"tar": true, "bsdtar": true, "unzip": true, "zip": true, "7z": true, "7za": true, "cpio": true,
+		"curl": true, "wget": true, "sort": true, "tree": true, "xxd": true, "uniq": true, "yq": true,
+	}
+}}
 
 // argModeOf says how a command (behind its wrappers) treats the words it
 // names.
@@ -148,8 +152,8 @@ func argModeOf(args []string) argMode {
 	}
 	name := programName(args[0])
 	rest := args[1:]
-	b := progs[name]
-	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: metaOnly[name]}
+	b := progs.get()[name]
+	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: metaOnly.get()[name]}
 	if b&progKnown != 0 && b&(progReader|progWritesModeled) == 0 {
 		switch name {
 		case "rg", "ag", "ack", "rsync", "zip", "grep", "egrep", "fgrep", "cp", "scp", "tar", "bsdtar", "find", "git":
@@ -161,7 +165,7 @@ func argModeOf(args []string) argMode {
 		m.mayWrite = hasFlag(rest, "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fls", "-fprintf")
 	}
 	if name == "git" {
-		if sub, _ := gitSubcommand(rest); gitReaders[sub] {
+		if sub, _ := gitSubcommand(rest); gitReaders.get()[sub] {
 			m.mayWrite = false
 		}
 	}

@@ -26,20 +26,24 @@ const (
 )
 
 // privileged are the programs that run a command as another user (root).
-var privileged = map[string]bool{
-	"sudo": true, "sudoedit": true, "doas": true, "pkexec": true, "su": true, "run0": true,
-	"runuser": true, "ksu": true,
-}
+var privileged = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"sudo": true, "sudoedit": true, "doas": true, "pkexec": true, "su": true, "run0": true,
+		"runuser": true, "ksu": true,
+	}
+}}
 
 // interpreters run a script file named among their arguments (or read
 // code from their input), besides the shells.
-var interpreters = map[string]bool{
-	"python": true, "python2": true, "python3": true, "pypy3": true, "perl": true, "ruby": true,
-	"node": true, "nodejs": true, "deno": true, "bun": true, "php": true, "lua": true, "Rscript": true,
-	"tclsh": true, "osascript": true, "source": true, ".": true, "eval": true,
-}
+var interpreters = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"python": true, "python2": true, "python3": true, "pypy3": true, "perl": true, "ruby": true,
+		"node": true, "nodejs": true, "deno": true, "bun": true, "php": true, "lua": true, "Rscript": true,
+		"tclsh": true, "osascript": true, "source": true, ".": true, "eval": true,
+	}
+}}
 
-func runsScripts(name string) bool { return isShell(name) || interpreters[name] }
+func runsScripts(name string) bool { return isShell(name) || interpreters.get()[name] }
 
 // maxChecks bounds the path checks one call may cost (targets times the
 // folders they may resolve from); a call that needs more is refused
@@ -150,7 +154,7 @@ func destructiveName(cmd *Command) bool {
 			continue
 		}
 		name := path.Base(words[0])
-		if strings.ContainsAny(words[0], "{}") || ruleCommand(name) || privileged[name] {
+		if strings.ContainsAny(words[0], "{}") || ruleCommand(name) || privileged.get()[name] {
 			return true
 		}
 	}
@@ -175,12 +179,12 @@ func candidates(cmd *Command) [][]string {
 
 func isPrivileged(cmd *Command) bool {
 	for _, w := range cmd.wrappers {
-		if privileged[w] {
+		if privileged.get()[w] {
 			return true
 		}
 	}
 	for _, words := range candidates(cmd) {
-		if len(words) > 0 && privileged[path.Base(words[0])] {
+		if len(words) > 0 && privileged.get()[path.Base(words[0])] {
 			return true
 		}
 	}

@@ -38,7 +38,7 @@ func isShellSink(cmd *Command) bool {
 			continue
 		}
 		n := path.Base(words[0])
-		if runsScripts(n) || privileged[n] {
+		if runsScripts(n) || privileged.get()[n] {
 			return true
 		}
 	}

@@ -61,7 +61,7 @@ func (k *checker) rawDeny() (string, bool) {
 	}
 	for _, p := range pieces {
 		for _, w := range p {
-			if privileged[path.Base(w)] {
+			if privileged.get()[path.Base(w)] {
 				return DenySudo, true
 			}
 		}

@@ -53,10 +53,10 @@ func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 	// a command that looks read-only (git diff, tree, xxd) but writes
 	// through an option: an allow pattern for it covers the write only when
 	// a Write or Edit rule allows that file, as for a redirection
-	looksRO := readers[name]
+	looksRO := readers.get()[name]
 	if name == "git" {
 		sub, _ := gitSubcommand(args[1:])
-		looksRO = gitReaders[sub]
+		looksRO = gitReaders.get()[sub]
 	}
 	for _, p := range fw.paths {
 		dyn := dynamic && strings.ContainsAny(p, "$`")
@@ -195,7 +195,7 @@ func hasOpt(args []string, short byte, long ...string) bool {
 // writesOf says what a program writes given its arguments (after its name).
 func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 	var fw fileWrites
-	if b := progs[name]; b&progWriter == 0 {
+	if b := progs.get()[name]; b&progWriter == 0 {
 		// most commands: only an output option can make them write
 		if b&progReader == 0 && name != "grep" && name != "ps" && hasOutputOpt(args) {
 			fw.paths = append(fw.paths, optValue(args, "-o", "--output", "--out", "--outfile", "--output-file")...)
@@ -340,16 +340,18 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 // writers are the programs writesOf has a case for; any other writes only
 // through an output option (-o FILE / --output FILE: gcc, go build, pandoc,
 // openssl ...).
-var writers = map[string]bool{
-	"rm": true, "rmdir": true, "tee": true, "truncate": true, "touch": true, "mkdir": true, "unlink": true,
-	"shred": true, "mkfifo": true, "mknod": true, "sponge": true, "ed": true, "cp": true, "mv": true,
-	"install": true, "ln": true, "rsync": true, "scp": true, "chmod": true, "chown": true, "chgrp": true,
-	"sed": true, "perl": true, "dd": true, "gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true,
-	"xz": true, "unxz": true, "zstd": true, "unzstd": true, "lz4": true, "tar": true, "bsdtar": true,
-	"unzip": true, "7z": true, "7za": true, "7zr": true, "cpio": true, "patch": true, "curl": true,
-	"wget": true, "git": true, "find": true, "sort": true, "tree": true, "xxd": true, "uniq": true,
-	"yq": true, "split": true, "csplit": true,
-}
+var writers = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"rm": true, "rmdir": true, "tee": true, "truncate": true, "touch": true, "mkdir": true, "unlink": true,
+		"shred": true, "mkfifo": true, "mknod": true, "sponge": true, "ed": true, "cp": true, "mv": true,
+		"install": true, "ln": true, "rsync": true, "scp": true, "chmod": true, "chown": true, "chgrp": true,
+		"sed": true, "perl": true, "dd": true, "gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true,
+		"xz": true, "unxz": true, "zstd": true, "unzstd": true, "lz4": true, "tar": true, "bsdtar": true,
+		"unzip": true, "7z": true, "7za": true, "7zr": true, "cpio": true, "patch": true, "curl": true,
+		"wget": true, "git": true, "find": true, "sort": true, "tree": true, "xxd": true, "uniq": true,
+		"yq": true, "split": true, "csplit": true,
+	}
+}}
 
 // hasOutputOpt reports whether some word may be an output option.
 func hasOutputOpt(args []string) bool {

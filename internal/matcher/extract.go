@@ -49,17 +49,19 @@ const (
 
 // tarLong are the long options of tar understood here: true when they
 // take a value.
-var tarLong = map[string]bool{
-	"extract": false, "get": false, "file": true, "directory": true, "strip-components": true, "gzip": false,
-	"gunzip": false, "ungzip": false, "bzip2": false, "xz": false, "auto-compress": false, "verbose": false,
-	"keep-old-files": false, "skip-old-files": false, "keep-newer-files": false, "overwrite": false,
-	"no-overwrite-dir": false, "touch": false, "no-same-owner": false, "same-owner": false,
-	"no-same-permissions": false, "same-permissions": false, "preserve-permissions": false, "numeric-owner": false,
-	"exclude": true, "exclude-from": true, "files-from": true, "wildcards": false, "no-wildcards": false,
-	"anchored": false, "no-anchored": false, "ignore-case": false, "no-ignore-case": false, "warning": true,
-	"totals": false, "absolute-names": false, "unlink-first": false, "delay-directory-restore": false,
-	"exclude-vcs": false, "blocking-factor": true, "record-size": true,
-}
+var tarLong = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"extract": false, "get": false, "file": true, "directory": true, "strip-components": true, "gzip": false,
+		"gunzip": false, "ungzip": false, "bzip2": false, "xz": false, "auto-compress": false, "verbose": false,
+		"keep-old-files": false, "skip-old-files": false, "keep-newer-files": false, "overwrite": false,
+		"no-overwrite-dir": false, "touch": false, "no-same-owner": false, "same-owner": false,
+		"no-same-permissions": false, "same-permissions": false, "preserve-permissions": false, "numeric-owner": false,
+		"exclude": true, "exclude-from": true, "files-from": true, "wildcards": false, "no-wildcards": false,
+		"anchored": false, "no-anchored": false, "ignore-case": false, "no-ignore-case": false, "warning": true,
+		"totals": false, "absolute-names": false, "unlink-first": false, "delay-directory-restore": false,
+		"exclude-vcs": false, "blocking-factor": true, "record-size": true,
+	}
+}}
 
 // tarExtraction reads tar's options for an extraction; ok is false when
 // it is not one, or an option is not understood.
@@ -98,7 +100,7 @@ func tarExtraction(args []string) (extraction, bool) {
 		case a == "--":
 			i = len(args) // member names follow
 		case strings.HasPrefix(a, "--"):
-			name, val, last, ok := longOption(args, i, tarLong)
+			name, val, last, ok := longOption(args, i, tarLong.get())
 			if !ok {
 				return ex, false
 			}
@@ -213,15 +215,17 @@ const (
 	patchValued = "pidorzFDgx"
 )
 
-var patchLong = map[string]bool{
-	"strip": true, "input": true, "directory": true, "output": true, "reject-file": true, "suffix": true,
-	"fuzz": true, "ifdef": true, "get": true, "debug": true, "reject-format": true, "read-only": true,
-	"quoting-style": true, "forward": false, "reverse": false, "silent": false, "quiet": false, "force": false,
-	"batch": false, "remove-empty-files": false, "backup": false, "no-backup-if-mismatch": false,
-	"backup-if-mismatch": false, "ignore-whitespace": false, "unified": false, "context": false, "normal": false,
-	"dry-run": false, "verbose": false, "binary": false, "posix": false, "set-time": false, "set-utc": false,
-	"follow-symlinks": false,
-}
+var patchLong = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"strip": true, "input": true, "directory": true, "output": true, "reject-file": true, "suffix": true,
+		"fuzz": true, "ifdef": true, "get": true, "debug": true, "reject-format": true, "read-only": true,
+		"quoting-style": true, "forward": false, "reverse": false, "silent": false, "quiet": false, "force": false,
+		"batch": false, "remove-empty-files": false, "backup": false, "no-backup-if-mismatch": false,
+		"backup-if-mismatch": false, "ignore-whitespace": false, "unified": false, "context": false, "normal": false,
+		"dry-run": false, "verbose": false, "binary": false, "posix": false, "set-time": false, "set-utc": false,
+		"follow-symlinks": false,
+	}
+}}
 
 // patchExtraction reads GNU patch's options. A patch given an original
 // file to patch (patch x.c fix.diff) is not read: it writes that file.
@@ -256,7 +260,7 @@ func patchExtraction(args []string) (extraction, bool) {
 		case a == "--" || a == "-" || len(a) < 2 || a[0] != '-':
 			return ex, false // an original file (or the patch) named as an operand
 		case strings.HasPrefix(a, "--"):
-			name, val, last, ok := longOption(args, i, patchLong)
+			name, val, last, ok := longOption(args, i, patchLong.get())
 			if !ok {
 				return ex, false
 			}
@@ -306,29 +310,33 @@ func patchExtraction(args []string) (extraction, bool) {
 // gitApplyLong and gitAmLong are the long options of git apply and git am
 // understood here (true: they take a value).
 var (
-	gitApplyLong = map[string]bool{
-		"index": false, "cached": false, "intent-to-add": false, "3way": false, "reverse": false, "reject": false,
-		"no-add": false, "allow-binary-replacement": false, "binary": false, "recount": false, "unidiff-zero": false,
-		"inaccurate-eof": false, "verbose": false, "quiet": false, "allow-empty": false, "unsafe-paths": false,
-		"ignore-space-change": false, "ignore-whitespace": false, "apply": false, "stat": false, "numstat": false,
-		"summary": false, "check": false, "directory": true, "include": true, "exclude": true, "whitespace": true,
-	}
-	gitAmLong = map[string]bool{
-		"signoff": false, "keep": false, "keep-non-patch": false, "keep-cr": false, "no-keep-cr": false,
-		"scissors": false, "no-scissors": false, "quiet": false, "utf8": false, "no-utf8": false, "message-id": false,
-		"no-message-id": false, "3way": false, "no-3way": false, "ignore-space-change": false,
-		"ignore-whitespace": false, "reject": false, "committer-date-is-author-date": false, "ignore-date": false,
-		"directory": true, "include": true, "exclude": true, "whitespace": true, "patch-format": true,
-	}
+	gitApplyLong = table[map[string]bool]{make: func() map[string]bool {
+		return map[string]bool{
+			"index": false, "cached": false, "intent-to-add": false, "3way": false, "reverse": false, "reject": false,
+			"no-add": false, "allow-binary-replacement": false, "binary": false, "recount": false, "unidiff-zero": false,
+			"inaccurate-eof": false, "verbose": false, "quiet": false, "allow-empty": false, "unsafe-paths": false,
+			"ignore-space-change": false, "ignore-whitespace": false, "apply": false, "stat": false, "numstat": false,
+			"summary": false, "check": false, "directory": true, "include": true, "exclude": true, "whitespace": true,
+		}
+	}}
+	gitAmLong = table[map[string]bool]{make: func() map[string]bool {
+		return map[string]bool{
+			"signoff": false, "keep": false, "keep-non-patch": false, "keep-cr": false, "no-keep-cr": false,
+			"scissors": false, "no-scissors": false, "quiet": false, "utf8": false, "no-utf8": false, "message-id": false,
+			"no-message-id": false, "3way": false, "no-3way": false, "ignore-space-change": false,
+			"ignore-whitespace": false, "reject": false, "committer-date-is-author-date": false, "ignore-date": false,
+			"directory": true, "include": true, "exclude": true, "whitespace": true, "patch-format": true,
+		}
+	}}
 )
 
 // gitPatchExtraction reads the options of git apply or git am (given right
 // after "git": git's own options may move it elsewhere).
 func gitPatchExtraction(sub string, rest []string) (extraction, bool) {
 	ex := extraction{kind: extractGitApply, dir: ".", strip: 1, stripSet: true}
-	long, flags := gitApplyLong, "Rvq3Nz"
+	long, flags := gitApplyLong.get(), "Rvq3Nz"
 	if sub == "am" {
-		ex.kind, long, flags = extractGitAm, gitAmLong, "skcqum3"
+		ex.kind, long, flags = extractGitAm, gitAmLong.get(), "skcqum3"
 	}
 	var files []string
 	for i := 0; i < len(rest); i++ {

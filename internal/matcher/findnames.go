@@ -58,17 +58,19 @@ func fnmatchToGo(g string) string {
 
 // findTests are find's tests and options that only narrow what an AND
 // chain matches (value: how many arguments they take).
-var findTests = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1,
-	"-type": 1, "-xtype": 1, "-maxdepth": 1, "-mindepth": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-mtime": 1,
-	"-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-size": 1, "-user": 1, "-group": 1, "-uid": 1,
-	"-gid": 1, "-perm": 1, "-links": 1, "-inum": 1, "-samefile": 1, "-regextype": 1, "-fstype": 1, "-used": 1,
-	"-lname": 1, "-ilname": 1, "-context": 1, "-printf": 1,
-	"-true": 0, "-false": 0, "-empty": 0, "-readable": 0, "-writable": 0, "-executable": 0, "-nouser": 0,
-	"-nogroup": 0, "-print": 0, "-print0": 0, "-ls": 0, "-prune": 0, "-quit": 0, "-depth": 0, "-d": 0, "-xdev": 0,
-	"-mount": 0, "-noleaf": 0, "-daystart": 0, "-ignore_readdir_race": 0, "-noignore_readdir_race": 0,
-	"-warn": 0, "-nowarn": 0, "-a": 0, "-and": 0,
-}
+var findTests = table[map[string]int]{make: func() map[string]int {
+	return map[string]int{
+		"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1,
+		"-type": 1, "-xtype": 1, "-maxdepth": 1, "-mindepth": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-mtime": 1,
+		"-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-size": 1, "-user": 1, "-group": 1, "-uid": 1,
+		"-gid": 1, "-perm": 1, "-links": 1, "-inum": 1, "-samefile": 1, "-regextype": 1, "-fstype": 1, "-used": 1,
+		"-lname": 1, "-ilname": 1, "-context": 1, "-printf": 1,
+		"-true": 0, "-false": 0, "-empty": 0, "-readable": 0, "-writable": 0, "-executable": 0, "-nouser": 0,
+		"-nogroup": 0, "-print": 0, "-print0": 0, "-ls": 0, "-prune": 0, "-quit": 0, "-depth": 0, "-d": 0, "-xdev": 0,
+		"-mount": 0, "-noleaf": 0, "-daystart": 0, "-ignore_readdir_race": 0, "-noignore_readdir_race": 0,
+		"-warn": 0, "-nowarn": 0, "-a": 0, "-and": 0,
+	}
+}}
 
 // findDeleteNames returns the name patterns the -delete at expr[at] is
 // bound by, and false when it is not bound by one (see above).
@@ -123,7 +125,7 @@ func findDeleteNames(expr []string, at int) ([][]namePat, bool) {
 			names = append(names, []namePat{{glob: chain[i+1], fold: a == "-iname"}})
 			i++
 		default:
-			n, ok := findTests[a]
+			n, ok := findTests.get()[a]
 			if !ok && strings.HasPrefix(a, "-newer") {
 				n, ok = 1, true
 			}
@@ -157,7 +159,7 @@ func skipFindTerm(chain []string, i int) int {
 		}
 		return -1
 	}
-	n, ok := findTests[chain[i]]
+	n, ok := findTests.get()[chain[i]]
 	if !ok || i+n >= len(chain) {
 		return -1
 	}

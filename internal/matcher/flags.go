@@ -27,21 +27,23 @@ type longOpt struct {
 // longSynonyms lists, for the usual destructive commands, the spellings that
 // mean the same option. Kept short on purpose: a command not listed here
 // compares its options as written (clusters still split).
-var longSynonyms = map[string][]longOpt{
-	"rm": {
-		{name: "-R", canon: "-r"},
-		{name: "--recursive", min: "--r", canon: "-r"},
-		{name: "--force", min: "--f", canon: "-f"},
-	},
-	"chmod": {{name: "--recursive", min: "--rec", canon: "-R"}},
-	"chown": {{name: "--recursive", min: "--rec", canon: "-R"}},
-	"chgrp": {{name: "--recursive", min: "--rec", canon: "-R"}},
-	"git push": {
-		{name: "--force", canon: "-f"},
-		{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
-	},
-	"git clean": {{name: "--force", min: "--f", canon: "-f"}},
-}
+var longSynonyms = table[map[string][]longOpt]{make: func() map[string][]longOpt {
+	return map[string][]longOpt{
+		"rm": {
+			{name: "-R", canon: "-r"},
+			{name: "--recursive", min: "--r", canon: "-r"},
+			{name: "--force", min: "--f", canon: "-f"},
+		},
+		"chmod": {{name: "--recursive", min: "--rec", canon: "-R"}},
+		"chown": {{name: "--recursive", min: "--rec", canon: "-R"}},
+		"chgrp": {{name: "--recursive", min: "--rec", canon: "-R"}},
+		"git push": {
+			{name: "--force", canon: "-f"},
+			{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
+		},
+		"git clean": {{name: "--force", min: "--f", canon: "-f"}},
+	}
+}}
 
 // flagSpec is a deny/ask rule's words split into options and other words.
 type flagSpec struct {
@@ -64,9 +66,9 @@ func compileFlags(words []string) *flagSpec {
 	fs := &flagSpec{}
 	plain := splitPlain(words[1:])
 	if path.Base(words[0]) == "git" && len(plain) > 0 {
-		fs.syn = longSynonyms["git "+plain[0]]
+		fs.syn = longSynonyms.get()["git "+plain[0]]
 	} else {
-		fs.syn = longSynonyms[path.Base(words[0])]
+		fs.syn = longSynonyms.get()[path.Base(words[0])]
 	}
 	end := false
 	for _, w := range words[1:] {
@@ -198,14 +200,15 @@ func shortCanon(c byte, syn []longOpt) string {
 			return s.canon
 		}
 	}
-	return shortNames[c]
+	return shortNames.get()[c]
 }
 
 // shortNames holds "-c" for every byte, so short options compare without
 // allocating.
-var shortNames = func() (t [256]string) {
+var shortNames = table[*[256]string]{make: func() *[256]string {
+	var t [256]string
 	for i := range t {
 		t[i] = "-" + string([]byte{byte(i)})
 	}
-	return t
-}()
+	return &t
+}}

@@ -168,7 +168,7 @@ func (s *hostScan) command(cmd *Command) {
 		s.urls(cmd.Words[:len(cmd.Words)-len(cmd.Args)])
 		// an option the wrapper table does not know may hide the command
 		for _, alt := range cmd.alts {
-			if len(alt) > 0 && netTools[path.Base(alt[0])] != nil {
+			if len(alt) > 0 && netTools.get()[path.Base(alt[0])] != nil {
 				s.words(alt, xargs)
 			}
 		}
@@ -195,7 +195,7 @@ func (s *hostScan) words(args []string, xargs bool) {
 		return
 	}
 	rest := args[1:]
-	if t := netTools[name]; t != nil {
+	if t := netTools.get()[name]; t != nil {
 		if xargs {
 			s.dunno("xargs gives %s arguments only known at run time", name)
 		}
@@ -211,7 +211,9 @@ func (s *hostScan) words(args []string, xargs bool) {
 }
 
 // nonHostSchemes are URL schemes whose authority names no network host.
-var nonHostSchemes = map[string]bool{"file": true, "s3": true, "s3a": true, "s3n": true, "gs": true, "hdfs": true, "jar": true, "blob": true, "data": true, "about": true}
+var nonHostSchemes = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{"file": true, "s3": true, "s3a": true, "s3n": true, "gs": true, "hdfs": true, "jar": true, "blob": true, "data": true, "about": true}
+}}
 
 // urls adds the hosts of scheme://host URLs found anywhere in the words
 // (`python3 -c 'urlopen("https://evil.com")'` included). What does not
@@ -229,7 +231,7 @@ func (s *hostScan) urls(words []string) {
 			for start > 0 && isSchemeChar(w[start-1]) {
 				start--
 			}
-			if start == i || nonHostSchemes[strings.ToLower(w[start:i])] {
+			if start == i || nonHostSchemes.get()[strings.ToLower(w[start:i])] {
 				continue
 			}
 			auth := w[off:]

@@ -40,17 +40,19 @@ type interp struct {
 	stdin    bool     // with no code and no script file, the program is read from the input
 }
 
-var interps = map[string]*interp{
-	"python": {lang: "python", code: "c", valued: "WXQ", stops: "m", info: "Vh", codeEnds: true, stdin: true},
-	"perl":   {lang: "perl", code: "eE", valued: "IMm", attached: "CDFixd", digits: "0l", load: "IMmd", info: "vh", stdin: true},
-	"ruby":   {lang: "ruby", code: "e", valued: "IrCE", attached: "FiKxTW", digits: "0", load: "IrCx", info: "h", stdin: true},
-	"node": {lang: "js", code: "ep", long: []string{"--eval", "--print"}, valued: "rC", load: "r", info: "vh", separate: true,
-		loadLong: []string{"--require", "--import", "--loader", "--experimental-loader"}, stdin: true},
-	"bun":    {lang: "js", code: "ep", long: []string{"--eval", "--print"}, valued: "r", load: "r", loadLong: []string{"--preload"}, separate: true},
-	"php":    {lang: "php", code: "rRBE", valued: "dcfFzt", load: "dc", stops: "fF", info: "vhim", stdin: true},
-	"lua":    {lang: "", code: "e", valued: "l", load: "l", info: "v", stdin: true},
-	"sqlite": {lang: "sql"},
-}
+var interps = table[map[string]*interp]{make: func() map[string]*interp {
+	return map[string]*interp{
+		"python": {lang: "python", code: "c", valued: "WXQ", stops: "m", info: "Vh", codeEnds: true, stdin: true},
+		"perl":   {lang: "perl", code: "eE", valued: "IMm", attached: "CDFixd", digits: "0l", load: "IMmd", info: "vh", stdin: true},
+		"ruby":   {lang: "ruby", code: "e", valued: "IrCE", attached: "FiKxTW", digits: "0", load: "IrCx", info: "h", stdin: true},
+		"node": {lang: "js", code: "ep", long: []string{"--eval", "--print"}, valued: "rC", load: "r", info: "vh", separate: true,
+			loadLong: []string{"--require", "--import", "--loader", "--experimental-loader"}, stdin: true},
+		"bun":    {lang: "js", code: "ep", long: []string{"--eval", "--print"}, valued: "r", load: "r", loadLong: []string{"--preload"}, separate: true},
+		"php":    {lang: "php", code: "rRBE", valued: "dcfFzt", load: "dc", stops: "fF", info: "vhim", stdin: true},
+		"lua":    {lang: "", code: "e", valued: "l", load: "l", info: "v", stdin: true},
+		"sqlite": {lang: "sql"},
+	}
+}}
 
 // interpOf returns how the interpreter name takes code: by language for
 // the ones read closely (python3.12, pypy3, perl5.36, nodejs ...), else
@@ -59,15 +61,15 @@ func interpOf(name string) (*interp, bool) {
 	base := strings.TrimRight(name, "0123456789.-")
 	switch base {
 	case "python", "pypy":
-		return interps["python"], true
+		return interps.get()["python"], true
 	case "nodejs":
-		return interps["node"], true
+		return interps.get()["node"], true
 	case "luajit":
-		return interps["lua"], true
+		return interps.get()["lua"], true
 	case "perl", "ruby", "node", "bun", "php", "lua", "sqlite":
-		return interps[base], true
+		return interps.get()[base], true
 	}
-	flags, ok := inlineCode[name]
+	flags, ok := inlineCode.get()[name]
 	if !ok {
 		return nil, false
 	}

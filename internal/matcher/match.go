@@ -612,7 +612,7 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 // what an allowed command runs.
 func safeAssigns(cmd *Command) bool {
 	for _, a := range cmd.more().assigns {
-		if !safeEnv[a] {
+		if !safeEnv.get()[a] {
 			return false
 		}
 	}

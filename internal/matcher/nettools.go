@@ -145,16 +145,18 @@ var (
 )
 
 // netTools are the network commands by name.
-var netTools = map[string]*netTool{
-	"curl": curlTool, "wget": wgetTool, "wget2": wgetTool, "aria2c": aria2Tool,
-	"http": httpieTool, "https": httpieTool, "xh": httpieTool, "xhs": httpieTool,
-	"nc": ncTool, "ncat": ncTool, "netcat": ncTool,
-	"ssh": sshTool, "scp": scpTool, "sftp": sftpTool, "rsync": rsync,
-	"ping": pingTool, "ping6": pingTool, "traceroute": traceTool, "traceroute6": traceTool,
-	"dig": dnsTool, "host": dnsTool, "nslookup": dnsTool,
-	"telnet": hostTool, "ftp": hostTool, "tftp": hostTool, "mosh": hostTool, "lftp": lftpTool,
-	"socat": {}, "openssl": {},
-}
+var netTools = table[map[string]*netTool]{make: func() map[string]*netTool {
+	return map[string]*netTool{
+		"curl": curlTool, "wget": wgetTool, "wget2": wgetTool, "aria2c": aria2Tool,
+		"http": httpieTool, "https": httpieTool, "xh": httpieTool, "xhs": httpieTool,
+		"nc": ncTool, "ncat": ncTool, "netcat": ncTool,
+		"ssh": sshTool, "scp": scpTool, "sftp": sftpTool, "rsync": rsync,
+		"ping": pingTool, "ping6": pingTool, "traceroute": traceTool, "traceroute6": traceTool,
+		"dig": dnsTool, "host": dnsTool, "nslookup": dnsTool,
+		"telnet": hostTool, "ftp": hostTool, "tftp": hostTool, "mosh": hostTool, "lftp": lftpTool,
+		"socat": {}, "openssl": {},
+	}
+}}
 
 func (t *netTool) takesLong(opt string) bool {
 	if _, ok := t.opts[opt]; ok {

@@ -19,20 +19,22 @@ import (
 
 // runEnv are variables that change which program runs or what it loads
 // before its own code: a command behind them cannot be seen through.
-var runEnv = map[string]bool{
-	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
-	"DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "PATH": true, "NODE_OPTIONS": true,
-	"NODE_PATH": true, "PYTHONSTARTUP": true, "PYTHONPATH": true, "PYTHONHOME": true, "PERL5OPT": true,
-	"PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true, "GIT_EXEC_PATH": true,
-	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_DIR": true,
-	"GIT_WORK_TREE": true, "GIT_TEMPLATE_DIR": true, "SHELLOPTS": true, "BASHOPTS": true, "IFS": true,
-	"CDPATH": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "GCONV_PATH": true, "MALLOC_CONF": false,
-	"ZDOTDIR": true, "HOME": true, "XDG_CONFIG_HOME": true, "npm_config_script_shell": true,
-	"NPM_CONFIG_SCRIPT_SHELL": true, "GOFLAGS": false, "RUSTC_WRAPPER": true, "CC": true, "CXX": true,
-}
+var runEnv = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
+		"DYLD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "PATH": true, "NODE_OPTIONS": true,
+		"NODE_PATH": true, "PYTHONSTARTUP": true, "PYTHONPATH": true, "PYTHONHOME": true, "PERL5OPT": true,
+		"PERL5LIB": true, "PERLLIB": true, "RUBYOPT": true, "RUBYLIB": true, "GIT_EXEC_PATH": true,
+		"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_DIR": true,
+		"GIT_WORK_TREE": true, "GIT_TEMPLATE_DIR": true, "SHELLOPTS": true, "BASHOPTS": true, "IFS": true,
+		"CDPATH": true, "JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "GCONV_PATH": true, "MALLOC_CONF": false,
+		"ZDOTDIR": true, "HOME": true, "XDG_CONFIG_HOME": true, "npm_config_script_shell": true,
+		"NPM_CONFIG_SCRIPT_SHELL": true, "GOFLAGS": false, "RUSTC_WRAPPER": true, "CC": true, "CXX": true,
+	}
+}}
 
 func isRunEnv(name string) bool {
-	return runEnv[name] || strings.HasPrefix(name, "GIT_CONFIG_") || strings.HasPrefix(name, "BASH_FUNC_")
+	return runEnv.get()[name] || strings.HasPrefix(name, "GIT_CONFIG_") || strings.HasPrefix(name, "BASH_FUNC_")
 }
 
 // assignments records the variables set before a command: their names
@@ -48,7 +50,7 @@ func (s *scriptWalk) assignments(cmd *Command, assigns []*syntax.Assign) {
 		name := a.Name.Value
 		cmd.setMore().assigns = append(cmd.more().assigns, name)
 		switch {
-		case codeEnv[name]:
+		case codeEnv.get()[name]:
 			// checked as a script once the command is added (opaque)
 			v := namedScript{name: name}
 			if a.Value != nil {
@@ -173,7 +175,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 			continue
 		}
 		switch {
-		case codeEnv[name]:
+		case codeEnv.get()[name]:
 			s.runScript(me, name, val, false)
 		case isRunEnv(name):
 			s.w.c.Commands[me].see(fmt.Sprintf("%s=… changes what %s runs", name, cmdName(c)))
@@ -202,7 +204,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 			}
 		}
 		if repl := xargsReplace(c.Words[i+1:]); repl != "" {
-			rest, _ := skipWrapper("xargs", wrappers["xargs"], c.Words[i+1:])
+			rest, _ := skipWrapper("xargs", wrappers.get()["xargs"], c.Words[i+1:])
 			for k, w := range rest {
 				if strings.Contains(w, repl) && (k == 0 || isShell(programName(rest[0])) || programName(rest[0]) == "eval") {
 					c.see(fmt.Sprintf("xargs puts its input into the command it runs (%s)", short(strings.Join(rest, " "))))
@@ -312,7 +314,7 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 	case inlineOperand[name]:
 		s.awk(me, name, args[1:])
 	default:
-		if b := progs[name]; b&progKnown != 0 && b&(progInline|progRunnerSub|progRunner) == 0 {
+		if b := progs.get()[name]; b&progKnown != 0 && b&(progInline|progRunnerSub|progRunner) == 0 {
 			return // a known program that runs nothing named in its arguments
 		}
 		if in, ok := interpOf(name); ok {
@@ -321,19 +323,19 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 				return
 			}
 			s.interpreter(me, name, in, args[1:], redirs)
-			if _, runs := runnerSubcommands[name]; !runs {
+			if _, runs := runnerSubcommands.get()[name]; !runs {
 				return
 			}
 			// bun run, bun x: also a runner
 		}
-		if subs, ok := runnerSubcommands[name]; ok {
+		if subs, ok := runnerSubcommands.get()[name]; ok {
 			if sub, _ := firstOperandAt(args[1:]); subs[sub] || len(subs) == 0 {
 				s.suppose(me, args)
 				s.supposedCode(me, args, redirs)
 			}
 			return
 		}
-		if runners[name] && !isWrapperName(name) {
+		if runners.get()[name] && !isWrapperName(name) {
 			s.suppose(me, args)
 			s.supposedCode(me, args, redirs)
 			return
@@ -374,7 +376,7 @@ func hasXargs(c *Command) bool {
 }
 
 func isWrapperName(name string) bool {
-	_, ok := wrappers[name]
+	_, ok := wrappers.get()[name]
 	return ok
 }
 
@@ -698,11 +700,13 @@ func (s *scriptWalk) goTool(me int, args []string) {
 }
 
 // makeCommandVars are make variables whose value is a program recipes run.
-var makeCommandVars = map[string]bool{
-	"SHELL": true, "MAKESHELL": true, ".SHELLFLAGS": true, "RM": true, "CC": true, "CXX": true, "CPP": true,
-	"LD": true, "AR": true, "AS": true, "INSTALL": true, "MAKE": true, "CP": true, "MV": true, "MKDIR": true,
-	"GO": true, "PYTHON": true, "NPM": true, "DOCKER": true, "CARGO": true, "SED": true, "AWK": true,
-}
+var makeCommandVars = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"SHELL": true, "MAKESHELL": true, ".SHELLFLAGS": true, "RM": true, "CC": true, "CXX": true, "CPP": true,
+		"LD": true, "AR": true, "AS": true, "INSTALL": true, "MAKE": true, "CP": true, "MV": true, "MKDIR": true,
+		"GO": true, "PYTHON": true, "NPM": true, "DOCKER": true, "CARGO": true, "SED": true, "AWK": true,
+	}
+}}
 
 // makeRecipes marks make unseen when its recipes come from somewhere the
 // engine cannot read or are changed on the line: a makefile read from the
@@ -720,7 +724,7 @@ func (s *scriptWalk) makeRecipes(me int, args []string) {
 			return
 		case !strings.HasPrefix(a, "-") && isAssignment(a):
 			name, val, _ := strings.Cut(a, "=")
-			if makeCommandVars[strings.TrimSuffix(name, "+")] || strings.ContainsAny(val, " \t;|&`$") {
+			if makeCommandVars.get()[strings.TrimSuffix(name, "+")] || strings.ContainsAny(val, " \t;|&`$") {
 				c.see(fmt.Sprintf("make %s changes what its recipes run", short(a)))
 				return
 			}

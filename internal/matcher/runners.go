@@ -203,7 +203,7 @@ func envScript(args []string) (string, bool) {
 		case strings.HasPrefix(a, "--split-string="):
 			str = strings.TrimPrefix(a, "--split-string=")
 		case strings.HasPrefix(a, "--"):
-			for _, l := range wrappers["env"].valueLong {
+			for _, l := range wrappers.get()["env"].valueLong {
 				if a == l {
 					i++ // its value is the next word
 				}

@@ -501,7 +501,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		case name == "env":
 			script, ok = envScript(level[1:])
 		}
-		wr, isWrapper := wrappers[name]
+		wr, isWrapper := wrappers.get()[name]
 		if ok || !isWrapper {
 			break
 		}

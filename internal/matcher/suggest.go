@@ -271,21 +271,23 @@ func exactRuleFor(text string, words []string) bool {
 // npm install, docker compose): a rule for one of their commands names the
 // subcommand and leaves the arguments open (Bash(npm install:*)). For other
 // programs (echo ok, cd src, python3 hello.py) the rule is the exact command.
-var subcommandPrograms = map[string]bool{
-	"git": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "deno": true, "go": true,
-	"cargo": true, "rustup": true, "docker": true, "podman": true, "kubectl": true, "helm": true,
-	"terraform": true, "make": true, "just": true, "pip": true, "pip3": true, "uv": true,
-	"poetry": true, "pipenv": true, "pdm": true, "hatch": true, "conda": true, "gradle": true,
-	"mvn": true, "dotnet": true, "gh": true, "apt": true, "apt-get": true, "brew": true,
-	"systemctl": true, "composer": true, "bundle": true, "rake": true, "mix": true, "stack": true,
-	"cabal": true, "dune": true, "swift": true, "nix": true, "tox": true, "nox": true,
-	"bazel": true, "cmake": true, "ninja": true, "meson": true, "flutter": true, "dart": true,
-}
+var subcommandPrograms = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"git": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "deno": true, "go": true,
+		"cargo": true, "rustup": true, "docker": true, "podman": true, "kubectl": true, "helm": true,
+		"terraform": true, "make": true, "just": true, "pip": true, "pip3": true, "uv": true,
+		"poetry": true, "pipenv": true, "pdm": true, "hatch": true, "conda": true, "gradle": true,
+		"mvn": true, "dotnet": true, "gh": true, "apt": true, "apt-get": true, "brew": true,
+		"systemctl": true, "composer": true, "bundle": true, "rake": true, "mix": true, "stack": true,
+		"cabal": true, "dune": true, "swift": true, "nix": true, "tox": true, "nox": true,
+		"bazel": true, "cmake": true, "ninja": true, "meson": true, "flutter": true, "dart": true,
+	}
+}}
 
 // hasSubcommand reports whether words start with a program that takes a
 // subcommand and a word that looks like one (not a file in the folder).
 func hasSubcommand(c *Call, words []string) bool {
-	return len(words) > 1 && subcommandPrograms[path.Base(words[0])] && subcommandWord(words[1]) && !c.namesFile(words[1])
+	return len(words) > 1 && subcommandPrograms.get()[path.Base(words[0])] && subcommandWord(words[1]) && !c.namesFile(words[1])
 }
 
 // runsNext reports whether sub makes prog run what follows (npm run x, npm
@@ -296,7 +298,7 @@ func runsNext(prog, sub string) bool {
 	case "run", "run-script", "exec", "x", "dlx", "start":
 		return true
 	}
-	return runnerSubcommands[path.Base(prog)][sub]
+	return runnerSubcommands.get()[path.Base(prog)][sub]
 }
 
 // subcommandWord reports whether w looks like a subcommand (install, push,

@@ -63,11 +63,13 @@ func (t varTable) addValue(name, val string) {
 var varSetters = map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true, "unset": true, "wait": true}
 
 // varWords are the words that may set a variable without an "=".
-var varWords = map[string]bool{
-	"for": true, "select": true, "read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true,
-	"unset": true, "wait": true, "printf": true, "source": true, "eval": true, "declare": true, "typeset": true,
-	"local": true, "export": true, "readonly": true,
-}
+var varWords = table[map[string]bool]{make: func() map[string]bool {
+	return map[string]bool{
+		"for": true, "select": true, "read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true,
+		"unset": true, "wait": true, "printf": true, "source": true, "eval": true, "declare": true, "typeset": true,
+		"local": true, "export": true, "readonly": true,
+	}
+}}
 
 // setsVars reports whether a script text may set a variable at all: an
 // assignment, a loop, a builtin that sets one, arithmetic, source or eval
@@ -87,7 +89,7 @@ func setsVars(src string) bool {
 			continue
 		}
 		if start >= 0 {
-			if varWords[src[start:i]] {
+			if varWords.get()[src[start:i]] {
 				return true
 			}
 			start = -1

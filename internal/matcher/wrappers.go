@@ -16,27 +16,29 @@ type wrapper struct {
 	envAssign  bool     // NAME=value words may follow the options
 }
 
-var wrappers = map[string]wrapper{
-	"sudo":     {valueShort: "ugpCDhrtTRU", valueLong: []string{"--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot", "--other-user"}, envAssign: true},
-	"doas":     {valueShort: "uC"},
-	"pkexec":   {valueLong: []string{"--user"}},
-	"runuser":  {valueShort: "ugGcsw", valueLong: []string{"--user", "--group", "--supp-group", "--command", "--session-command", "--shell", "--whitelist-environment"}},
-	"env":      {valueShort: "uCSP", valueLong: []string{"--unset", "--chdir", "--split-string", "--block-signal", "--default-signal", "--ignore-signal"}, envAssign: true},
-	"nice":     {valueShort: "n", valueLong: []string{"--adjustment"}},
-	"nohup":    {},
-	"time":     {valueShort: "fo", valueLong: []string{"--format", "--output"}},
-	"timeout":  {valueShort: "sk", valueLong: []string{"--signal", "--kill-after"}, operands: 1},
-	"xargs":    {valueShort: "IiLlnPsdEeaS", valueLong: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}},
-	"command":  {},
-	"exec":     {valueShort: "a"},
-	"builtin":  {},
-	"stdbuf":   {valueShort: "ioe", valueLong: []string{"--input", "--output", "--error"}},
-	"ionice":   {valueShort: "cnp", valueLong: []string{"--class", "--classdata", "--pid"}},
-	"setsid":   {},
-	"chrt":     {operands: 1},
-	"taskset":  {operands: 1},
-	"unbuffer": {},
-}
+var wrappers = table[map[string]wrapper]{make: func() map[string]wrapper {
+	return map[string]wrapper{
+		"sudo":     {valueShort: "ugpCDhrtTRU", valueLong: []string{"--user", "--group", "--prompt", "--close-from", "--chdir", "--host", "--role", "--type", "--command-timeout", "--chroot", "--other-user"}, envAssign: true},
+		"doas":     {valueShort: "uC"},
+		"pkexec":   {valueLong: []string{"--user"}},
+		"runuser":  {valueShort: "ugGcsw", valueLong: []string{"--user", "--group", "--supp-group", "--command", "--session-command", "--shell", "--whitelist-environment"}},
+		"env":      {valueShort: "uCSP", valueLong: []string{"--unset", "--chdir", "--split-string", "--block-signal", "--default-signal", "--ignore-signal"}, envAssign: true},
+		"nice":     {valueShort: "n", valueLong: []string{"--adjustment"}},
+		"nohup":    {},
+		"time":     {valueShort: "fo", valueLong: []string{"--format", "--output"}},
+		"timeout":  {valueShort: "sk", valueLong: []string{"--signal", "--kill-after"}, operands: 1},
+		"xargs":    {valueShort: "IiLlnPsdEeaS", valueLong: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}},
+		"command":  {},
+		"exec":     {valueShort: "a"},
+		"builtin":  {},
+		"stdbuf":   {valueShort: "ioe", valueLong: []string{"--input", "--output", "--error"}},
+		"ionice":   {valueShort: "cnp", valueLong: []string{"--class", "--classdata", "--pid"}},
+		"setsid":   {},
+		"chrt":     {operands: 1},
+		"taskset":  {operands: 1},
+		"unbuffer": {},
+	}
+}}
 
 // optionalValue are short options whose value is glued on or absent (xargs -i, -l, -e).
 var optionalValue = map[string]string{"xargs": "ile"}
@@ -50,7 +52,7 @@ func stripWrappers(words []string) (args, met []string, alts [][]string) {
 	args = words
 	for len(args) > 0 {
 		name := path.Base(args[0])
-		wr, ok := wrappers[name]
+		wr, ok := wrappers.get()[name]
 		if !ok {
 			break
 		}
