@@ -53,7 +53,12 @@ type Engine struct {
 	resumed bool
 	broken  error // settings that cannot be used: every call is denied with this
 
-	guarded  []string // absolute paths (files or folders) no tool may modify
+	// guarded are the absolute paths (files or folders) no tool may
+	// modify, resolved on first use (guardList): a process that decides
+	// one call which names no path never resolves them
+	guarded   []string
+	guardOnce sync.Once
+	guardMake func() []string
 	chatBase string   // the chat file's name, looked for inside script texts
 
 	sw    Switches
@@ -95,12 +100,17 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	e.resumed = opts.Resumed || s.SessionID != "" || s.ForkOf != ""
 	if opts.Broken != nil {
 		e.broken = opts.Broken
-		e.guarded = guardedPaths(cfg, opts, e.env)
+		env := e.env
+		e.guardMake = func() []string { return guardedPaths(cfg, opts, env) }
 		return e, e.broken
 	}
-	e.guarded = guardedPaths(cfg, opts, e.env)
-	for _, p := range opts.Guard {
-		e.guarded = appendGuard(e.guarded, p, e.env)
+	env := e.env // the environment the engine was made for, not a later DecideIn's
+	e.guardMake = func() []string {
+		out := guardedPaths(cfg, opts, env)
+		for _, p := range opts.Guard {
+			out = appendGuard(out, p, env)
+		}
+		return out
 	}
 	if opts.ChatFile != "" {
 		e.chatBase = filepath.Base(opts.ChatFile)

@@ -58,7 +58,7 @@ var DefaultDenyNames = []string{
 
 // Explain reports the engine's effective permissions.
 func (e *Engine) Explain() Explanation {
-	x := Explanation{Mode: e.mode, Preset: e.preset, Resumed: e.resumed, ResumeAsk: e.cfg.ResumeAsk, Cwd: e.env.Cwd, Guarded: dedupe(e.guarded)}
+	x := Explanation{Mode: e.mode, Preset: e.preset, Resumed: e.resumed, ResumeAsk: e.cfg.ResumeAsk, Cwd: e.env.Cwd, Guarded: dedupe(e.guardList())}
 	for _, err := range e.errs {
 		x.Errors = append(x.Errors, err.Error())
 	}

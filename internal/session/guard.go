@@ -35,6 +35,16 @@ func guardedPaths(cfg *config.Config, opts Options, env matcher.Env) []string {
 	return out
 }
 
+// guardList returns the guarded paths, resolving them the first time.
+func (e *Engine) guardList() []string {
+	e.guardOnce.Do(func() {
+		if e.guardMake != nil { // nil: an engine whose environment could not be read (it denies every call)
+			e.guarded = e.guardMake()
+		}
+	})
+	return e.guarded
+}
+
 // appendGuard adds p, and its resolved target where that differs, to out.
 func appendGuard(out []string, p string, env matcher.Env) []string {
 	if p == "" {
@@ -61,7 +71,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	if c.Err != nil {
 		// The line could not be parsed: refuse when it so much as names a
 		// guarded place.
-		for _, g := range e.guarded {
+		for _, g := range e.guardList() {
 			if strings.Contains(c.Command, filepath.Base(g)) {
 				return g, true
 			}
@@ -114,7 +124,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 
 // guardedBy reports the guarded path a write of p may change.
 func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
-	for _, g := range e.guarded {
+	for _, g := range e.guardList() {
 		if within(p.Abs, g) || within(p.Real, g) {
 			return g, true
 		}
@@ -169,7 +179,7 @@ func cdTargets(c *matcher.Call, starts []string) (dirs []matcher.Path, unknown b
 // guarded file or folder (".vibing", the chat file's name).
 func (e *Engine) namesGuarded(raw string) (string, bool) {
 	for _, part := range strings.Split(filepath.Clean(raw), "/") {
-		for _, g := range e.guarded {
+		for _, g := range e.guardList() {
 			if part == filepath.Base(g) {
 				return g, true
 			}
@@ -188,9 +198,12 @@ func within(p, dir string) bool { return matcher.Within(p, dir) }
 // when one of those lies in a guarded folder, any such command is refused
 // (a script names its files in ways no word shows: rmtree('chat')).
 func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bool) {
+	if !anyChanges(c) {
+		return "", false // only read-only commands: nothing to look at
+	}
 	inside := ""
 	for _, d := range dirs {
-		for _, g := range e.guarded {
+		for _, g := range e.guardList() {
 			if inside == "" && (within(d.Abs, g) || within(d.Real, g)) {
 				inside = g
 			}
@@ -212,6 +225,17 @@ func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bo
 	return "", false
 }
 
+// anyChanges reports whether a command of the line may change something
+// (has arguments and is not known to only read).
+func anyChanges(c *matcher.Call) bool {
+	for _, cmd := range c.Commands {
+		if len(cmd.Args) > 0 && !cmd.ReadOnly() {
+			return true
+		}
+	}
+	return false
+}
+
 // mentionsGuarded reports whether a word names a guarded path: as a path
 // (after an "x=" prefix), or inside a script text by the guarded folder's or
 // file's distinctive name.
@@ -229,7 +253,7 @@ func (e *Engine) mentionsGuarded(w string, dirs []matcher.Path) (string, bool) {
 				continue
 			}
 			p := matcher.ResolvePath(cand, matcher.Env{Cwd: dir.Abs, Home: e.env.Home})
-			for _, g := range e.guarded {
+			for _, g := range e.guardList() {
 				if within(p.Abs, g) || within(p.Real, g) {
 					return g, true
 				}
@@ -239,7 +263,7 @@ func (e *Engine) mentionsGuarded(w string, dirs []matcher.Path) (string, bool) {
 			}
 		}
 	}
-	for _, g := range e.guarded {
+	for _, g := range e.guardList() {
 		base := filepath.Base(g)
 		if strings.Contains(w, g) || (base == ".vibing" || base == e.chatBase) && strings.Contains(w, base) {
 			return g, true
