@@ -18,6 +18,7 @@ func init() {
 	for _, c := range fullCommands {
 		name := c.name
 		c.run = func(_ context.Context, args []string, io stdio) int { return forward(name, args, io) }
+		c.signals = false // vibing-agent-full watches them
 		register(c)
 	}
 }

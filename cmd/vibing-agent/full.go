@@ -14,9 +14,9 @@ import (
 // would otherwise pay at each start for SQLite and msgpack they never use
 // (SPEC §9). A build without the tag (go build, go test) holds every command.
 var fullCommands = []command{
-	{name: "audit", summary: "list recent permission decisions from the audit log"},
-	{name: "rpc", summary: "serve the Neovim plugin over msgpack-RPC on stdio"},
-	{name: "run", summary: "run one agent turn for a chat (JSON Lines on stdio)"},
+	{name: "audit", summary: "list recent permission decisions from the audit log", signals: true},
+	{name: "rpc", summary: "serve the Neovim plugin over msgpack-RPC on stdio", signals: true},
+	{name: "run", summary: "run one agent turn for a chat (JSON Lines on stdio)", signals: true},
 }
 
 // fullBinary is the name of the build that holds every command, which a

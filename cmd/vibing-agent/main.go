@@ -30,6 +30,12 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, io stdio) int
+	// signals: SIGINT and SIGTERM cancel the command's context, and it
+	// stops cleanly (run kills its backend's process group). Without it
+	// they end the process at once; the short commands (check, hook, ...)
+	// have nothing to clean up, and watching for signals costs a start-up
+	// thread.
+	signals bool
 }
 
 var commands = map[string]command{}
@@ -38,10 +44,7 @@ var commands = map[string]command{}
 func register(c command) { commands[c.name] = c }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := Run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})
-	stop()
-	os.Exit(code)
+	os.Exit(Run(context.Background(), os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 }
 
 // Run runs the command line args and returns the exit code.
@@ -62,6 +65,11 @@ func Run(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintf(io.err, "vibing-agent: unknown command %q\n\n", args[0])
 		usage(io.err)
 		return exitUsage
+	}
+	if c.signals {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
 	}
 	return c.run(ctx, args[1:], io)
 }

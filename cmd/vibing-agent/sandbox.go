@@ -21,7 +21,8 @@ import (
 )
 
 func init() {
-	register(command{name: "claude", summary: "run the claude CLI in a terminal inside the sandbox derived from the policy", run: runClaude})
+	register(command{name: "claude", summary: "run the claude CLI in a terminal inside the sandbox derived from the policy", run: runClaude,
+		signals: true}) // Ctrl-C belongs to the CLI in the terminal: it must not end the wrapper
 }
 
 // sandboxer starts a command inside the sandbox of a loaded chat (or of
