@@ -372,6 +372,8 @@ function M.revert(buf, all)
     local msg = table.concat(asked, "\n") .. "\n\nRevert to the content before the turn anyway? " .. table.concat(after, " ")
     local mixed = #plan > #asked
     local c = vim.fn.confirm(msg, mixed and "&Revert all\n&Only the others\n&Cancel" or "&Revert\n&Cancel", mixed and 3 or 2)
+    -- clear the question's lines, or the next message waits for a key (hit-enter)
+    vim.cmd("redraw")
     if mixed and c == 2 then
       plan = vim.tbl_filter(function(p)
         return p.why == ""
