@@ -1,5 +1,6 @@
 local h = require("harness")
 local helpers = require("helpers")
+local changes = require("vibing.chat.changes")
 local describe, it, assert = h.describe, h.it, h.assert
 
 local hello = { "def greet(name):", '    print("Hello, " + name)', "", 'greet("world")' }
@@ -115,11 +116,20 @@ describe("what the turn changed", function()
     vim.cmd("normal gr")
     assert.equals(table.concat(hello, "\n") .. "\n", helpers.read(path), "hello.py as before the turn")
     assert.equals(table.concat(hello, "\n"), table.concat(vim.api.nvim_buf_get_lines(file, 0, -1, false), "\n"), "its buffer reloaded")
+    local function reverted()
+      local out = {}
+      for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, changes.marks, 0, -1, { details = true })) do
+        out[#out + 1] = vim.api.nvim_buf_get_lines(buf, m[2], m[2] + 1, false)[1] .. " " .. m[4].virt_text[1][1]
+      end
+      return table.concat(out, "|")
+    end
+    assert.equals("  hello.py ← reverted", reverted(), "the reverted line is marked, the chat's text unchanged")
     assert.truthy(vim.loop.fs_stat(vim.fn.getcwd() .. "/README.md"), "gr left the other file")
     cursor_on(buf, "^Modified files")
     vim.cmd("normal gR")
     assert.falsy(vim.loop.fs_stat(vim.fn.getcwd() .. "/README.md"), "the created file is deleted")
     assert.equals(0, #asked, "nothing changed after the turn: no question")
+    assert.equals("  hello.py ← reverted|  README.md (new) ← reverted", reverted())
     assert.matches("already as it was before the turn", helpers.notified(), true)
     restore()
   end)

@@ -314,6 +314,23 @@ local function here(buf)
   return l, m
 end
 
+local marks = vim.api.nvim_create_namespace("vibing_changes_reverted")
+M.marks = marks
+
+-- mark_reverted says, at the end of the list line row (1-based), that its
+-- file was put back (a mark on the screen only: the chat file is left as
+-- the turn wrote it).
+local function mark_reverted(buf, row)
+  if not row or row > vim.api.nvim_buf_line_count(buf) then
+    return
+  end
+  vim.api.nvim_buf_clear_namespace(buf, marks, row - 1, row)
+  vim.api.nvim_buf_set_extmark(buf, marks, row - 1, 0, {
+    virt_text = { { "← reverted", hl } },
+    virt_text_pos = "eol",
+  })
+end
+
 ---Revert entries of the list at the cursor: one (index) or all.
 ---@param buf integer
 ---@param all boolean
@@ -326,10 +343,11 @@ function M.revert(buf, all)
   if busy(buf) then
     return true
   end
-  local todo = {}
+  local todo, rows = {}, {}
   for i, e in ipairs(m.files) do
     if all or i == (l.index or 0) then
       table.insert(todo, e)
+      rows[e] = l.row + i -- its line in the list
     end
   end
   if #todo == 0 then
@@ -388,6 +406,7 @@ function M.revert(buf, all)
     local ok, err = restore(p.e, p.st)
     if ok then
       table.insert(done, name(p.e))
+      mark_reverted(buf, rows[p.e])
     else
       log.error(err)
     end
