@@ -391,6 +391,35 @@ describe("an approval block and the person's cursor", function()
     end, 10), "the run ended")
   end)
 
+  it("stays in the block when another call's result is written under it", function()
+    -- the claude CLI asks for one call, then reports another call of the
+    -- same message that it refused itself (an Edit whose text is gone)
+    fake_run(vim.fn.getcwd(), {
+      {
+        ev({ type = "text", text = "Editing, then listing." }),
+        ev({ type = "tool_use", id = "e", tool = "Edit", input = { file_path = "/p/foo.py", old_string = "zzz", new_string = "y" }, detail = "foo.py" }),
+        "sleep 0.3",
+        request("a", "make"),
+        "sleep 0.5",
+        ev({ type = "tool_result", id = "e", is_error = true, content = "<tool_use_error>String to replace not found in file.\nString: zzz</tool_use_error>" }),
+        "sleep 1.5",
+        ev({ type = "approval_resolved", id = "a", decision = "allow_once", by = "user" }),
+        ev({ type = "result", is_error = false }),
+      },
+    })
+    local buf = helpers.new_chat()
+    helpers.say(buf, "edit and list")
+    assert.truthy(vim.wait(5000, function()
+      return text(buf):find("not run: String to replace", 1, true) ~= nil
+    end, 10), "the refused Edit was written")
+    assert.equals("a", active_id(buf), "under the waiting block")
+    assert.truthy(approval.cursor_inside(buf), "the cursor the block took is still in it")
+    vim.api.nvim_feedkeys("y", "xt", false)
+    assert.truthy(vim.wait(5000, function()
+      return vim.b[buf].vibing_runs == 1
+    end, 10), "the run ended")
+  end)
+
   it("stays where the next message is being typed", function()
     fake_run(vim.fn.getcwd(), { turn })
     local buf = helpers.new_chat()

@@ -59,11 +59,13 @@ function Writer:set_end(row, col)
 end
 
 -- Windows showing buf whose cursor sits on the reply's last line follow new
--- output (a cursor below the reply, where the person types, stays where it is).
+-- output (a cursor below the reply, where the person types, stays where it is),
+-- unless that line ends an approval block: the cursor waits there for the
+-- person's answer (a result of another call may still be written under it).
 local function followers(buf, row)
   local out = {}
   for _, win in ipairs(vim.fn.win_findbuf(buf)) do
-    if vim.api.nvim_win_get_cursor(win)[1] == row + 1 then
+    if vim.api.nvim_win_get_cursor(win)[1] == row + 1 and not require("vibing.ui.approval").row_inside(buf, row) then
       table.insert(out, win)
     end
   end

@@ -295,13 +295,23 @@ end
 ---@param bufnr integer
 ---@return boolean
 function M.cursor_inside(bufnr)
-  local p = M.active(bufnr)
-  if not p or not p.mark or vim.api.nvim_get_current_buf() ~= bufnr then
+  if vim.api.nvim_get_current_buf() ~= bufnr then
     return false
   end
-  local row = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
-  local cur = vim.api.nvim_win_get_cursor(0)[1] - 1
-  return row ~= nil and cur >= row and cur < row + p.nlines
+  return M.row_inside(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+end
+
+---Whether row (0-based) of bufnr is a line of its pending block.
+---@param bufnr integer
+---@param row integer
+---@return boolean
+function M.row_inside(bufnr, row)
+  local p = M.active(bufnr)
+  if not p or not p.mark then
+    return false
+  end
+  local start = vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+  return start ~= nil and row >= start and row < start + p.nlines
 end
 
 -- Restore one of the person's buffer-local maps hidden by ours.
