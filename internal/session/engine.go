@@ -59,7 +59,7 @@ type Engine struct {
 	guarded   []string
 	guardOnce sync.Once
 	guardMake func() []string
-	chatBase string   // the chat file's name, looked for inside script texts
+	chatBase  string // the chat file's name, looked for inside script texts
 
 	sw    Switches
 	notes []string // what the layers changed, for explain (a mode that lost, a bypass refused)
