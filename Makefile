@@ -81,9 +81,9 @@ BENCHSTAT  ?= $(shell command -v benchstat 2>/dev/null || ls $$($(GO) env GOPATH
 bench: deps build
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh bench
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) $(BENCHPKGS) | tee bin/bench.txt
-	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules; check vs hello-world"
-	@grep -E '^(Benchmark(FileFloor|DecideBash104|CheckVsHello)|pkg:)' bin/bench.txt
-	@if [ -n "$(BENCHSTAT)" ]; then $(BENCHSTAT) -filter '.name:/^(FileFloor|DecideBash104|CheckVsHello)$$/' bin/bench.txt; fi
+	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules; check and hook vs hello-world"
+	@grep -E '^(Benchmark(FileFloor|DecideBash104|CheckVsHello|HookProcess)|pkg:)' bin/bench.txt
+	@if [ -n "$(BENCHSTAT)" ]; then $(BENCHSTAT) -filter '.name:/^(FileFloor|DecideBash104|CheckVsHello|HookProcess)$$/' bin/bench.txt; fi
 
 demo: build
 	@scripts/demo.sh
