@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"iter"
 	"path"
 	"path/filepath"
 	"strings"
@@ -171,10 +172,20 @@ func ruleCommand(name string) bool {
 	return strings.HasPrefix(name, "mkfs")
 }
 
-func candidates(cmd *Command) [][]string {
-	out := make([][]string, 0, 2+len(cmd.alts))
-	out = append(out, cmd.Words, cmd.Args)
-	return append(out, cmd.alts...)
+// candidates yields the word lists the default rules look at: the words,
+// the words behind wrappers, then the further lists (alts), without
+// building a slice of them (it is called several times per command).
+func candidates(cmd *Command) iter.Seq2[int, []string] {
+	return func(yield func(int, []string) bool) {
+		if !yield(0, cmd.Words) || !yield(1, cmd.Args) {
+			return
+		}
+		for i, a := range cmd.alts {
+			if !yield(2+i, a) {
+				return
+			}
+		}
+	}
 }
 
 func isPrivileged(cmd *Command) bool {

@@ -334,10 +334,29 @@ func (s *scriptWalk) generic(n syntax.Node) {
 
 func (s *scriptWalk) words(ws []*syntax.Word) {
 	for _, w := range ws {
-		if w != nil {
+		if w != nil && !noStmts(w) {
 			s.generic(w)
 		}
 	}
+}
+
+// noStmts reports whether a word is made of literal text and quotes
+// alone, so that no statement stands below it (generic would find none).
+func noStmts(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (s *scriptWalk) assignText(a *syntax.Assign) (string, bool) {
@@ -604,10 +623,10 @@ func isStdinPath(a string) bool {
 // redirect records output redirections and walks substitutions in targets
 // and here-documents.
 func (s *scriptWalk) redirect(r *syntax.Redirect) {
-	if r.Word != nil {
+	if r.Word != nil && !noStmts(r.Word) {
 		s.generic(r.Word)
 	}
-	if r.Hdoc != nil {
+	if r.Hdoc != nil && !noStmts(r.Hdoc) {
 		s.generic(r.Hdoc)
 	}
 	if r.Op == syntax.RdrIn && r.Word != nil {
