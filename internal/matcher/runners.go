@@ -17,6 +17,19 @@ const maxBraceWords = 64
 // word has a brace expansion) and whether the expansion went past
 // maxBraceWords. Words holding run-time expansions are kept as written.
 func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (expanded []string, overflow bool) {
+	for i, wd := range args {
+		// SplitBraces looks for "{" in literal parts only: a command
+		// without one is not expanded (most are not)
+		if (dyns == nil || !dyns[i]) && litHasBrace(wd) {
+			return s.expandBraces(args, words, dyns)
+		}
+	}
+	return nil, false
+}
+
+// expandBraces is braces for a command some word of which may hold a
+// brace expansion.
+func (s *scriptWalk) expandBraces(args []*syntax.Word, words []string, dyns []bool) (expanded []string, overflow bool) {
 	extra := 0
 	for i, wd := range args {
 		if dyns != nil && dyns[i] {
@@ -52,6 +65,17 @@ func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (e
 		extra += n
 	}
 	return expanded, false
+}
+
+// litHasBrace reports whether a literal part of wd holds a "{", without
+// which syntax.SplitBraces finds no brace expansion.
+func litHasBrace(wd *syntax.Word) bool {
+	for _, p := range wd.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
 }
 
 // findRunners are find's actions that run a command of their own, up to a

@@ -231,7 +231,7 @@ func (s *scriptWalk) stmtCmd(st *syntax.Stmt, pipe, idx int) {
 // last element went.
 func (s *scriptWalk) pipeline(c *syntax.BinaryCmd, pipe, idx int) {
 	w := s.w
-	leaves := pipeLeaves(c, nil)
+	leaves := pipeLeaves(c, make([]*syntax.Stmt, 0, 4))
 	p := pipe
 	if p < 0 {
 		p = s.newPipe()
@@ -298,7 +298,7 @@ func sameState(a, b dirState) bool {
 }
 
 func pipeLeaves(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
-	for _, side := range []*syntax.Stmt{b.X, b.Y} {
+	for _, side := range [2]*syntax.Stmt{b.X, b.Y} {
 		if bc, ok := side.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) && len(side.Redirs) == 0 {
 			out = pipeLeaves(bc, out)
 			continue
@@ -384,6 +384,37 @@ func (s *scriptWalk) assignText(a *syntax.Assign) (string, bool) {
 
 var errTooMany = fmt.Errorf("the command line holds more than %d simple commands, more than are checked", maxCommands)
 
+// joined is words joined by single spaces: the very text of the script
+// when the command stands there so spelled (no quotes, one space between
+// words), which spares building it.
+func (s *scriptWalk) joined(words []string, ce *syntax.CallExpr) string {
+	if ce == nil || len(ce.Args) != len(words) || len(words) == 0 {
+		return strings.Join(words, " ")
+	}
+	start, end := int(ce.Args[0].Pos().Offset()), int(ce.Args[len(ce.Args)-1].End().Offset())
+	if start < 0 || end > len(s.src) || start > end {
+		return strings.Join(words, " ")
+	}
+	text := s.src[start:end]
+	rest := text
+	for i, w := range words {
+		if i > 0 {
+			if rest == "" || rest[0] != ' ' {
+				return strings.Join(words, " ")
+			}
+			rest = rest[1:]
+		}
+		if !strings.HasPrefix(rest, w) {
+			return strings.Join(words, " ")
+		}
+		rest = rest[len(w):]
+	}
+	if rest != "" {
+		return strings.Join(words, " ")
+	}
+	return text
+}
+
 // add records a simple command.
 func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	if len(s.w.c.Commands) >= maxCommands {
@@ -394,7 +425,7 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 		idx = 0
 	}
 	cmd.Pipeline, cmd.Index = pipe, idx
-	cmd.Text = strings.Join(cmd.Words, " ")
+	cmd.Text = s.joined(cmd.Words, cmd.node)
 	cmd.parent = s.parent
 	cmd.Args, cmd.wrappers, cmd.alts = stripWrappers(cmd.Words)
 	cmd.dirs, cmd.dirsFrom = s.runDirs(cmd.Words)
