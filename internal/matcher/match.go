@@ -464,12 +464,12 @@ func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 		if c.Err != nil {
 			return false
 		}
-		acts := c.actions
+		acts := c.acts()
 		if len(acts) == 0 && c.Tool != "Bash" {
 			acts = []string{c.Action()} // a Call not made by Prepare
 		}
 		if c.Tool == "Bash" {
-			if c.ForkBomb || len(c.Commands) == 0 || len(c.actions) < len(c.Commands) {
+			if c.ForkBomb || len(c.Commands) == 0 || len(acts) < len(c.Commands) {
 				return false
 			}
 			for i := range c.Commands {
@@ -480,7 +480,7 @@ func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 			if len(nonTrivialWrites(c)) > 0 {
 				return false
 			}
-			acts = c.actions[:len(c.Commands)]
+			acts = acts[:len(c.Commands)]
 		}
 		if len(acts) == 0 {
 			return false
@@ -585,8 +585,8 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 				found = r
 				break
 			}
-			if r.kind == kindRegex && !cmd.dynamicName && i < len(c.actions) {
-				if ok, err := r.regexMatch(c, c.actions[i]); ok && err == nil {
+			if r.kind == kindRegex && !cmd.dynamicName && i < len(c.acts()) {
+				if ok, err := r.regexMatch(c, c.acts()[i]); ok && err == nil {
 					found = r
 					break
 				}

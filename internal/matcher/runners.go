@@ -391,6 +391,7 @@ func (s *scriptWalk) argRef(ref argRef) {
 	c := s.w.c
 	if c.args == nil {
 		c.args = &bashArgs{}
+		c.args.refs = c.args.first[:0]
 	}
 	a := c.args
 	if a.seen != nil {

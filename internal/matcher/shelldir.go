@@ -15,6 +15,7 @@ import "path/filepath"
 func (w *shellWalker) begin() dirState {
 	env := w.c.Env
 	dirs := env.shellDirs()
+	w.c.starts = dirs[:len(dirs):len(dirs)]
 	start := dirState{dirs: dirs, unknown: env.ShellLost}
 	if len(dirs) > maxDirs {
 		start.dirs, start.unknown = dirs[:maxDirs:maxDirs], true
@@ -60,6 +61,9 @@ func (c *Call) ShellAfter() (dirs []string, lost bool) {
 // ShellStart reports the folders the call's Bash line starts in (Env.Shell
 // spelled from Cwd, or Cwd), and whether it may start somewhere else too.
 func (c *Call) ShellStart() (dirs []string, lost bool) {
+	if c.starts != nil {
+		return c.starts, c.Env.ShellLost // never changed in place; full, so an append copies
+	}
 	return c.Env.shellDirs(), c.Env.ShellLost
 }
 
