@@ -71,7 +71,7 @@ func (w *shellWalker) script(src string, depth, parent int) {
 		w.fail(fmt.Errorf("the command line does not parse as shell: %v", err))
 		return
 	}
-	sw := &scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: varTable{}}
+	sw := &scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: newVarTable(src)}
 	sw.collectVars(f, sw.vars)
 	for _, s := range f.Stmts {
 		sw.stmt(s, -1, 0)
@@ -573,7 +573,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		s.w.fail(errTooDeep)
 		return
 	}
-	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}}
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: newVarTable(script)}
 	f, err := parse(script)
 	if err != nil {
 		s.w.fail(fmt.Errorf("the script given to %s does not parse as shell: %v", name, err))

@@ -30,6 +30,15 @@ type varInfo struct {
 // varTable maps a variable name to what the line sets it to.
 type varTable map[string]*varInfo
 
+// newVarTable is the table for the variables script src sets: nil when it
+// sets none (collectVars then has nothing to do, and reads find nothing).
+func newVarTable(src string) varTable {
+	if !setsVars(src) {
+		return nil
+	}
+	return varTable{}
+}
+
 func (t varTable) get(name string) *varInfo {
 	v := t[name]
 	if v == nil {
@@ -115,8 +124,8 @@ func setsVars(src string) bool {
 // values of literal assignments are read with s (which already knows the
 // variables of enclosing scripts, for `Y=$X`-free literals only).
 func (s *scriptWalk) collectVars(f *syntax.File, t varTable) {
-	if !setsVars(s.src) {
-		return
+	if t == nil {
+		return // the script sets no variable (newVarTable)
 	}
 	assign := func(a *syntax.Assign, declFlags bool) {
 		if a == nil || a.Name == nil {
