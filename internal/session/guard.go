@@ -3,6 +3,7 @@ package session
 import (
 	"io/fs"
 	"os"
+	"syscall"
 	"path/filepath"
 	"strings"
 
@@ -67,7 +68,6 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 		}
 		return "", false
 	}
-	var paths []matcher.Path
 	if c.Err != nil {
 		// The line could not be parsed: refuse when it so much as names a
 		// guarded place.
@@ -77,26 +77,28 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			}
 		}
 	}
-	paths = append(paths, c.Modifies...)
 	// A "cd dir && rm x" changes what a relative path means, and a cd
 	// inside a subshell does not last: check every relative target
 	// against the working directory and every folder the line changes
 	// into. When a cd goes somewhere only known at run time, a relative
 	// target that names a guarded file or folder is refused outright.
 	starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
-	dirs, unknown := cdTargets(c, starts)
+	cds, unknown := cdTargets(c, starts)
 	unknown = unknown || lost
+	var buf [4]matcher.Path // most lines start in one folder and change into none
+	dirs := append(buf[:0], cds...)
 	for _, d := range starts {
 		dirs = append(dirs, matcher.Path{Abs: d})
 	}
 	dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
 	dirs = uniqueDirs(dirs)
+	var resolved []matcher.Path // the relative targets, from each folder
 	for _, p := range c.Modifies {
 		if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
 			continue
 		}
 		for _, dir := range dirs {
-			paths = append(paths, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
+			resolved = append(resolved, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
 		}
 		if unknown {
 			if g, ok := e.namesGuarded(p.Raw); ok {
@@ -114,9 +116,11 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			return g, true
 		}
 	}
-	for i := range paths {
-		if g, ok := e.guardedBy(&paths[i]); ok {
-			return g, true
+	for _, paths := range [2][]matcher.Path{c.Modifies, resolved} {
+		for i := range paths {
+			if g, ok := e.guardedBy(&paths[i]); ok {
+				return g, true
+			}
 		}
 	}
 	return "", false
@@ -282,8 +286,28 @@ func (e *Engine) mayBePath(w, dir string) bool {
 	if strings.ContainsAny(w, " \t\n") {
 		return false // a script text: looked at by name only
 	}
-	_, err := os.Lstat(filepath.Join(dir, w))
-	return err == nil
+	return exists(dir, w)
+}
+
+// exists reports whether name names something in dir (a symlink counts,
+// whether or not its target exists): one lstat, with no FileInfo built.
+func exists(dir, name string) bool {
+	var p string
+	switch {
+	case name == "." || name == ".." || !filepath.IsAbs(dir) || dir != filepath.Clean(dir):
+		p = filepath.Join(dir, name) // cleans "." and ".."
+	case dir == "/":
+		p = "/" + name
+	default:
+		p = dir + "/" + name // what Join gives for one name in a clean folder
+	}
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(p, &st)
+		if err != syscall.EINTR {
+			return err == nil
+		}
+	}
 }
 
 // maxGuardEntries bounds the entries of a guarded folder looked at for a
