@@ -16,8 +16,8 @@ import (
 // meets no such rule pays no file-system look-ups for them.
 type bashArgs struct {
 	refs  []argRef
-	first [8]argRef // refs' first backing array: most lines name a few words
-	seen map[argRef]struct{} // once refs is long, for de-duplication
+	first [8]argRef           // refs' first backing array: most lines name a few words
+	seen  map[argRef]struct{} // once refs is long, for de-duplication
 
 	once         sync.Once
 	paths        []Path

@@ -3,9 +3,9 @@ package session
 import (
 	"io/fs"
 	"os"
-	"syscall"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
