@@ -96,6 +96,12 @@ func (p *Path) Inside() bool { return p.inside }
 // cover it.
 func (c *Command) DenyOnly() bool { return c.denyOnly }
 
+// argsSame reports whether Args is Words itself (no wrapper was seen
+// through): a test of the one answers for the other.
+func (c *Command) argsSame() bool {
+	return len(c.Args) == len(c.Words) && (len(c.Args) == 0 || &c.Args[0] == &c.Words[0])
+}
+
 // Command is one simple command of a parsed Bash line.
 type Command struct {
 	Words    []string // words as the shell would run them, leading assignments stripped

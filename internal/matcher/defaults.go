@@ -90,7 +90,8 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		return DenyForkBomb, true
 	}
 	k := &checker{c: c, depth: depth, checks: maxChecks}
-	if c.Err != nil || needsBounds(c) {
+	bounded := c.Err != nil || needsBounds(c)
+	if bounded {
 		k.b = newBounds(c.Env) // folders are looked up only for the commands that need them
 	}
 	for i := range c.Commands {
@@ -99,7 +100,11 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		if k.b.cwd != "" || k.b.home != "" {
 			at = k.placeOf(cmd)
 		}
-		for _, words := range candidates(cmd) {
+		lists := candidates(cmd)
+		if bounded {
+			lists = allCandidates(cmd) // rm and chmod may be here: each list counts its checks
+		}
+		for _, words := range lists {
 			if n, ok := k.denyWords(at, words); ok {
 				return n, true
 			}
@@ -175,7 +180,26 @@ func ruleCommand(name string) bool {
 // candidates yields the word lists the default rules look at: the words,
 // the words behind wrappers, then the further lists (alts), without
 // building a slice of them (it is called several times per command).
+// The words behind wrappers are left out when there is no wrapper (they
+// are the words themselves): for a test of the words alone, the answer is
+// the same.
 func candidates(cmd *Command) iter.Seq2[int, []string] {
+	return func(yield func(int, []string) bool) {
+		if !yield(0, cmd.Words) || !cmd.argsSame() && !yield(1, cmd.Args) {
+			return
+		}
+		for i, a := range cmd.alts {
+			if !yield(2+i, a) {
+				return
+			}
+		}
+	}
+}
+
+// allCandidates is candidates with the words behind wrappers always
+// yielded, for a check that counts its work (denyWords on rm and chmod
+// spends the call's path checks for each list it is given).
+func allCandidates(cmd *Command) iter.Seq2[int, []string] {
 	return func(yield func(int, []string) bool) {
 		if !yield(0, cmd.Words) || !yield(1, cmd.Args) {
 			return

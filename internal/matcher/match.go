@@ -310,7 +310,7 @@ func (r *Rule) allowCommand(cmd *Command) bool {
 // command: on its words, on the command behind wrappers, on every suffix
 // after a wrapper, each also with the command word's base name.
 func (r *Rule) denyCommand(cmd *Command) bool {
-	if r.denyWords(cmd.Words, cmd) || r.denyWords(cmd.Args, cmd) {
+	if r.denyWords(cmd.Words, cmd) || !cmd.argsSame() && r.denyWords(cmd.Args, cmd) {
 		return true
 	}
 	for _, a := range cmd.alts {
