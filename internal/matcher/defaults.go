@@ -100,14 +100,8 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		if k.b.cwd != "" || k.b.home != "" {
 			at = k.placeOf(cmd)
 		}
-		lists := candidates(cmd)
-		if bounded {
-			lists = allCandidates(cmd) // rm and chmod may be here: each list counts its checks
-		}
-		for _, words := range lists {
-			if n, ok := k.denyWords(at, words); ok {
-				return n, true
-			}
+		if n, ok := k.denyLists(at, cmd, bounded); ok {
+			return n, true
 		}
 		if cmd.braceOverflow && destructiveName(cmd) {
 			return DenyBraces, true
@@ -126,6 +120,26 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 	}
 	if c.Err != nil {
 		return k.rawDeny()
+	}
+	return "", false
+}
+
+// denyLists is denyWords on each word list of cmd; when bounded, rm and
+// chmod may be among them, and every list is looked at (each counts its
+// path checks).
+func (k *checker) denyLists(at place, cmd *Command, bounded bool) (string, bool) {
+	if bounded {
+		for _, words := range allCandidates(cmd) {
+			if n, ok := k.denyWords(at, words); ok {
+				return n, true
+			}
+		}
+		return "", false
+	}
+	for _, words := range candidates(cmd) {
+		if n, ok := k.denyWords(at, words); ok {
+			return n, true
+		}
 	}
 	return "", false
 }
