@@ -289,12 +289,29 @@ func (e *Engine) mayBePath(w, dir string) bool {
 	return exists(dir, w)
 }
 
+// cleanAbs reports whether dir is absolute and already clean (what
+// filepath.Clean leaves as it is), without building its cleaned copy.
+func cleanAbs(dir string) bool {
+	if dir == "/" {
+		return true
+	}
+	if len(dir) < 2 || dir[0] != '/' || dir[len(dir)-1] == '/' {
+		return false
+	}
+	for i := 1; i < len(dir); i++ {
+		if dir[i] == '/' && (dir[i-1] == '/' || dir[i-1] == '.' && (dir[i-2] == '/' || dir[i-2] == '.' && dir[i-3] == '/')) {
+			return false // "//", "/./", "/../"
+		}
+	}
+	return !strings.HasSuffix(dir, "/.") && !strings.HasSuffix(dir, "/..")
+}
+
 // exists reports whether name names something in dir (a symlink counts,
 // whether or not its target exists): one lstat, with no FileInfo built.
 func exists(dir, name string) bool {
 	var p string
 	switch {
-	case name == "." || name == ".." || !filepath.IsAbs(dir) || dir != filepath.Clean(dir):
+	case name == "." || name == ".." || !cleanAbs(dir):
 		p = filepath.Join(dir, name) // cleans "." and ".."
 	case dir == "/":
 		p = "/" + name
