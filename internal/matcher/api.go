@@ -124,6 +124,7 @@ type Command struct {
 	expanded      []string // Words after brace expansion; nil when no word has braces
 	expandedArgs  []string // expanded with wrappers seen through
 	braceOverflow bool     // the braces expand past maxBraceWords: deny/ask treat the command as matching
+	ro, roKnown   bool     // ReadOnly, once the line is walked (the guard and the autorun step both ask)
 
 	dirs     []string // the folders the command may run in (for the default rules); nil = the working folder
 	dirsFrom uint8    // 0: dirs are where the shell is; dirsUnknown: a cd went somewhere unknown; dirsFull: and the line named more folders than dirs holds

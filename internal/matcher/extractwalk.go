@@ -419,7 +419,7 @@ func (w *shellWalker) settleExtracts() {
 		if len(c.Args) > 0 {
 			name = c.Args[0]
 		}
-		if c.unseen != "" || name == "alias" || (c.Dynamic && (varWords.get()[name] || name == "set")) {
+		if c.unseen != "" || name == "alias" || (c.Dynamic && (isVarWord(name) || name == "set")) {
 			all = true
 		}
 	}

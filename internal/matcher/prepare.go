@@ -126,6 +126,10 @@ func prepareBash(c *Call) {
 	parseBash(c, cmd)
 	c.noteUnseen()
 	c.lazyActs = true // the commands' action strings: only regex rules read them (acts)
+	for i := range c.Commands {
+		cmd := &c.Commands[i]
+		cmd.ro, cmd.roKnown = cmd.readOnly(), true
+	}
 	// deny/ask regexes also see each command behind its wrappers
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
