@@ -34,6 +34,20 @@ type shellWalker struct {
 	extracts []extractRecord    // archives and patches read for the names they write (extractwalk.go)
 
 	modsBefore int // len(c.Modifies) before the command being walked added its own
+
+	slab []string // room for the words of the commands still to come (wordSlice)
+}
+
+// wordSlice returns an empty slice with room for n words, cut from a slab
+// the line's commands share (one allocation for a few commands). Its
+// capacity is n: an append past it copies, never writing into another's.
+func (w *shellWalker) wordSlice(n int) []string {
+	if cap(w.slab)-len(w.slab) < n {
+		w.slab = make([]string, 0, max(n, 8))
+	}
+	i := len(w.slab)
+	w.slab = w.slab[:i+n]
+	return w.slab[i : i : i+n]
 }
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
@@ -48,15 +62,24 @@ func parseBash(c *Call, line string) {
 	w.end(start)
 }
 
+// pooledParser is a parser with the reader it reads a script through.
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
+
 var parsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	return &pooledParser{p: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))}
 }}
 
 // parse parses one script with a pooled parser.
 func parse(src string) (*syntax.File, error) {
-	p := parsers.Get().(*syntax.Parser)
-	defer parsers.Put(p)
-	return p.Parse(strings.NewReader(src), "")
+	pp := parsers.Get().(*pooledParser)
+	defer parsers.Put(pp)
+	pp.r.Reset(src)
+	f, err := pp.p.Parse(&pp.r, "")
+	pp.r.Reset("") // the pool keeps no script alive
+	return f, err
 }
 
 // script parses src and walks its statements; parent is the index of the
@@ -457,7 +480,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	first := len(s.w.c.Commands)
 	s.words(ce.Args)
 	modsBefore := len(s.w.c.Modifies)
-	cmd := Command{Words: make([]string, 0, len(ce.Args))}
+	cmd := Command{Words: s.w.wordSlice(len(ce.Args))}
 	var dyns []bool
 	var infos []wordInfo // kept only when some word is more than a literal
 	for i, wd := range ce.Args {
