@@ -21,7 +21,11 @@ func (w *shellWalker) begin() dirState {
 		start.dirs, start.unknown = dirs[:maxDirs:maxDirs], true
 	}
 	w.dir, w.succ = start, start
-	w.see(dirs) // an unknown folder tries every one of them
+	if len(w.seen) == 0 && len(dirs) <= maxSeen {
+		w.seen = w.c.starts // the same folders, each once; an append copies
+	} else {
+		w.see(dirs) // an unknown folder tries every one of them
+	}
 	if env.ShellLost {
 		// the folder an earlier line went to is not known: a relative
 		// path may name anything, so deny and ask file rules fire on it
