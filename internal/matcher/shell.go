@@ -574,8 +574,11 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		case name == "env":
 			script, ok = envScript(level[1:])
 		}
+		if ok || len(c.wrappers) == 0 {
+			break // no wrapper was seen through at the first word (add), so none to skip
+		}
 		wr, isWrapper := wrappers.get()[name]
-		if ok || !isWrapper {
+		if !isWrapper {
 			break
 		}
 		rest, good := skipWrapper(name, wr, level[1:])
