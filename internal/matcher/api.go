@@ -118,13 +118,10 @@ type Command struct {
 	unseen      string           // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
 	denyOnly    bool             // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
 	dyn         []bool           // per word of Words: only known at run time (nil when none is)
-	computed    []string         // the words computed at run time that may name files (for file rules)
 	node        *syntax.CallExpr // where the command stands in the parsed line
 
-	expanded      []string // Words after brace expansion; nil when no word has braces
-	expandedArgs  []string // expanded with wrappers seen through
-	braceOverflow bool     // the braces expand past maxBraceWords: deny/ask treat the command as matching
-	ro, roKnown   bool     // ReadOnly, once the line is walked (the guard and the autorun step both ask)
+	braceOverflow bool // the braces expand past maxBraceWords: deny/ask treat the command as matching
+	ro, roKnown   bool // ReadOnly, once the line is walked (the guard and the autorun step both ask)
 
 	dirs     []string // the folders the command may run in (for the default rules); nil = the working folder
 	dirsFrom uint8    // 0: dirs are where the shell is; dirsUnknown: a cd went somewhere unknown; dirsFull: and the line named more folders than dirs holds
@@ -140,6 +137,10 @@ type cmdRare struct {
 	stdinDoc *string       // the text of a literal here-document or here-string it reads as its standard input
 	assigns  []string      // the names of the variables assigned before the command
 	codeVars []namedScript // variables before the command that hold a command (GIT_EXTERNAL_DIFF=...)
+
+	expanded     []string // Words after brace expansion; nil when no word has braces
+	expandedArgs []string // expanded with wrappers seen through
+	computed     []string // the words computed at run time that may name files (for file rules)
 }
 
 var noRare cmdRare

@@ -155,8 +155,8 @@ func (s *hostScan) command(cmd *Command) {
 		s.dunno("the braces of %s expand to more words than are checked", path.Base(cmd.Words[0]))
 	}
 	args := cmd.Args
-	if cmd.expandedArgs != nil {
-		args = cmd.expandedArgs
+	if exp := cmd.more().expandedArgs; exp != nil {
+		args = exp
 	}
 	xargs := false
 	for _, w := range cmd.wrappers {

@@ -59,8 +59,8 @@ func (c *Call) noteUnseen() {
 		if cmd.unseen != "" && c.unseenCmd == "" {
 			c.unseenCmd = cmd.unseen
 		}
-		if len(cmd.computed) > 0 && c.unseenArg == "" {
-			c.unseenArg = fmt.Sprintf("an argument of %s is only known at run time (%s)", cmd.Words[0], cmd.computed[0])
+		if computed := cmd.more().computed; len(computed) > 0 && c.unseenArg == "" {
+			c.unseenArg = fmt.Sprintf("an argument of %s is only known at run time (%s)", cmd.Words[0], computed[0])
 		}
 	}
 }

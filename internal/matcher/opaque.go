@@ -118,7 +118,8 @@ func (s *scriptWalk) wordEffects(c *Command, infos []wordInfo) {
 			continue
 		}
 		if wi.computed && i > 0 && !dataOnly(c, i) {
-			c.computed = append(c.computed, short(wi.why))
+			r := c.setMore()
+			r.computed = append(r.computed, short(wi.why))
 		}
 		if wi.glob && !wi.dyn && i > 0 {
 			s.globWord(wi.text)
@@ -189,7 +190,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		if programName(w) != "xargs" {
 			continue
 		}
-		if n := programName(c.Args[0]); len(c.computed) == 0 && n != "echo" && n != "printf" {
+		if n := programName(c.Args[0]); len(c.more().computed) == 0 && n != "echo" && n != "printf" {
 			if roots, ok := s.findFeeds(c); ok {
 				// find … | xargs CMD: CMD gets the files find finds,
 				// whatever lies below its roots, as -exec CMD {} does
@@ -200,7 +201,8 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 				}
 				s.w.mode = saved
 			} else {
-				c.computed = append(c.computed, "the arguments xargs reads from its input")
+				r := c.setMore()
+				r.computed = append(r.computed, "the arguments xargs reads from its input")
 			}
 		}
 		if repl := xargsReplace(c.Words[i+1:]); repl != "" {
@@ -232,7 +234,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		c.see(fmt.Sprintf("the command name is a file pattern (%s)", short(c.Args[0])))
 		return
 	}
-	for _, words := range [][]string{c.Args, c.expandedArgs} {
+	for _, words := range [][]string{c.Args, c.more().expandedArgs} {
 		if len(words) == 0 {
 			continue
 		}

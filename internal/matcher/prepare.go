@@ -136,10 +136,10 @@ func prepareBash(c *Call) {
 		if len(cmd.wrappers) > 0 {
 			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.Args, " "))
 		}
-		if cmd.expanded != nil {
-			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.expanded, " "))
-			if len(cmd.expandedArgs) != len(cmd.expanded) {
-				c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.expandedArgs, " "))
+		if r := cmd.more(); r.expanded != nil {
+			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(r.expanded, " "))
+			if len(r.expandedArgs) != len(r.expanded) {
+				c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(r.expandedArgs, " "))
 			}
 		}
 	}

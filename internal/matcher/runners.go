@@ -88,8 +88,8 @@ var findRunners = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, 
 func (s *scriptWalk) findExec(me int, dyns []bool) {
 	c := &s.w.c.Commands[me]
 	lists := [][]string{c.Args}
-	if c.expandedArgs != nil {
-		lists = append(lists, c.expandedArgs)
+	if exp := c.more().expandedArgs; exp != nil {
+		lists = append(lists, exp)
 	}
 	off := len(c.Words) - len(c.Args)
 	pipe, idx := c.Pipeline, c.Index

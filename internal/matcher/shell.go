@@ -452,14 +452,14 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	cmd.parent = s.parent
 	cmd.Args, cmd.wrappers, cmd.alts = stripWrappers(cmd.Words)
 	cmd.dirs, cmd.dirsFrom = s.runDirs(cmd.Words)
-	if cmd.expanded != nil {
+	if r := cmd.more(); r.expanded != nil {
 		// the words the shell really runs after brace expansion: deny
 		// and ask rules (and the default rules) see them as well
-		args, met, alts := stripWrappers(cmd.expanded)
-		cmd.alts = append(cmd.alts, cmd.expanded, args)
+		args, met, alts := stripWrappers(r.expanded)
+		cmd.alts = append(cmd.alts, r.expanded, args)
 		cmd.alts = append(cmd.alts, alts...)
 		cmd.wrappers = append(cmd.wrappers, met...)
-		cmd.expandedArgs = args
+		r.expandedArgs = args // r is cmd.rare: expanded is set through setMore
 	}
 	if s.w.c.Commands == nil {
 		s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
@@ -516,7 +516,11 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	s.assignments(&cmd, ce.Assigns)
-	cmd.expanded, cmd.braceOverflow = s.braces(ce.Args, cmd.Words, dyns)
+	expanded, overflow := s.braces(ce.Args, cmd.Words, dyns)
+	if expanded != nil {
+		cmd.setMore().expanded = expanded
+	}
+	cmd.braceOverflow = overflow
 	if cmd.braceOverflow {
 		s.w.c.braceOverflow = true
 	}
@@ -542,7 +546,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	s.argWords(c.Words, dyns)
-	s.argWords(c.expanded, nil)
+	s.argWords(c.more().expanded, nil)
 	s.w.mode = saved
 	s.modifies(me)
 	s.trackCd(c)
