@@ -289,6 +289,18 @@ func (e *Engine) mayBePath(w, dir string) bool {
 	return exists(dir, w)
 }
 
+// joinName is filepath.Join(dir, name) for a name without a "/": in a
+// clean absolute folder, the two joined by a slash, without a cleaning pass.
+func joinName(dir, name string) string {
+	switch {
+	case name == "" || name == "." || name == ".." || strings.Contains(name, "/") || !cleanAbs(dir):
+		return filepath.Join(dir, name)
+	case dir == "/":
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
 // cleanAbs reports whether dir is absolute and already clean (what
 // filepath.Clean leaves as it is), without building its cleaned copy.
 func cleanAbs(dir string) bool {
@@ -309,15 +321,7 @@ func cleanAbs(dir string) bool {
 // exists reports whether name names something in dir (a symlink counts,
 // whether or not its target exists): one lstat, with no FileInfo built.
 func exists(dir, name string) bool {
-	var p string
-	switch {
-	case name == "." || name == ".." || !cleanAbs(dir):
-		p = filepath.Join(dir, name) // cleans "." and ".."
-	case dir == "/":
-		p = "/" + name
-	default:
-		p = dir + "/" + name // what Join gives for one name in a clean folder
-	}
+	p := joinName(dir, name)
 	var st syscall.Stat_t
 	for {
 		err := syscall.Lstat(p, &st)

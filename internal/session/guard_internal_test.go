@@ -52,3 +52,14 @@ func TestExists(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinName holds joinName to filepath.Join.
+func TestJoinName(t *testing.T) {
+	for _, dir := range []string{"/", "/a", "/a/b", "/a/", "/a/./b", "/a/../b", "a", "", "//a"} {
+		for _, name := range []string{"x", ".x", "..x", ".", "..", "", "x/y", "x/../..", "~"} {
+			if got, want := joinName(dir, name), filepath.Join(dir, name); got != want {
+				t.Errorf("joinName(%q, %q) = %q, want %q", dir, name, got, want)
+			}
+		}
+	}
+}
