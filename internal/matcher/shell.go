@@ -35,7 +35,9 @@ type shellWalker struct {
 
 	modsBefore int // len(c.Modifies) before the command being walked added its own
 
-	slab []string // room for the words of the commands still to come (wordSlice)
+	slab  []string   // room for the words of the commands still to come (wordSlice)
+	top   scriptWalk // the walk of the line itself (script)
+	after dirState   // where the shell may be once the line ran (end; Call.shellAfter points here)
 }
 
 // wordSlice returns an empty slice with room for n words, cut from a slab
@@ -82,8 +84,9 @@ func parse(src string) (*syntax.File, error) {
 	return f, err
 }
 
-// script parses src and walks its statements; parent is the index of the
-// command that runs this script (sh -c, eval), -1 for the line itself.
+// script parses src, the line, and walks its statements; depth and parent
+// are 0 and -1 (the scripts it runs have walks of their own: nested,
+// runScript).
 func (w *shellWalker) script(src string, depth, parent int) {
 	if depth > maxScriptDepth {
 		w.fail(errTooDeep)
@@ -94,7 +97,8 @@ func (w *shellWalker) script(src string, depth, parent int) {
 		w.fail(fmt.Errorf("the command line does not parse as shell: %v", err))
 		return
 	}
-	sw := &scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: newVarTable(src)}
+	sw := &w.top // the line's own walk, allocated with the walker
+	*sw = scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: newVarTable(src)}
 	sw.collectVars(f, sw.vars)
 	for _, s := range f.Stmts {
 		sw.stmt(s, -1, 0)

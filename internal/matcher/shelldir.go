@@ -42,7 +42,8 @@ func (w *shellWalker) end(start dirState) {
 	if w.c.Err != nil {
 		after.unknown = true // the line was not followed to its end
 	}
-	w.c.shellAfter = &after
+	w.after = after
+	w.c.shellAfter = &w.after // kept with the walker, which is allocated anyway
 }
 
 // ShellAfter reports where a shell that keeps its folder from one call to
