@@ -112,8 +112,6 @@ type Command struct {
 	Index    int      // position inside that pipeline (0 = first)
 
 	parent      int              // index of the command running this one (sh -c, eval, $(..) in its words); -1 for none
-	wrappers    []string         // wrapper commands seen through (sudo, env, ...)
-	alts        [][]string       // further word lists deny rules are tried against
 	dynamicName bool             // the command word itself is dynamic
 	unseen      string           // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
 	denyOnly    bool             // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
@@ -138,9 +136,11 @@ type cmdRare struct {
 	assigns  []string      // the names of the variables assigned before the command
 	codeVars []namedScript // variables before the command that hold a command (GIT_EXTERNAL_DIFF=...)
 
-	expanded     []string // Words after brace expansion; nil when no word has braces
-	expandedArgs []string // expanded with wrappers seen through
-	computed     []string // the words computed at run time that may name files (for file rules)
+	wrappers     []string   // wrapper commands seen through (sudo, env, ...)
+	alts         [][]string // further word lists deny rules are tried against
+	expanded     []string   // Words after brace expansion; nil when no word has braces
+	expandedArgs []string   // expanded with wrappers seen through
+	computed     []string   // the words computed at run time that may name files (for file rules)
 }
 
 var noRare cmdRare

@@ -202,7 +202,7 @@ func candidates(cmd *Command) iter.Seq2[int, []string] {
 		if !yield(0, cmd.Words) || !cmd.argsSame() && !yield(1, cmd.Args) {
 			return
 		}
-		for i, a := range cmd.alts {
+		for i, a := range cmd.more().alts {
 			if !yield(2+i, a) {
 				return
 			}
@@ -218,7 +218,7 @@ func allCandidates(cmd *Command) iter.Seq2[int, []string] {
 		if !yield(0, cmd.Words) || !yield(1, cmd.Args) {
 			return
 		}
-		for i, a := range cmd.alts {
+		for i, a := range cmd.more().alts {
 			if !yield(2+i, a) {
 				return
 			}
@@ -227,7 +227,7 @@ func allCandidates(cmd *Command) iter.Seq2[int, []string] {
 }
 
 func isPrivileged(cmd *Command) bool {
-	for _, w := range cmd.wrappers {
+	for _, w := range cmd.more().wrappers {
 		if privileged.get()[w] {
 			return true
 		}

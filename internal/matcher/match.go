@@ -313,7 +313,7 @@ func (r *Rule) denyCommand(cmd *Command) bool {
 	if r.denyWords(cmd.Words, cmd) || !cmd.argsSame() && r.denyWords(cmd.Args, cmd) {
 		return true
 	}
-	for _, a := range cmd.alts {
+	for _, a := range cmd.more().alts {
 		if r.denyWords(a, cmd) {
 			return true
 		}

@@ -104,10 +104,11 @@ func (s *scriptWalk) wordEffects(c *Command, infos []wordInfo) {
 			for _, v := range wi.values {
 				alt := append([]string(nil), c.Words...)
 				alt[i] = v
-				c.alts = append(c.alts, alt)
+				r := c.setMore()
+				r.alts = append(r.alts, alt)
 				if args, met, more := stripWrappers(alt); len(met) > 0 {
-					c.alts = append(c.alts, args)
-					c.alts = append(c.alts, more...)
+					r.alts = append(r.alts, args)
+					r.alts = append(r.alts, more...)
 				}
 				if i > 0 && wi.glob {
 					s.globWord(v)
@@ -369,7 +370,7 @@ func (s *scriptWalk) findFeeds(c *Command) ([]string, bool) {
 
 // hasXargs reports whether xargs is among the wrappers the command runs through.
 func hasXargs(c *Command) bool {
-	for _, w := range c.wrappers {
+	for _, w := range c.more().wrappers {
 		if w == "xargs" {
 			return true
 		}
@@ -479,8 +480,8 @@ func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed boo
 	if err != nil {
 		if denyOnly {
 			if fields := strings.Fields(script); len(fields) > 0 {
-				c := &s.w.c.Commands[me]
-				c.alts = append(c.alts, fields)
+				r := s.w.c.Commands[me].setMore()
+				r.alts = append(r.alts, fields)
 			}
 			return
 		}
@@ -511,7 +512,8 @@ func (s *scriptWalk) suppose(me int, args []string) {
 		if strings.HasPrefix(args[i], "-") {
 			continue
 		}
-		c.alts = append(c.alts, args[i:])
+		r := c.setMore()
+		r.alts = append(r.alts, args[i:])
 	}
 	for _, a := range args[1:] {
 		if c.isDyn(a) && a == args[0] {
@@ -639,7 +641,8 @@ func (s *scriptWalk) git(me int, args []string) {
 			alias := key[len("alias."):]
 			if sub, rest := gitSubcommand(args[i+1:]); sub == alias {
 				alt := append([]string{"git"}, strings.Fields(val)...)
-				c.alts = append(c.alts, append(alt, rest...))
+				r := c.setMore()
+				r.alts = append(r.alts, append(alt, rest...))
 			}
 		case !safeGitKey(lk):
 			c.see(fmt.Sprintf("git -c %s can make git run a command or read a file", key))
@@ -669,7 +672,8 @@ func (s *scriptWalk) git(me int, args []string) {
 		if len(rest) > 1 && rest[0] == "run" {
 			s.suppose(me, append([]string{"git bisect"}, rest[1:]...))
 			c = &s.w.c.Commands[me]
-			c.alts = append(c.alts, rest[1:])
+			r := c.setMore()
+			r.alts = append(r.alts, rest[1:])
 		}
 	case "grep":
 		for i, a := range rest {

@@ -133,7 +133,7 @@ func prepareBash(c *Call) {
 	// deny/ask regexes also see each command behind its wrappers
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if len(cmd.wrappers) > 0 {
+		if len(cmd.more().wrappers) > 0 {
 			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.Args, " "))
 		}
 		if r := cmd.more(); r.expanded != nil {

@@ -454,15 +454,20 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	cmd.Pipeline, cmd.Index = pipe, idx
 	cmd.Text = s.joined(cmd.Words, cmd.node)
 	cmd.parent = s.parent
-	cmd.Args, cmd.wrappers, cmd.alts = stripWrappers(cmd.Words)
+	args, met, alts := stripWrappers(cmd.Words)
+	cmd.Args = args
+	if len(met) > 0 || len(alts) > 0 {
+		r := cmd.setMore()
+		r.wrappers, r.alts = met, alts
+	}
 	cmd.dirs, cmd.dirsFrom = s.runDirs(cmd.Words)
 	if r := cmd.more(); r.expanded != nil {
 		// the words the shell really runs after brace expansion: deny
 		// and ask rules (and the default rules) see them as well
 		args, met, alts := stripWrappers(r.expanded)
-		cmd.alts = append(cmd.alts, r.expanded, args)
-		cmd.alts = append(cmd.alts, alts...)
-		cmd.wrappers = append(cmd.wrappers, met...)
+		r.alts = append(r.alts, r.expanded, args)
+		r.alts = append(r.alts, alts...)
+		r.wrappers = append(r.wrappers, met...)
 		r.expandedArgs = args // r is cmd.rare: expanded is set through setMore
 	}
 	if s.w.c.Commands == nil {
@@ -582,7 +587,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		case name == "env":
 			script, ok = envScript(level[1:])
 		}
-		if ok || len(c.wrappers) == 0 {
+		if ok || len(c.more().wrappers) == 0 {
 			break // no wrapper was seen through at the first word (add), so none to skip
 		}
 		wr, isWrapper := wrappers.get()[name]

@@ -175,7 +175,7 @@ func suggestCommand(c *Call, cmd *Command) string {
 	if len(words) == 0 {
 		return ""
 	}
-	wrapped := len(cmd.wrappers) > 0
+	wrapped := len(cmd.more().wrappers) > 0
 	var cands []string
 	if !wrapped && hasSubcommand(c, words) && !cmd.dynAt(1) {
 		if runsNext(words[0], words[1]) {
