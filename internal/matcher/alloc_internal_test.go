@@ -31,7 +31,7 @@ func TestNoRareStaysEmpty(t *testing.T) {
 		Prepare("Bash", map[string]any{"command": line}, env)
 		if noRare.outs != nil || noRare.ins != nil || noRare.stdin != "" || noRare.stdinDoc != nil ||
 			noRare.assigns != nil || noRare.codeVars != nil || noRare.expanded != nil ||
-			noRare.expandedArgs != nil || noRare.computed != nil || noRare.wrappers != nil || noRare.alts != nil {
+			noRare.expandedArgs != nil || noRare.computed != nil || noRare.wrappers != nil || noRare.alts != nil || noRare.dyn != nil {
 			t.Fatalf("after %q the shared empty rare part holds %+v", line, noRare)
 		}
 	}

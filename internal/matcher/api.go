@@ -115,7 +115,6 @@ type Command struct {
 	dynamicName bool             // the command word itself is dynamic
 	unseen      string           // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
 	denyOnly    bool             // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
-	dyn         []bool           // per word of Words: only known at run time (nil when none is)
 	node        *syntax.CallExpr // where the command stands in the parsed line
 
 	braceOverflow bool // the braces expand past maxBraceWords: deny/ask treat the command as matching
@@ -136,6 +135,7 @@ type cmdRare struct {
 	assigns  []string      // the names of the variables assigned before the command
 	codeVars []namedScript // variables before the command that hold a command (GIT_EXTERNAL_DIFF=...)
 
+	dyn          []bool     // per word of Words: only known at run time (nil when none is)
 	wrappers     []string   // wrapper commands seen through (sudo, env, ...)
 	alts         [][]string // further word lists deny rules are tried against
 	expanded     []string   // Words after brace expansion; nil when no word has braces

@@ -362,7 +362,7 @@ func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
 			}
 		}
 		// a word only known at run time may be what the pattern needs
-		if cmd != nil && cmd.dyn != nil && len(words) > 1 {
+		if cmd != nil && cmd.more().dyn != nil && len(words) > 1 {
 			lead, _, _ := strings.Cut(r.wild, " ")
 			return lead == first && !strings.ContainsRune(lead, '*')
 		}
@@ -377,7 +377,7 @@ func wordsEqualDyn(a, b []string, cmd *Command) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] && !(cmd != nil && cmd.dyn != nil && cmd.isDyn(a[i])) {
+		if a[i] != b[i] && !(cmd != nil && cmd.more().dyn != nil && cmd.isDyn(a[i])) {
 			return false
 		}
 	}

@@ -385,11 +385,12 @@ func isWrapperName(name string) bool {
 
 // isDyn reports whether a word of the command is only known at run time.
 func (c *Command) isDyn(word string) bool {
-	if c.dyn == nil {
+	dyn := c.more().dyn
+	if dyn == nil {
 		return false
 	}
 	for i, w := range c.Words {
-		if c.dyn[i] && w == word {
+		if dyn[i] && w == word {
 			return true
 		}
 	}

@@ -515,7 +515,9 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 			dyns[i] = true
 		}
 	}
-	cmd.dyn = dyns
+	if dyns != nil {
+		cmd.setMore().dyn = dyns
+	}
 	cmd.node = ce
 	for _, f := range s.w.folded {
 		for i := first; i < len(s.w.c.Commands); i++ {

@@ -223,7 +223,7 @@ func suggestCommand(c *Call, cmd *Command) string {
 }
 
 // dynAt reports whether word i is only known at run time.
-func (cmd *Command) dynAt(i int) bool { return i < len(cmd.dyn) && cmd.dyn[i] }
+func (cmd *Command) dynAt(i int) bool { dyn := cmd.more().dyn; return i < len(dyn) && dyn[i] }
 
 // suggestWords is the rule for words that did not parse as commands.
 func suggestWords(c *Call, words []string, _ *Command) string {
