@@ -192,9 +192,6 @@ type Call struct {
 
 	actions  []string   // regex action strings: one per simple command, then the whole line
 	wrapped  []string   // Bash: action strings of commands behind wrappers (deny/ask regexes)
-	lazyActs bool       // Bash: the commands' action strings are left out of actions and built by acts
-	actsOnce sync.Once  // builds actsAll
-	actsAll  []string   // Bash: the commands' action strings, then actions (acts)
 	lower    string     // lower-cased tool name, for regex rules written as tool:bash:...
 	realCwd  string     // Env.Cwd with symlinks resolved
 	realHome string     // Env.Home with symlinks resolved
@@ -205,6 +202,9 @@ type Call struct {
 	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 	shellAfter    *dirState // Bash: where the shell may be once the line ran (ShellAfter)
 	starts        []string  // Bash: the folders the line starts in (Env.shellDirs), worked out once by the walk
+	lazyActs      bool      // Bash: the commands' action strings are left out of actions and built by acts
+	actsOnce      sync.Once // builds actsAll
+	actsAll       []string  // Bash: the commands' action strings, then actions (acts)
 
 	unseenCmd string // Bash: the first reason some command cannot be seen through (noteUnseen)
 	unseenArg string // Bash: the first argument only known at run time, as a reason

@@ -23,7 +23,7 @@ func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
 
 func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	canon, _ := tools.Canonical(tool)
-	c := &Call{Tool: canon, Input: input, Env: env, lower: lowerName(canon)}
+	c := &Call{Tool: canon, Input: input, Env: env, lower: strings.ToLower(canon)}
 	info, known := tools.Lookup(canon)
 	switch {
 	case canon == "Bash":
@@ -208,38 +208,6 @@ func compactJSON(v map[string]any) string {
 		return "{}"
 	}
 	return string(b)
-}
-
-// lowerName is strings.ToLower of a tool name, without building the
-// lower-cased names of the tools Prepare reads the input of.
-func lowerName(tool string) string {
-	switch tool {
-	case "Bash":
-		return "bash"
-	case "Read":
-		return "read"
-	case "Write":
-		return "write"
-	case "Edit":
-		return "edit"
-	case "MultiEdit":
-		return "multiedit"
-	case "NotebookEdit":
-		return "notebookedit"
-	case "NotebookRead":
-		return "notebookread"
-	case "LS":
-		return "ls"
-	case "Glob":
-		return "glob"
-	case "Grep":
-		return "grep"
-	case "WebFetch":
-		return "webfetch"
-	case "WebSearch":
-		return "websearch"
-	}
-	return strings.ToLower(tool)
 }
 
 // lowerTool is the lower-cased tool name (also for a Call not made by Prepare).

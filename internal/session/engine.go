@@ -92,7 +92,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	if cfg == nil {
 		cfg = config.DefaultConfig()
 	}
-	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, allowSrc: map[string]string{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
+	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err
@@ -177,6 +177,9 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 // noteAllowSource records the source of allow rule r's text, unless an
 // earlier allow rule has that text (sourceOfAllow names the first).
 func (e *Engine) noteAllowSource(r *rule) {
+	if e.allowSrc == nil {
+		e.allowSrc = map[string]string{}
+	}
 	if _, ok := e.allowSrc[r.String()]; !ok {
 		e.allowSrc[r.String()] = r.decisionSource(SourceAllowList)
 	}
