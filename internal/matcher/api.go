@@ -96,6 +96,12 @@ func (p *Path) Inside() bool { return p.inside }
 // cover it.
 func (c *Command) DenyOnly() bool { return c.denyOnly }
 
+// argsSame reports whether Args is Words itself (no wrapper was seen
+// through): a test of the one answers for the other.
+func (c *Command) argsSame() bool {
+	return len(c.Args) == len(c.Words) && (len(c.Args) == 0 || &c.Args[0] == &c.Words[0])
+}
+
 // Command is one simple command of a parsed Bash line.
 type Command struct {
 	Words    []string // words as the shell would run them, leading assignments stripped
@@ -106,18 +112,13 @@ type Command struct {
 	Index    int      // position inside that pipeline (0 = first)
 
 	parent      int              // index of the command running this one (sh -c, eval, $(..) in its words); -1 for none
-	wrappers    []string         // wrapper commands seen through (sudo, env, ...)
-	alts        [][]string       // further word lists deny rules are tried against
 	dynamicName bool             // the command word itself is dynamic
 	unseen      string           // why the engine cannot see what this command runs ("" = it can): every deny/ask rule fires
 	denyOnly    bool             // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
-	dyn         []bool           // per word of Words: only known at run time (nil when none is)
-	computed    []string         // the words computed at run time that may name files (for file rules)
 	node        *syntax.CallExpr // where the command stands in the parsed line
 
-	expanded      []string // Words after brace expansion; nil when no word has braces
-	expandedArgs  []string // expanded with wrappers seen through
-	braceOverflow bool     // the braces expand past maxBraceWords: deny/ask treat the command as matching
+	braceOverflow bool // the braces expand past maxBraceWords: deny/ask treat the command as matching
+	ro, roKnown   bool // ReadOnly, once the line is walked (the guard and the autorun step both ask)
 
 	dirs     []string // the folders the command may run in (for the default rules); nil = the working folder
 	dirsFrom uint8    // 0: dirs are where the shell is; dirsUnknown: a cd went somewhere unknown; dirsFull: and the line named more folders than dirs holds
@@ -133,6 +134,13 @@ type cmdRare struct {
 	stdinDoc *string       // the text of a literal here-document or here-string it reads as its standard input
 	assigns  []string      // the names of the variables assigned before the command
 	codeVars []namedScript // variables before the command that hold a command (GIT_EXTERNAL_DIFF=...)
+
+	dyn          []bool     // per word of Words: only known at run time (nil when none is)
+	wrappers     []string   // wrapper commands seen through (sudo, env, ...)
+	alts         [][]string // further word lists deny rules are tried against
+	expanded     []string   // Words after brace expansion; nil when no word has braces
+	expandedArgs []string   // expanded with wrappers seen through
+	computed     []string   // the words computed at run time that may name files (for file rules)
 }
 
 var noRare cmdRare
@@ -193,6 +201,10 @@ type Call struct {
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords
 	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 	shellAfter    *dirState // Bash: where the shell may be once the line ran (ShellAfter)
+	starts        []string  // Bash: the folders the line starts in (Env.shellDirs), worked out once by the walk
+	lazyActs      bool      // Bash: the commands' action strings are left out of actions and built by acts
+	actsOnce      sync.Once // builds actsAll
+	actsAll       []string  // Bash: the commands' action strings, then actions (acts)
 
 	unseenCmd string // Bash: the first reason some command cannot be seen through (noteUnseen)
 	unseenArg string // Bash: the first argument only known at run time, as a reason

@@ -15,8 +15,9 @@ import (
 // resolved once, on the first file rule that needs them, so a call that
 // meets no such rule pays no file-system look-ups for them.
 type bashArgs struct {
-	refs []argRef
-	seen map[argRef]struct{} // once refs is long, for de-duplication
+	refs  []argRef
+	first [8]argRef           // refs' first backing array: most lines name a few words
+	seen  map[argRef]struct{} // once refs is long, for de-duplication
 
 	once         sync.Once
 	paths        []Path

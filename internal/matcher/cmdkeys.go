@@ -81,7 +81,7 @@ func (c *Call) CommandKeys(keys []string) ([]string, bool) {
 		}
 		addWords(cmd.Words)
 		addWords(cmd.Args)
-		for _, a := range cmd.alts {
+		for _, a := range cmd.more().alts {
 			addWords(a)
 		}
 		add(cmd.Text)

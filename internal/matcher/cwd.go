@@ -202,7 +202,7 @@ func (s *scriptWalk) trackCd(c *Command) {
 	}
 	w.dir = union(before, target) // a cd that fails leaves the folder as it was
 	w.succ = target
-	for _, wr := range c.wrappers {
+	for _, wr := range c.more().wrappers {
 		if wr != "builtin" && wr != "command" {
 			// sudo cd, env cd ... run a cd program that moves nothing;
 			// the shell may be in either folder

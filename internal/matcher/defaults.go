@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"iter"
 	"path"
 	"path/filepath"
 	"strings"
@@ -89,7 +90,8 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		return DenyForkBomb, true
 	}
 	k := &checker{c: c, depth: depth, checks: maxChecks}
-	if c.Err != nil || needsBounds(c) {
+	bounded := c.Err != nil || needsBounds(c)
+	if bounded {
 		k.b = newBounds(c.Env) // folders are looked up only for the commands that need them
 	}
 	for i := range c.Commands {
@@ -98,10 +100,8 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		if k.b.cwd != "" || k.b.home != "" {
 			at = k.placeOf(cmd)
 		}
-		for _, words := range candidates(cmd) {
-			if n, ok := k.denyWords(at, words); ok {
-				return n, true
-			}
+		if n, ok := k.denyLists(at, cmd, bounded); ok {
+			return n, true
 		}
 		if cmd.braceOverflow && destructiveName(cmd) {
 			return DenyBraces, true
@@ -120,6 +120,26 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 	}
 	if c.Err != nil {
 		return k.rawDeny()
+	}
+	return "", false
+}
+
+// denyLists is denyWords on each word list of cmd; when bounded, rm and
+// chmod may be among them, and every list is looked at (each counts its
+// path checks).
+func (k *checker) denyLists(at place, cmd *Command, bounded bool) (string, bool) {
+	if bounded {
+		for _, words := range allCandidates(cmd) {
+			if n, ok := k.denyWords(at, words); ok {
+				return n, true
+			}
+		}
+		return "", false
+	}
+	for _, words := range candidates(cmd) {
+		if n, ok := k.denyWords(at, words); ok {
+			return n, true
+		}
 	}
 	return "", false
 }
@@ -171,14 +191,43 @@ func ruleCommand(name string) bool {
 	return strings.HasPrefix(name, "mkfs")
 }
 
-func candidates(cmd *Command) [][]string {
-	out := make([][]string, 0, 2+len(cmd.alts))
-	out = append(out, cmd.Words, cmd.Args)
-	return append(out, cmd.alts...)
+// candidates yields the word lists the default rules look at: the words,
+// the words behind wrappers, then the further lists (alts), without
+// building a slice of them (it is called several times per command).
+// The words behind wrappers are left out when there is no wrapper (they
+// are the words themselves): for a test of the words alone, the answer is
+// the same.
+func candidates(cmd *Command) iter.Seq2[int, []string] {
+	return func(yield func(int, []string) bool) {
+		if !yield(0, cmd.Words) || !cmd.argsSame() && !yield(1, cmd.Args) {
+			return
+		}
+		for i, a := range cmd.more().alts {
+			if !yield(2+i, a) {
+				return
+			}
+		}
+	}
+}
+
+// allCandidates is candidates with the words behind wrappers always
+// yielded, for a check that counts its work (denyWords on rm and chmod
+// spends the call's path checks for each list it is given).
+func allCandidates(cmd *Command) iter.Seq2[int, []string] {
+	return func(yield func(int, []string) bool) {
+		if !yield(0, cmd.Words) || !yield(1, cmd.Args) {
+			return
+		}
+		for i, a := range cmd.more().alts {
+			if !yield(2+i, a) {
+				return
+			}
+		}
+	}
 }
 
 func isPrivileged(cmd *Command) bool {
-	for _, w := range cmd.wrappers {
+	for _, w := range cmd.more().wrappers {
 		if privileged.get()[w] {
 			return true
 		}

@@ -21,8 +21,8 @@ import (
 func (s *scriptWalk) modifies(me int) {
 	c := &s.w.c.Commands[me]
 	s.modifiesArgs(me, c.Args, c.Dynamic)
-	if c := &s.w.c.Commands[me]; c.expandedArgs != nil {
-		s.modifiesArgs(me, c.expandedArgs, false)
+	if c := &s.w.c.Commands[me]; c.more().expandedArgs != nil {
+		s.modifiesArgs(me, c.more().expandedArgs, false)
 	}
 }
 

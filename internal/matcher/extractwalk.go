@@ -419,7 +419,7 @@ func (w *shellWalker) settleExtracts() {
 		if len(c.Args) > 0 {
 			name = c.Args[0]
 		}
-		if c.unseen != "" || name == "alias" || (c.Dynamic && (varWords.get()[name] || name == "set")) {
+		if c.unseen != "" || name == "alias" || (c.Dynamic && (isVarWord(name) || name == "set")) {
 			all = true
 		}
 	}
@@ -431,7 +431,7 @@ func (w *shellWalker) settleExtracts() {
 				continue
 			}
 			cmd := &w.c.Commands[r.cmd]
-			if all || cmd.Dynamic || len(cmd.computed) > 0 || w.rewrites(r) {
+			if all || cmd.Dynamic || len(cmd.more().computed) > 0 || w.rewrites(r) {
 				w.c.Modifies = append(w.c.Modifies, r.fallback...)
 				r.done, changed = true, true
 			}

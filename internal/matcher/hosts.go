@@ -155,19 +155,19 @@ func (s *hostScan) command(cmd *Command) {
 		s.dunno("the braces of %s expand to more words than are checked", path.Base(cmd.Words[0]))
 	}
 	args := cmd.Args
-	if cmd.expandedArgs != nil {
-		args = cmd.expandedArgs
+	if exp := cmd.more().expandedArgs; exp != nil {
+		args = exp
 	}
 	xargs := false
-	for _, w := range cmd.wrappers {
+	for _, w := range cmd.more().wrappers {
 		xargs = xargs || w == "xargs"
 	}
 	s.words(args, xargs)
-	if len(cmd.wrappers) > 0 {
+	if len(cmd.more().wrappers) > 0 {
 		// the wrappers' own words: env HTTPS_PROXY=http://h:3128 curl ...
 		s.urls(cmd.Words[:len(cmd.Words)-len(cmd.Args)])
 		// an option the wrapper table does not know may hide the command
-		for _, alt := range cmd.alts {
+		for _, alt := range cmd.more().alts {
 			if len(alt) > 0 && netTools.get()[path.Base(alt[0])] != nil {
 				s.words(alt, xargs)
 			}

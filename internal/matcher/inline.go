@@ -289,7 +289,8 @@ func (s *scriptWalk) inline(me int, name, lang, code string) {
 	case why != "":
 		c.see(fmt.Sprintf("the code given to %s %s", name, why))
 	case files != "":
-		c.computed = append(c.computed, files)
+		r := c.setMore()
+		r.computed = append(r.computed, files)
 	}
 	s.codeWords(me, quotedStrings(code))
 }

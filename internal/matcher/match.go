@@ -59,8 +59,8 @@ func (c *Call) noteUnseen() {
 		if cmd.unseen != "" && c.unseenCmd == "" {
 			c.unseenCmd = cmd.unseen
 		}
-		if len(cmd.computed) > 0 && c.unseenArg == "" {
-			c.unseenArg = fmt.Sprintf("an argument of %s is only known at run time (%s)", cmd.Words[0], cmd.computed[0])
+		if computed := cmd.more().computed; len(computed) > 0 && c.unseenArg == "" {
+			c.unseenArg = fmt.Sprintf("an argument of %s is only known at run time (%s)", cmd.Words[0], computed[0])
 		}
 	}
 }
@@ -310,10 +310,10 @@ func (r *Rule) allowCommand(cmd *Command) bool {
 // command: on its words, on the command behind wrappers, on every suffix
 // after a wrapper, each also with the command word's base name.
 func (r *Rule) denyCommand(cmd *Command) bool {
-	if r.denyWords(cmd.Words, cmd) || r.denyWords(cmd.Args, cmd) {
+	if r.denyWords(cmd.Words, cmd) || !cmd.argsSame() && r.denyWords(cmd.Args, cmd) {
 		return true
 	}
-	for _, a := range cmd.alts {
+	for _, a := range cmd.more().alts {
 		if r.denyWords(a, cmd) {
 			return true
 		}
@@ -362,7 +362,7 @@ func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
 			}
 		}
 		// a word only known at run time may be what the pattern needs
-		if cmd != nil && cmd.dyn != nil && len(words) > 1 {
+		if cmd != nil && cmd.more().dyn != nil && len(words) > 1 {
 			lead, _, _ := strings.Cut(r.wild, " ")
 			return lead == first && !strings.ContainsRune(lead, '*')
 		}
@@ -377,7 +377,7 @@ func wordsEqualDyn(a, b []string, cmd *Command) bool {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] && !(cmd != nil && cmd.dyn != nil && cmd.isDyn(a[i])) {
+		if a[i] != b[i] && !(cmd != nil && cmd.more().dyn != nil && cmd.isDyn(a[i])) {
 			return false
 		}
 	}
@@ -464,12 +464,12 @@ func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 		if c.Err != nil {
 			return false
 		}
-		acts := c.actions
+		acts := c.acts()
 		if len(acts) == 0 && c.Tool != "Bash" {
 			acts = []string{c.Action()} // a Call not made by Prepare
 		}
 		if c.Tool == "Bash" {
-			if c.ForkBomb || len(c.Commands) == 0 || len(c.actions) < len(c.Commands) {
+			if c.ForkBomb || len(c.Commands) == 0 || len(acts) < len(c.Commands) {
 				return false
 			}
 			for i := range c.Commands {
@@ -480,7 +480,7 @@ func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 			if len(nonTrivialWrites(c)) > 0 {
 				return false
 			}
-			acts = c.actions[:len(c.Commands)]
+			acts = acts[:len(c.Commands)]
 		}
 		if len(acts) == 0 {
 			return false
@@ -585,8 +585,8 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 				found = r
 				break
 			}
-			if r.kind == kindRegex && !cmd.dynamicName && i < len(c.actions) {
-				if ok, err := r.regexMatch(c, c.actions[i]); ok && err == nil {
+			if r.kind == kindRegex && !cmd.dynamicName && i < len(c.acts()) {
+				if ok, err := r.regexMatch(c, c.acts()[i]); ok && err == nil {
 					found = r
 					break
 				}

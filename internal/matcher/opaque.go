@@ -104,10 +104,11 @@ func (s *scriptWalk) wordEffects(c *Command, infos []wordInfo) {
 			for _, v := range wi.values {
 				alt := append([]string(nil), c.Words...)
 				alt[i] = v
-				c.alts = append(c.alts, alt)
+				r := c.setMore()
+				r.alts = append(r.alts, alt)
 				if args, met, more := stripWrappers(alt); len(met) > 0 {
-					c.alts = append(c.alts, args)
-					c.alts = append(c.alts, more...)
+					r.alts = append(r.alts, args)
+					r.alts = append(r.alts, more...)
 				}
 				if i > 0 && wi.glob {
 					s.globWord(v)
@@ -118,7 +119,8 @@ func (s *scriptWalk) wordEffects(c *Command, infos []wordInfo) {
 			continue
 		}
 		if wi.computed && i > 0 && !dataOnly(c, i) {
-			c.computed = append(c.computed, short(wi.why))
+			r := c.setMore()
+			r.computed = append(r.computed, short(wi.why))
 		}
 		if wi.glob && !wi.dyn && i > 0 {
 			s.globWord(wi.text)
@@ -189,7 +191,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		if programName(w) != "xargs" {
 			continue
 		}
-		if n := programName(c.Args[0]); len(c.computed) == 0 && n != "echo" && n != "printf" {
+		if n := programName(c.Args[0]); len(c.more().computed) == 0 && n != "echo" && n != "printf" {
 			if roots, ok := s.findFeeds(c); ok {
 				// find … | xargs CMD: CMD gets the files find finds,
 				// whatever lies below its roots, as -exec CMD {} does
@@ -200,7 +202,8 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 				}
 				s.w.mode = saved
 			} else {
-				c.computed = append(c.computed, "the arguments xargs reads from its input")
+				r := c.setMore()
+				r.computed = append(r.computed, "the arguments xargs reads from its input")
 			}
 		}
 		if repl := xargsReplace(c.Words[i+1:]); repl != "" {
@@ -232,7 +235,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		c.see(fmt.Sprintf("the command name is a file pattern (%s)", short(c.Args[0])))
 		return
 	}
-	for _, words := range [][]string{c.Args, c.expandedArgs} {
+	for _, words := range [][]string{c.Args, c.more().expandedArgs} {
 		if len(words) == 0 {
 			continue
 		}
@@ -367,7 +370,7 @@ func (s *scriptWalk) findFeeds(c *Command) ([]string, bool) {
 
 // hasXargs reports whether xargs is among the wrappers the command runs through.
 func hasXargs(c *Command) bool {
-	for _, w := range c.wrappers {
+	for _, w := range c.more().wrappers {
 		if w == "xargs" {
 			return true
 		}
@@ -382,11 +385,12 @@ func isWrapperName(name string) bool {
 
 // isDyn reports whether a word of the command is only known at run time.
 func (c *Command) isDyn(word string) bool {
-	if c.dyn == nil {
+	dyn := c.more().dyn
+	if dyn == nil {
 		return false
 	}
 	for i, w := range c.Words {
-		if c.dyn[i] && w == word {
+		if dyn[i] && w == word {
 			return true
 		}
 	}
@@ -477,8 +481,8 @@ func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed boo
 	if err != nil {
 		if denyOnly {
 			if fields := strings.Fields(script); len(fields) > 0 {
-				c := &s.w.c.Commands[me]
-				c.alts = append(c.alts, fields)
+				r := s.w.c.Commands[me].setMore()
+				r.alts = append(r.alts, fields)
 			}
 			return
 		}
@@ -486,7 +490,7 @@ func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed boo
 		return
 	}
 	first := len(s.w.c.Commands)
-	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}, fed: fed}
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: newVarTable(script), fed: fed}
 	sub.collectVars(f, sub.vars)
 	s.w.scoped(func() {
 		for _, st := range f.Stmts {
@@ -509,7 +513,8 @@ func (s *scriptWalk) suppose(me int, args []string) {
 		if strings.HasPrefix(args[i], "-") {
 			continue
 		}
-		c.alts = append(c.alts, args[i:])
+		r := c.setMore()
+		r.alts = append(r.alts, args[i:])
 	}
 	for _, a := range args[1:] {
 		if c.isDyn(a) && a == args[0] {
@@ -637,7 +642,8 @@ func (s *scriptWalk) git(me int, args []string) {
 			alias := key[len("alias."):]
 			if sub, rest := gitSubcommand(args[i+1:]); sub == alias {
 				alt := append([]string{"git"}, strings.Fields(val)...)
-				c.alts = append(c.alts, append(alt, rest...))
+				r := c.setMore()
+				r.alts = append(r.alts, append(alt, rest...))
 			}
 		case !safeGitKey(lk):
 			c.see(fmt.Sprintf("git -c %s can make git run a command or read a file", key))
@@ -667,7 +673,8 @@ func (s *scriptWalk) git(me int, args []string) {
 		if len(rest) > 1 && rest[0] == "run" {
 			s.suppose(me, append([]string{"git bisect"}, rest[1:]...))
 			c = &s.w.c.Commands[me]
-			c.alts = append(c.alts, rest[1:])
+			r := c.setMore()
+			r.alts = append(r.alts, rest[1:])
 		}
 	case "grep":
 		for i, a := range rest {

@@ -125,19 +125,21 @@ func prepareBash(c *Call) {
 	}
 	parseBash(c, cmd)
 	c.noteUnseen()
+	c.lazyActs = true // the commands' action strings: only regex rules read them (acts)
 	for i := range c.Commands {
-		c.actions = append(c.actions, "tool:Bash:"+c.Commands[i].Text)
+		cmd := &c.Commands[i]
+		cmd.ro, cmd.roKnown = cmd.readOnly(), true
 	}
 	// deny/ask regexes also see each command behind its wrappers
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if len(cmd.wrappers) > 0 {
+		if len(cmd.more().wrappers) > 0 {
 			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.Args, " "))
 		}
-		if cmd.expanded != nil {
-			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.expanded, " "))
-			if len(cmd.expandedArgs) != len(cmd.expanded) {
-				c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(cmd.expandedArgs, " "))
+		if r := cmd.more(); r.expanded != nil {
+			c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(r.expanded, " "))
+			if len(r.expandedArgs) != len(r.expanded) {
+				c.wrapped = append(c.wrapped, "tool:Bash:"+strings.Join(r.expandedArgs, " "))
 			}
 		}
 	}
@@ -218,13 +220,31 @@ func (c *Call) lowerTool() string {
 
 // denyActions are the action strings deny and ask regexes are tried on.
 func (c *Call) denyActions() []string {
-	if len(c.actions) == 0 {
+	acts := c.acts()
+	if len(acts) == 0 {
 		return []string{c.Action()} // a Call not made by Prepare
 	}
 	if len(c.wrapped) == 0 {
+		return acts
+	}
+	return append(append([]string(nil), acts...), c.wrapped...)
+}
+
+// acts returns the regex action strings: for a Bash line one per simple
+// command, built on first need (most rule sets hold no regex), then the
+// whole line's.
+func (c *Call) acts() []string {
+	if !c.lazyActs {
 		return c.actions
 	}
-	return append(append([]string(nil), c.actions...), c.wrapped...)
+	c.actsOnce.Do(func() {
+		out := make([]string, 0, len(c.Commands)+len(c.actions))
+		for i := range c.Commands {
+			out = append(out, "tool:Bash:"+c.Commands[i].Text)
+		}
+		c.actsAll = append(out, c.actions...)
+	})
+	return c.actsAll
 }
 
 // InsideCwd reports whether the call's path (if any) lies inside the working

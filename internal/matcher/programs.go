@@ -324,6 +324,13 @@ var gitReaders = table[map[string]bool]{make: func() map[string]bool {
 // ReadOnly reports whether a simple command only reads the files it names:
 // a reader (or a reading git subcommand) used without a flag that writes.
 func (cmd *Command) ReadOnly() bool {
+	if cmd.roKnown {
+		return cmd.ro // worked out once the line was walked (prepareBash)
+	}
+	return cmd.readOnly()
+}
+
+func (cmd *Command) readOnly() bool {
 	args := cmd.Args
 	if len(args) == 0 || cmd.dynamicName || cmd.unseen != "" {
 		return false

@@ -17,6 +17,19 @@ const maxBraceWords = 64
 // word has a brace expansion) and whether the expansion went past
 // maxBraceWords. Words holding run-time expansions are kept as written.
 func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (expanded []string, overflow bool) {
+	for i, wd := range args {
+		// SplitBraces looks for "{" in literal parts only: a command
+		// without one is not expanded (most are not)
+		if (dyns == nil || !dyns[i]) && litHasBrace(wd) {
+			return s.expandBraces(args, words, dyns)
+		}
+	}
+	return nil, false
+}
+
+// expandBraces is braces for a command some word of which may hold a
+// brace expansion.
+func (s *scriptWalk) expandBraces(args []*syntax.Word, words []string, dyns []bool) (expanded []string, overflow bool) {
 	extra := 0
 	for i, wd := range args {
 		if dyns != nil && dyns[i] {
@@ -54,6 +67,17 @@ func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (e
 	return expanded, false
 }
 
+// litHasBrace reports whether a literal part of wd holds a "{", without
+// which syntax.SplitBraces finds no brace expansion.
+func litHasBrace(wd *syntax.Word) bool {
+	for _, p := range wd.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
+}
+
 // findRunners are find's actions that run a command of their own, up to a
 // ";" word or a "{} +" pair.
 var findRunners = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true}
@@ -64,8 +88,8 @@ var findRunners = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, 
 func (s *scriptWalk) findExec(me int, dyns []bool) {
 	c := &s.w.c.Commands[me]
 	lists := [][]string{c.Args}
-	if c.expandedArgs != nil {
-		lists = append(lists, c.expandedArgs)
+	if exp := c.more().expandedArgs; exp != nil {
+		lists = append(lists, exp)
 	}
 	off := len(c.Words) - len(c.Args)
 	pipe, idx := c.Pipeline, c.Index
@@ -367,6 +391,7 @@ func (s *scriptWalk) argRef(ref argRef) {
 	c := s.w.c
 	if c.args == nil {
 		c.args = &bashArgs{}
+		c.args.refs = c.args.first[:0]
 	}
 	a := c.args
 	if a.seen != nil {

@@ -34,6 +34,22 @@ type shellWalker struct {
 	extracts []extractRecord    // archives and patches read for the names they write (extractwalk.go)
 
 	modsBefore int // len(c.Modifies) before the command being walked added its own
+
+	slab  []string   // room for the words of the commands still to come (wordSlice)
+	top   scriptWalk // the walk of the line itself (script)
+	after dirState   // where the shell may be once the line ran (end; Call.shellAfter points here)
+}
+
+// wordSlice returns an empty slice with room for n words, cut from a slab
+// the line's commands share (one allocation for a few commands). Its
+// capacity is n: an append past it copies, never writing into another's.
+func (w *shellWalker) wordSlice(n int) []string {
+	if cap(w.slab)-len(w.slab) < n {
+		w.slab = make([]string, 0, max(n, 8))
+	}
+	i := len(w.slab)
+	w.slab = w.slab[:i+n]
+	return w.slab[i : i : i+n]
 }
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
@@ -48,19 +64,29 @@ func parseBash(c *Call, line string) {
 	w.end(start)
 }
 
+// pooledParser is a parser with the reader it reads a script through.
+type pooledParser struct {
+	p *syntax.Parser
+	r strings.Reader
+}
+
 var parsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	return &pooledParser{p: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))}
 }}
 
 // parse parses one script with a pooled parser.
 func parse(src string) (*syntax.File, error) {
-	p := parsers.Get().(*syntax.Parser)
-	defer parsers.Put(p)
-	return p.Parse(strings.NewReader(src), "")
+	pp := parsers.Get().(*pooledParser)
+	defer parsers.Put(pp)
+	pp.r.Reset(src)
+	f, err := pp.p.Parse(&pp.r, "")
+	pp.r.Reset("") // the pool keeps no script alive
+	return f, err
 }
 
-// script parses src and walks its statements; parent is the index of the
-// command that runs this script (sh -c, eval), -1 for the line itself.
+// script parses src, the line, and walks its statements; depth and parent
+// are 0 and -1 (the scripts it runs have walks of their own: nested,
+// runScript).
 func (w *shellWalker) script(src string, depth, parent int) {
 	if depth > maxScriptDepth {
 		w.fail(errTooDeep)
@@ -71,7 +97,8 @@ func (w *shellWalker) script(src string, depth, parent int) {
 		w.fail(fmt.Errorf("the command line does not parse as shell: %v", err))
 		return
 	}
-	sw := &scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: varTable{}}
+	sw := &w.top // the line's own walk, allocated with the walker
+	*sw = scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: newVarTable(src)}
 	sw.collectVars(f, sw.vars)
 	for _, s := range f.Stmts {
 		sw.stmt(s, -1, 0)
@@ -231,7 +258,7 @@ func (s *scriptWalk) stmtCmd(st *syntax.Stmt, pipe, idx int) {
 // last element went.
 func (s *scriptWalk) pipeline(c *syntax.BinaryCmd, pipe, idx int) {
 	w := s.w
-	leaves := pipeLeaves(c, nil)
+	leaves := pipeLeaves(c, make([]*syntax.Stmt, 0, 4))
 	p := pipe
 	if p < 0 {
 		p = s.newPipe()
@@ -298,7 +325,7 @@ func sameState(a, b dirState) bool {
 }
 
 func pipeLeaves(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
-	for _, side := range []*syntax.Stmt{b.X, b.Y} {
+	for _, side := range [2]*syntax.Stmt{b.X, b.Y} {
 		if bc, ok := side.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) && len(side.Redirs) == 0 {
 			out = pipeLeaves(bc, out)
 			continue
@@ -334,10 +361,29 @@ func (s *scriptWalk) generic(n syntax.Node) {
 
 func (s *scriptWalk) words(ws []*syntax.Word) {
 	for _, w := range ws {
-		if w != nil {
+		if w != nil && !noStmts(w) {
 			s.generic(w)
 		}
 	}
+}
+
+// noStmts reports whether a word is made of literal text and quotes
+// alone, so that no statement stands below it (generic would find none).
+func noStmts(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (s *scriptWalk) assignText(a *syntax.Assign) (string, bool) {
@@ -365,6 +411,37 @@ func (s *scriptWalk) assignText(a *syntax.Assign) (string, bool) {
 
 var errTooMany = fmt.Errorf("the command line holds more than %d simple commands, more than are checked", maxCommands)
 
+// joined is words joined by single spaces: the very text of the script
+// when the command stands there so spelled (no quotes, one space between
+// words), which spares building it.
+func (s *scriptWalk) joined(words []string, ce *syntax.CallExpr) string {
+	if ce == nil || len(ce.Args) != len(words) || len(words) == 0 {
+		return strings.Join(words, " ")
+	}
+	start, end := int(ce.Args[0].Pos().Offset()), int(ce.Args[len(ce.Args)-1].End().Offset())
+	if start < 0 || end > len(s.src) || start > end {
+		return strings.Join(words, " ")
+	}
+	text := s.src[start:end]
+	rest := text
+	for i, w := range words {
+		if i > 0 {
+			if rest == "" || rest[0] != ' ' {
+				return strings.Join(words, " ")
+			}
+			rest = rest[1:]
+		}
+		if !strings.HasPrefix(rest, w) {
+			return strings.Join(words, " ")
+		}
+		rest = rest[len(w):]
+	}
+	if rest != "" {
+		return strings.Join(words, " ")
+	}
+	return text
+}
+
 // add records a simple command.
 func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	if len(s.w.c.Commands) >= maxCommands {
@@ -375,18 +452,23 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 		idx = 0
 	}
 	cmd.Pipeline, cmd.Index = pipe, idx
-	cmd.Text = strings.Join(cmd.Words, " ")
+	cmd.Text = s.joined(cmd.Words, cmd.node)
 	cmd.parent = s.parent
-	cmd.Args, cmd.wrappers, cmd.alts = stripWrappers(cmd.Words)
+	args, met, alts := stripWrappers(cmd.Words)
+	cmd.Args = args
+	if len(met) > 0 || len(alts) > 0 {
+		r := cmd.setMore()
+		r.wrappers, r.alts = met, alts
+	}
 	cmd.dirs, cmd.dirsFrom = s.runDirs(cmd.Words)
-	if cmd.expanded != nil {
+	if r := cmd.more(); r.expanded != nil {
 		// the words the shell really runs after brace expansion: deny
 		// and ask rules (and the default rules) see them as well
-		args, met, alts := stripWrappers(cmd.expanded)
-		cmd.alts = append(cmd.alts, cmd.expanded, args)
-		cmd.alts = append(cmd.alts, alts...)
-		cmd.wrappers = append(cmd.wrappers, met...)
-		cmd.expandedArgs = args
+		args, met, alts := stripWrappers(r.expanded)
+		r.alts = append(r.alts, r.expanded, args)
+		r.alts = append(r.alts, alts...)
+		r.wrappers = append(r.wrappers, met...)
+		r.expandedArgs = args // r is cmd.rare: expanded is set through setMore
 	}
 	if s.w.c.Commands == nil {
 		s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
@@ -407,7 +489,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	first := len(s.w.c.Commands)
 	s.words(ce.Args)
 	modsBefore := len(s.w.c.Modifies)
-	cmd := Command{Words: make([]string, 0, len(ce.Args))}
+	cmd := Command{Words: s.w.wordSlice(len(ce.Args))}
 	var dyns []bool
 	var infos []wordInfo // kept only when some word is more than a literal
 	for i, wd := range ce.Args {
@@ -433,7 +515,9 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 			dyns[i] = true
 		}
 	}
-	cmd.dyn = dyns
+	if dyns != nil {
+		cmd.setMore().dyn = dyns
+	}
 	cmd.node = ce
 	for _, f := range s.w.folded {
 		for i := first; i < len(s.w.c.Commands); i++ {
@@ -443,7 +527,11 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	s.assignments(&cmd, ce.Assigns)
-	cmd.expanded, cmd.braceOverflow = s.braces(ce.Args, cmd.Words, dyns)
+	expanded, overflow := s.braces(ce.Args, cmd.Words, dyns)
+	if expanded != nil {
+		cmd.setMore().expanded = expanded
+	}
+	cmd.braceOverflow = overflow
 	if cmd.braceOverflow {
 		s.w.c.braceOverflow = true
 	}
@@ -469,7 +557,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	s.argWords(c.Words, dyns)
-	s.argWords(c.expanded, nil)
+	s.argWords(c.more().expanded, nil)
 	s.w.mode = saved
 	s.modifies(me)
 	s.trackCd(c)
@@ -501,8 +589,11 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		case name == "env":
 			script, ok = envScript(level[1:])
 		}
+		if ok || len(c.more().wrappers) == 0 {
+			break // no wrapper was seen through at the first word (add), so none to skip
+		}
 		wr, isWrapper := wrappers.get()[name]
-		if ok || !isWrapper {
+		if !isWrapper {
 			break
 		}
 		rest, good := skipWrapper(name, wr, level[1:])
@@ -523,7 +614,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		s.w.fail(errTooDeep)
 		return
 	}
-	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: varTable{}}
+	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: newVarTable(script)}
 	f, err := parse(script)
 	if err != nil {
 		s.w.fail(fmt.Errorf("the script given to %s does not parse as shell: %v", name, err))
@@ -604,10 +695,10 @@ func isStdinPath(a string) bool {
 // redirect records output redirections and walks substitutions in targets
 // and here-documents.
 func (s *scriptWalk) redirect(r *syntax.Redirect) {
-	if r.Word != nil {
+	if r.Word != nil && !noStmts(r.Word) {
 		s.generic(r.Word)
 	}
-	if r.Hdoc != nil {
+	if r.Hdoc != nil && !noStmts(r.Hdoc) {
 		s.generic(r.Hdoc)
 	}
 	if r.Op == syntax.RdrIn && r.Word != nil {

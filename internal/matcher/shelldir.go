@@ -15,12 +15,17 @@ import "path/filepath"
 func (w *shellWalker) begin() dirState {
 	env := w.c.Env
 	dirs := env.shellDirs()
+	w.c.starts = dirs[:len(dirs):len(dirs)]
 	start := dirState{dirs: dirs, unknown: env.ShellLost}
 	if len(dirs) > maxDirs {
 		start.dirs, start.unknown = dirs[:maxDirs:maxDirs], true
 	}
 	w.dir, w.succ = start, start
-	w.see(dirs) // an unknown folder tries every one of them
+	if len(w.seen) == 0 && len(dirs) <= maxSeen {
+		w.seen = w.c.starts // the same folders, each once; an append copies
+	} else {
+		w.see(dirs) // an unknown folder tries every one of them
+	}
 	if env.ShellLost {
 		// the folder an earlier line went to is not known: a relative
 		// path may name anything, so deny and ask file rules fire on it
@@ -37,7 +42,8 @@ func (w *shellWalker) end(start dirState) {
 	if w.c.Err != nil {
 		after.unknown = true // the line was not followed to its end
 	}
-	w.c.shellAfter = &after
+	w.after = after
+	w.c.shellAfter = &w.after // kept with the walker, which is allocated anyway
 }
 
 // ShellAfter reports where a shell that keeps its folder from one call to
@@ -60,6 +66,9 @@ func (c *Call) ShellAfter() (dirs []string, lost bool) {
 // ShellStart reports the folders the call's Bash line starts in (Env.Shell
 // spelled from Cwd, or Cwd), and whether it may start somewhere else too.
 func (c *Call) ShellStart() (dirs []string, lost bool) {
+	if c.starts != nil {
+		return c.starts, c.Env.ShellLost // never changed in place; full, so an append copies
+	}
 	return c.Env.shellDirs(), c.Env.ShellLost
 }
 

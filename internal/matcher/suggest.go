@@ -175,7 +175,7 @@ func suggestCommand(c *Call, cmd *Command) string {
 	if len(words) == 0 {
 		return ""
 	}
-	wrapped := len(cmd.wrappers) > 0
+	wrapped := len(cmd.more().wrappers) > 0
 	var cands []string
 	if !wrapped && hasSubcommand(c, words) && !cmd.dynAt(1) {
 		if runsNext(words[0], words[1]) {
@@ -223,7 +223,7 @@ func suggestCommand(c *Call, cmd *Command) string {
 }
 
 // dynAt reports whether word i is only known at run time.
-func (cmd *Command) dynAt(i int) bool { return i < len(cmd.dyn) && cmd.dyn[i] }
+func (cmd *Command) dynAt(i int) bool { dyn := cmd.more().dyn; return i < len(dyn) && dyn[i] }
 
 // suggestWords is the rule for words that did not parse as commands.
 func suggestWords(c *Call, words []string, _ *Command) string {

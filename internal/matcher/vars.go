@@ -30,6 +30,15 @@ type varInfo struct {
 // varTable maps a variable name to what the line sets it to.
 type varTable map[string]*varInfo
 
+// newVarTable is the table for the variables script src sets: nil when it
+// sets none (collectVars then has nothing to do, and reads find nothing).
+func newVarTable(src string) varTable {
+	if !setsVars(src) {
+		return nil
+	}
+	return varTable{}
+}
+
 func (t varTable) get(name string) *varInfo {
 	v := t[name]
 	if v == nil {
@@ -62,14 +71,17 @@ func (t varTable) addValue(name, val string) {
 // varSetters are builtins that set the variables named by their operands.
 var varSetters = map[string]bool{"read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true, "unset": true, "wait": true}
 
-// varWords are the words that may set a variable without an "=".
-var varWords = table[map[string]bool]{make: func() map[string]bool {
-	return map[string]bool{
-		"for": true, "select": true, "read": true, "mapfile": true, "readarray": true, "getopts": true, "let": true,
-		"unset": true, "wait": true, "printf": true, "source": true, "eval": true, "declare": true, "typeset": true,
-		"local": true, "export": true, "readonly": true,
+// isVarWord reports whether w is a word that may set a variable without
+// an "=" (a switch: setsVars asks it of every word of every line).
+func isVarWord(w string) bool {
+	switch w {
+	case "for", "select", "read", "mapfile", "readarray", "getopts", "let",
+		"unset", "wait", "printf", "source", "eval", "declare", "typeset",
+		"local", "export", "readonly":
+		return true
 	}
-}}
+	return false
+}
 
 // setsVars reports whether a script text may set a variable at all: an
 // assignment, a loop, a builtin that sets one, arithmetic, source or eval
@@ -89,7 +101,7 @@ func setsVars(src string) bool {
 			continue
 		}
 		if start >= 0 {
-			if varWords.get()[src[start:i]] {
+			if isVarWord(src[start:i]) {
 				return true
 			}
 			start = -1
@@ -115,8 +127,8 @@ func setsVars(src string) bool {
 // values of literal assignments are read with s (which already knows the
 // variables of enclosing scripts, for `Y=$X`-free literals only).
 func (s *scriptWalk) collectVars(f *syntax.File, t varTable) {
-	if !setsVars(s.src) {
-		return
+	if t == nil {
+		return // the script sets no variable (newVarTable)
 	}
 	assign := func(a *syntax.Assign, declFlags bool) {
 		if a == nil || a.Name == nil {

@@ -15,7 +15,7 @@ import (
 func (c *Command) Parent() int { return c.parent }
 
 // Wrappers returns the wrapper commands seen through (sudo, env, nice, …).
-func (c *Command) Wrappers() []string { return c.wrappers }
+func (c *Command) Wrappers() []string { return c.more().wrappers }
 
 // Unseen returns why the engine cannot see what this command runs, or "".
 func (c *Command) Unseen() string { return c.unseen }

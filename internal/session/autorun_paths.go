@@ -258,14 +258,16 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 			}
 			// by its name first (no look-up); through symlinks only for a
 			// word that looks like a path
-			abs := cand
+			var abs string // cleaned: Join cleans what it joins
 			switch {
 			case cand == "~" || strings.HasPrefix(cand, "~/"):
 				abs = filepath.Join(e.env.Home, cand[1:])
 			case !filepath.IsAbs(cand):
-				abs = filepath.Join(e.env.Cwd, cand)
+				abs = joinName(e.env.Cwd, cand)
+			default:
+				abs = filepath.Clean(cand)
 			}
-			if h, ok := e.classify(filepath.Clean(abs)); ok {
+			if h, ok := e.classify(abs); ok {
 				out = append(out, h)
 				continue
 			}

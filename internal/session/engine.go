@@ -69,9 +69,10 @@ type Engine struct {
 	managedAsk  []*rule // asks no lower allow, grant, answer or mode can weaken
 	ask         []*rule
 	allow       []*rule
-	ownAllow    map[string]bool // texts of the person's own allow rules (chat list, always-allow answers)
-	presetAllow map[string]bool // texts of the preset's allow rules
-	layerAllow  map[string]bool // origin + "\x00" + text of the other layers' allow rules
+	ownAllow    map[string]bool   // texts of the person's own allow rules (chat list, always-allow answers)
+	presetAllow map[string]bool   // texts of the preset's allow rules
+	layerAllow  map[string]bool   // origin + "\x00" + text of the other layers' allow rules
+	allowSrc    map[string]string // allow rule text -> the source a decision by the first rule of that text names
 	sessDeny    []*rule
 	sessAllow   []*rule
 	onceGranted map[string]bool
@@ -160,6 +161,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 		e.notes = append(e.notes, "managed policy: only managed rules apply (managed_rules_only); the chat's, the preset's and every other layer's rules are ignored")
 	}
 	for _, r := range e.allow {
+		e.noteAllowSource(r)
 		switch r.origin {
 		case SourcePreset:
 			e.presetAllow[r.String()] = true
@@ -170,6 +172,17 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 		}
 	}
 	return e, errors.Join(e.errs...)
+}
+
+// noteAllowSource records the source of allow rule r's text, unless an
+// earlier allow rule has that text (sourceOfAllow names the first).
+func (e *Engine) noteAllowSource(r *rule) {
+	if e.allowSrc == nil {
+		e.allowSrc = map[string]string{}
+	}
+	if _, ok := e.allowSrc[r.String()]; !ok {
+		e.allowSrc[r.String()] = r.decisionSource(SourceAllowList)
+	}
 }
 
 func (e *Engine) setEnv(opts Options) error {
@@ -403,6 +416,7 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	switch list {
 	case matcher.AllowList:
 		e.allow = append(e.allow, &rule{Rule: r, text: text, source: SourceAllowList, layer: LayerChat, origin: LayerChat})
+		e.noteAllowSource(e.allow[len(e.allow)-1])
 		e.ownAllow[r.Text] = true
 	case matcher.DenyList:
 		e.deny = append(e.deny, &rule{Rule: r, text: text, source: SourceDenyList, layer: LayerChat, origin: LayerChat})

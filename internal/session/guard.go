@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
@@ -67,7 +68,6 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 		}
 		return "", false
 	}
-	var paths []matcher.Path
 	if c.Err != nil {
 		// The line could not be parsed: refuse when it so much as names a
 		// guarded place.
@@ -77,26 +77,28 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			}
 		}
 	}
-	paths = append(paths, c.Modifies...)
 	// A "cd dir && rm x" changes what a relative path means, and a cd
 	// inside a subshell does not last: check every relative target
 	// against the working directory and every folder the line changes
 	// into. When a cd goes somewhere only known at run time, a relative
 	// target that names a guarded file or folder is refused outright.
 	starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
-	dirs, unknown := cdTargets(c, starts)
+	cds, unknown := cdTargets(c, starts)
 	unknown = unknown || lost
+	var buf [4]matcher.Path // most lines start in one folder and change into none
+	dirs := append(buf[:0], cds...)
 	for _, d := range starts {
 		dirs = append(dirs, matcher.Path{Abs: d})
 	}
 	dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
 	dirs = uniqueDirs(dirs)
+	var resolved []matcher.Path // the relative targets, from each folder
 	for _, p := range c.Modifies {
 		if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
 			continue
 		}
 		for _, dir := range dirs {
-			paths = append(paths, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
+			resolved = append(resolved, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
 		}
 		if unknown {
 			if g, ok := e.namesGuarded(p.Raw); ok {
@@ -114,9 +116,11 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			return g, true
 		}
 	}
-	for i := range paths {
-		if g, ok := e.guardedBy(&paths[i]); ok {
-			return g, true
+	for _, paths := range [2][]matcher.Path{c.Modifies, resolved} {
+		for i := range paths {
+			if g, ok := e.guardedBy(&paths[i]); ok {
+				return g, true
+			}
 		}
 	}
 	return "", false
@@ -282,8 +286,49 @@ func (e *Engine) mayBePath(w, dir string) bool {
 	if strings.ContainsAny(w, " \t\n") {
 		return false // a script text: looked at by name only
 	}
-	_, err := os.Lstat(filepath.Join(dir, w))
-	return err == nil
+	return exists(dir, w)
+}
+
+// joinName is filepath.Join(dir, name) for a name without a "/": in a
+// clean absolute folder, the two joined by a slash, without a cleaning pass.
+func joinName(dir, name string) string {
+	switch {
+	case name == "" || name == "." || name == ".." || strings.Contains(name, "/") || !cleanAbs(dir):
+		return filepath.Join(dir, name)
+	case dir == "/":
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// cleanAbs reports whether dir is absolute and already clean (what
+// filepath.Clean leaves as it is), without building its cleaned copy.
+func cleanAbs(dir string) bool {
+	if dir == "/" {
+		return true
+	}
+	if len(dir) < 2 || dir[0] != '/' || dir[len(dir)-1] == '/' {
+		return false
+	}
+	for i := 1; i < len(dir); i++ {
+		if dir[i] == '/' && (dir[i-1] == '/' || dir[i-1] == '.' && (dir[i-2] == '/' || dir[i-2] == '.' && dir[i-3] == '/')) {
+			return false // "//", "/./", "/../"
+		}
+	}
+	return !strings.HasSuffix(dir, "/.") && !strings.HasSuffix(dir, "/..")
+}
+
+// exists reports whether name names something in dir (a symlink counts,
+// whether or not its target exists): one lstat, with no FileInfo built.
+func exists(dir, name string) bool {
+	p := joinName(dir, name)
+	var st syscall.Stat_t
+	for {
+		err := syscall.Lstat(p, &st)
+		if err != syscall.EINTR {
+			return err == nil
+		}
+	}
 }
 
 // maxGuardEntries bounds the entries of a guarded folder looked at for a

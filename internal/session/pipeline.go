@@ -409,10 +409,8 @@ func narrow(rules []*rule) []*rule {
 }
 
 func (e *Engine) sourceOfAllow(text string) string {
-	for _, r := range e.allow {
-		if r.String() == text {
-			return r.decisionSource(SourceAllowList)
-		}
+	if src, ok := e.allowSrc[text]; ok {
+		return src // the first allow rule of that text (noteAllowSource)
 	}
 	return SourceAllowList
 }
