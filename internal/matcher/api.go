@@ -190,6 +190,7 @@ type Call struct {
 
 	Detail string // the detail part of the action string
 
+	action   string     // Action(), worked out once in Prepare
 	actions  []string   // regex action strings: one per simple command, then the whole line
 	wrapped  []string   // Bash: action strings of commands behind wrappers (deny/ask regexes)
 	lower    string     // lower-cased tool name, for regex rules written as tool:bash:...
@@ -218,4 +219,9 @@ type Call struct {
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.
-func (c *Call) Action() string { return "tool:" + c.Tool + ":" + c.Detail }
+func (c *Call) Action() string {
+	if c.action != "" {
+		return c.action // Prepare worked it out; Tool and Detail do not change after it
+	}
+	return "tool:" + c.Tool + ":" + c.Detail
+}

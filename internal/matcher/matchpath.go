@@ -146,12 +146,13 @@ type pathViews struct {
 	dirsDiffer           bool // the resolved working or home folder differs from the written one
 }
 
-func newPathViews(p *Path, c *Call) *pathViews {
+// fill works out the readings of p, a path of c.
+func (v *pathViews) fill(p *Path, c *Call) {
 	realCwd, realHome := c.realCwd, c.realHome
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
-	v := &pathViews{
+	*v = pathViews{
 		abs:         newPathView(p.Abs, c.Env.Cwd, c.Env.Home),
 		real:        newPathView(p.Real, realCwd, realHome),
 		realDiffers: p.Real != p.Abs,
@@ -160,7 +161,6 @@ func newPathViews(p *Path, c *Call) *pathViews {
 	if v.realDiffers {
 		v.realAtCwd = newPathView(p.Real, c.Env.Cwd, c.Env.Home)
 	}
-	return v
 }
 
 // matchView is matchAbs on a reading worked out beforehand.

@@ -21,26 +21,52 @@ func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
 	return prepare(tool, input, env, false)
 }
 
+// fileCall is a Call together with the parts a call with a path holds,
+// so that preparing a file tool's call costs one allocation for all of them.
+type fileCall struct {
+	Call
+	path  Path
+	views pathViews
+	acts  [2]string // backing of Call.actions
+}
+
 func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
-	canon, _ := tools.Canonical(tool)
-	c := &Call{Tool: canon, Input: input, Env: env, lower: strings.ToLower(canon)}
-	info, known := tools.Lookup(canon)
+	// one look-up in the tool table gives the canonical name, its lower
+	// case and what the tool's input holds
+	info := tools.Find(tool)
+	var canon, lower string
+	if info != nil {
+		canon, lower = info.Name, info.LowerName()
+	} else {
+		canon, _ = tools.Canonical(tool)
+		lower = strings.ToLower(canon)
+	}
+	var c *Call
+	var fc *fileCall
+	if info != nil && info.PathKey != "" {
+		fc = new(fileCall)
+		c = &fc.Call
+		c.actions = fc.acts[:0]
+	} else {
+		c = new(Call)
+	}
+	c.Tool, c.Input, c.Env, c.lower = canon, input, env, lower
 	switch {
 	case canon == "Bash":
 		prepareBash(c)
 	case canon == "WebFetch":
 		prepareURL(c)
-	case known && info.Arg == tools.ArgPath:
+	case info != nil && info.Arg == tools.ArgPath:
 		p, err := pathInput(input, info.PathKey, true)
 		if err != nil {
 			c.Err = err
 			c.Detail = compactJSON(input)
 			break
 		}
-		rp := resolvePath(p, env, resolve)
-		c.Path = &rp
-		c.Detail = rp.Abs
-	case known && info.Arg == tools.ArgPattern:
+		fc.path = resolvePath(p, env, resolve)
+		c.Path = &fc.path
+		c.Detail = fc.path.Abs
+	case info != nil && info.Arg == tools.ArgPattern:
 		key := "pattern"
 		switch canon {
 		case "WebSearch":
@@ -59,14 +85,15 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 				c.Err = err
 			}
 			if p != "" {
-				rp := resolvePath(p, env, resolve)
-				c.Path = &rp
+				fc.path = resolvePath(p, env, resolve)
+				c.Path = &fc.path
 			}
 		}
 	default:
 		c.Detail = compactJSON(input)
 	}
-	c.actions = append(c.actions, c.Action())
+	c.action = c.Action()
+	c.actions = append(c.actions, c.action)
 	if c.Path != nil && c.Path.Real != c.Path.Abs {
 		c.actions = append(c.actions, "tool:"+c.Tool+":"+c.Path.Real)
 	}
@@ -75,7 +102,8 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 		c.realHome = realDir(env.Home)
 	}
 	if c.Path != nil {
-		c.views = newPathViews(c.Path, c)
+		fc.views.fill(c.Path, c)
+		c.views = &fc.views
 	}
 	return c
 }
