@@ -180,7 +180,7 @@ func (e *Engine) autorunHits(v *matcher.Call) []autorunHit {
 			}
 		}
 	}
-	if info, ok := tools.Lookup(v.Tool); ok && info.Edit && v.Path != nil {
+	if info := tools.Find(v.Tool); info != nil && info.Edit && v.Path != nil {
 		check(*v.Path)
 		return out
 	}

@@ -63,7 +63,7 @@ func appendGuard(out []string, p string, env matcher.Env) []string {
 func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	if c.Tool != "Bash" {
 		// a file tool writes one path (no slice of copies for it)
-		if info, ok := tools.Lookup(c.Tool); ok && info.Edit && c.Path != nil {
+		if info := tools.Find(c.Tool); info != nil && info.Edit && c.Path != nil {
 			return e.guardedBy(c.Path)
 		}
 		return "", false
@@ -128,8 +128,9 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 
 // guardedBy reports the guarded path a write of p may change.
 func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
+	same := p.Real == p.Abs
 	for _, g := range e.guardList() {
-		if within(p.Abs, g) || within(p.Real, g) {
+		if within(p.Abs, g) || (!same && within(p.Real, g)) {
 			return g, true
 		}
 		if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) && namedReaches(p, g) {

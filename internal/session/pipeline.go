@@ -140,12 +140,12 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	// 4. session allow (a "once" policy grant stands in for step 7 only)
 	if r, ok := e.allowed(rs.sessAllow, rs.sessAllowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: SourceSession,
-			Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
+			Reason: say(c, " is allowed for this session (", r, ").")}
 	}
 	if bc != nil {
 		if r, ok := e.allowed(bs.sessAllow, bs.sessAllowValid, bc); ok {
 			return Decision{Decision: Allow, Rule: r, Source: SourceSession,
-				Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
+				Reason: say(c, " is allowed for this session (", r, ").")}
 		}
 	}
 	// 5. ask list (an allow by a narrower rule still meets the command's asks)
@@ -164,12 +164,12 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	// 6. allow list
 	if r, ok := e.allowed(rs.allow, rs.allowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
-			Reason: fmt.Sprintf("%s is allowed by the rule %s.", describe(c), r)}
+			Reason: say(c, " is allowed by the rule ", r, ".")}
 	}
 	if bc != nil {
 		if r, ok := e.allowed(bs.allow, bs.allowValid, bc); ok {
 			return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
-				Reason: fmt.Sprintf("%s is allowed by the rule %s, which covers its command.", describe(c), r)}
+				Reason: say(c, " is allowed by the rule ", r, ", which covers its command.")}
 		}
 	}
 	// 7. mode and policies
@@ -215,7 +215,7 @@ func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 func (e *Engine) denial(c, v *matcher.Call, r *rule) Decision {
 	src := r.decisionSource(SourceDenyList)
 	d := Decision{Decision: Deny, Rule: r.String(), Source: src,
-		Reason: fmt.Sprintf("%s is denied by the rule %s%s%s.", describe(c), r.String(), searchNote(v, r), hostClause(v, r))}
+		Reason: say(c, " is denied by the rule ", r.String(), searchNote(v, r), hostClause(v, r), ".")}
 	switch {
 	case r.err != nil:
 		d.Reason = fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)
@@ -280,7 +280,7 @@ func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) 
 	}
 	if by, ok := e.allowed(narrow, nv, v); ok {
 		return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
-			Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}, true
+			Reason: say(c, " is allowed by the rule ", by, ", which is narrower than the ask rule ", bareAsk.String(), ".")}, true
 	}
 	if own != nil {
 		allow, av := own.allow, own.allowValid
@@ -364,7 +364,7 @@ func (r *rule) decisionSource(def string) string {
 // askBy is the ask of ask-list rule r on view v of c (step 5), through step 8.
 func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 	src := r.decisionSource(SourceAskList)
-	reason := fmt.Sprintf("%s needs approval (ask: %s%s%s).", describe(c), r.String(), searchNote(v, r), hostClause(v, r))
+	reason := say(c, " needs approval (ask: ", r.String(), searchNote(v, r), hostClause(v, r), ").")
 	if r.Rule != nil {
 		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
@@ -417,8 +417,12 @@ func (e *Engine) sourceOfAllow(text string) string {
 
 // byMode is step 7: what happens to a call that no rule names.
 func (e *Engine) byMode(c *matcher.Call) Decision {
-	info, known := tools.Lookup(c.Tool)
-	level := tools.LevelOf(c.Tool)
+	info := tools.Find(c.Tool)
+	known := info != nil
+	level := tools.Mutating // unknown and MCP tools (tools.LevelOf)
+	if known {
+		level = info.Level
+	}
 	readOnly := level == tools.ReadOnly
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
@@ -427,7 +431,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 		if inside {
 			d.Decision, d.Reason = Allow, c.Tool+" is a read-only tool, allowed in "+e.mode+" mode."
 		} else {
-			d.Decision, d.Reason = Ask, fmt.Sprintf("%s reads outside the working directory, so it needs approval.", describe(c))
+			d.Decision, d.Reason = Ask, say(c, " reads outside the working directory, so it needs approval.")
 		}
 		if d.Decision == Allow && (e.mode == "default" || e.mode == "acceptEdits") {
 			return e.policy(c, d)
@@ -436,25 +440,25 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 	}
 	switch e.mode {
 	case "bypassPermissions":
-		d.Decision, d.Reason = Allow, fmt.Sprintf("%s is allowed because the chat is in bypassPermissions mode.", describe(c))
+		d.Decision, d.Reason = Allow, say(c, " is allowed because the chat is in bypassPermissions mode.")
 		return d
 	case "plan":
-		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: plan mode is read-only.", describe(c))
+		d.Decision, d.Reason = Deny, say(c, " is denied: plan mode is read-only.")
 		return d
 	case "dontAsk":
 		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), matcher.Suggest(c))
 		return d
 	case "acceptEdits":
 		if known && info.Edit && c.Err == nil && inside {
-			d.Decision, d.Reason = Allow, fmt.Sprintf("%s edits a file inside the working directory, allowed in acceptEdits mode.", describe(c))
+			d.Decision, d.Reason = Allow, say(c, " edits a file inside the working directory, allowed in acceptEdits mode.")
 			return e.policy(c, d)
 		}
 	}
 	d.Decision = Ask
 	if known && info.Edit && !inside {
-		d.Reason = describe(c) + " edits a file outside the working directory, so it needs approval."
+		d.Reason = say(c, " edits a file outside the working directory, so it needs approval.")
 	} else {
-		d.Reason = describe(c) + " needs approval (" + string(level) + " tool, " + e.mode + " mode)."
+		d.Reason = say(c, " needs approval (", string(level), " tool, ", e.mode, " mode).")
 	}
 	return e.policy(c, d)
 }
@@ -477,13 +481,13 @@ func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
 	switch {
 	case p == config.PolicyAlways && d.Decision == Allow:
 		d.Decision = Ask
-		d.Reason = fmt.Sprintf("%s needs approval every time (policy always).", describe(c))
+		d.Reason = say(c, " needs approval every time (policy always).")
 	case p == config.PolicyTrust && d.Decision == Ask && c.InsideCwd() && c.Err == nil:
 		d.Decision = Allow
 		d.Reason = fmt.Sprintf("%s is trusted (policy trust).", c.Tool)
 	case p == config.PolicyOnce && d.Decision == Ask:
 		d.Once = true
-		d.Reason = fmt.Sprintf("%s needs approval the first time in this chat (policy once).", describe(c))
+		d.Reason = say(c, " needs approval the first time in this chat (policy once).")
 	}
 	return d
 }
@@ -529,25 +533,68 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 
 // describe names a call in a sentence: "Bash (npm install)", "Read of /x".
 func describe(c *matcher.Call) string {
-	switch {
-	case commandText(c) != "":
-		return c.Tool + " (" + short(commandText(c)) + ")"
-	case c.Path != nil && c.Path.Abs != "":
-		return c.Tool + " of " + c.Path.Abs
-	case c.URL != "":
-		return c.Tool + " of " + short(c.URL)
-	case c.Pattern != "":
-		return c.Tool + " (" + short(c.Pattern) + ")"
+	a, b, d, f := describeParts(c)
+	return a + b + d + f
+}
+
+// describeParts is describe in the parts it is made of, for say.
+func describeParts(c *matcher.Call) (tool, sep, what, end string) {
+	if cmd := commandText(c); cmd != "" {
+		return c.Tool, " (", short(cmd), ")"
 	}
-	return c.Tool
+	switch {
+	case c.Path != nil && c.Path.Abs != "":
+		return c.Tool, " of ", c.Path.Abs, ""
+	case c.URL != "":
+		return c.Tool, " of ", short(c.URL), ""
+	case c.Pattern != "":
+		return c.Tool, " (", short(c.Pattern), ")"
+	}
+	return c.Tool, "", "", ""
+}
+
+// say is a sentence about c: describe(c) followed by the parts, built in
+// one allocation (a decision's reason is built for every call).
+func say(c *matcher.Call, parts ...string) string {
+	a, b, d, f := describeParts(c)
+	n := len(a) + len(b) + len(d) + len(f)
+	for _, p := range parts {
+		n += len(p)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteString(a)
+	sb.WriteString(b)
+	sb.WriteString(d)
+	sb.WriteString(f)
+	for _, p := range parts {
+		sb.WriteString(p)
+	}
+	return sb.String()
 }
 
 func short(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	if !plainText(s) {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	if len(s) > 80 {
 		return s[:77] + "..."
 	}
 	return s
+}
+
+// plainText reports whether s is already what strings.Fields and a join by
+// single spaces make of it: ASCII, no space but single ones between words.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch >= 0x80, ch == '\t', ch == '\n', ch == '\v', ch == '\f', ch == '\r':
+			return false
+		case ch == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 func capitalize(s string) string {
