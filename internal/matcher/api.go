@@ -197,6 +197,9 @@ type Call struct {
 	realCwd  string     // Env.Cwd with symlinks resolved
 	realHome string     // Env.Home with symlinks resolved
 	views    *pathViews // Path as the file rules read it, worked out once in Prepare (match.go)
+	// fileViews: views hold every reading a path rule takes of the call (a
+	// file tool's own path, not the folder a search reads below)
+	fileViews bool
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords

@@ -84,6 +84,9 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 	if r == nil || c == nil {
 		return list != AllowList
 	}
+	if r.kind == kindPath && c.fileViews && r.cannotMatchFile(c.views, list) {
+		return false
+	}
 	switch r.kind {
 	case kindRegex:
 		return r.matchRegex(c, list, seenOnly)

@@ -104,6 +104,7 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	if c.Path != nil {
 		fc.views.fill(c.Path, c)
 		c.views = &fc.views
+		c.fileViews = c.Err == nil && !IsSearch(c.Tool)
 	}
 	return c
 }

@@ -67,6 +67,8 @@ type Rule struct {
 	lit     string      // the pattern's literal start: a subject without it cannot match
 	anyBase bool        // no "/" in the pattern: deny/ask match the base name at any depth
 	literal bool        // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
+	tail    string      // the literal end of every path the pattern matches (cannotMatchFile)
+	need    string      // a literal run every path the pattern, or what lies below it, holds
 
 	// domains
 	host     string
@@ -312,6 +314,9 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	var err error
 	if r.globs, err = compileGlobs(p); err != nil {
 		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)
+	}
+	if len(r.globs) == 1 {
+		r.tail, r.need = r.globs[0].tail, r.globs[0].need
 	}
 	below := p + "/**"
 	if p == "" || p == "/" {
