@@ -50,7 +50,7 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	} else {
 		c = new(Call)
 	}
-	c.Tool, c.Input, c.Env, c.lower = canon, input, env, lower
+	c.Tool, c.Input, c.Env, c.lower, c.info = canon, input, env, lower, info
 	switch {
 	case canon == "Bash":
 		prepareBash(c)
@@ -237,6 +237,15 @@ func compactJSON(v map[string]any) string {
 		return "{}"
 	}
 	return string(b)
+}
+
+// ToolInfo is the call's tool in the tool table (tools.Find), nil for an
+// unknown or MCP tool; Prepare looked it up once.
+func (c *Call) ToolInfo() *tools.Info {
+	if c.info != nil {
+		return c.info
+	}
+	return tools.Find(c.Tool)
 }
 
 // lowerTool is the lower-cased tool name (also for a Call not made by Prepare).

@@ -9,7 +9,6 @@ import (
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
-	"vibing/internal/tools"
 )
 
 // guardedPaths lists what no tool call may modify: the project's .vibing
@@ -63,7 +62,7 @@ func appendGuard(out []string, p string, env matcher.Env) []string {
 func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	if c.Tool != "Bash" {
 		// a file tool writes one path (no slice of copies for it)
-		if info := tools.Find(c.Tool); info != nil && info.Edit && c.Path != nil {
+		if info := c.ToolInfo(); info != nil && info.Edit && c.Path != nil {
 			return e.guardedBy(c.Path)
 		}
 		return "", false

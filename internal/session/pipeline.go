@@ -17,7 +17,7 @@ func (e *Engine) DecideCall(c *matcher.Call) Decision {
 		c.Err = fmt.Errorf("WebFetch url %q has no host", c.URL)
 	}
 	d := e.decide(c)
-	d.Level = string(tools.LevelOf(c.Tool))
+	d.Level = string(tools.LevelIn(c.ToolInfo()))
 	d.Action = c.Action()
 	if d.Decision == Ask {
 		e.limitAnswers(&d)
@@ -417,12 +417,9 @@ func (e *Engine) sourceOfAllow(text string) string {
 
 // byMode is step 7: what happens to a call that no rule names.
 func (e *Engine) byMode(c *matcher.Call) Decision {
-	info := tools.Find(c.Tool)
+	info := c.ToolInfo()
 	known := info != nil
-	level := tools.Mutating // unknown and MCP tools (tools.LevelOf)
-	if known {
-		level = info.Level
-	}
+	level := tools.LevelIn(info)
 	readOnly := level == tools.ReadOnly
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}

@@ -190,8 +190,12 @@ func Canonical(name string) (string, bool) {
 
 // LevelOf returns the permission level of a tool. Unknown tools and MCP tools
 // are mutating: when in doubt, ask.
-func LevelOf(name string) Level {
-	if in := Find(name); in != nil {
+func LevelOf(name string) Level { return LevelIn(Find(name)) }
+
+// LevelIn is LevelOf for the tool in (Find's answer; nil for an unknown
+// or MCP tool).
+func LevelIn(in *Info) Level {
+	if in != nil {
 		return in.Level
 	}
 	return Mutating
@@ -204,8 +208,14 @@ func LevelOf(name string) Level {
 // "command" is not shell text (SlashCommand: a slash command's name) have
 // none.
 func CommandOf(tool string, input map[string]any) (string, bool) {
+	return CommandIn(Find(tool), input)
+}
+
+// CommandIn is CommandOf for the tool in (Find's answer; nil for an
+// unknown or MCP tool).
+func CommandIn(in *Info, input map[string]any) (string, bool) {
 	key := "command"
-	if in := Find(tool); in != nil {
+	if in != nil {
 		if in.Command == "" || in.Name == "Bash" {
 			return "", false
 		}
