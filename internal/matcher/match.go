@@ -85,7 +85,9 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 		return list != AllowList
 	}
 	if r.kind == kindPath && c.fileViews && r.cannotMatchFile(c.views, list) {
-		return false
+		// no name the call's path goes by can match: in deny and ask a
+		// literal rule still follows hard links to its file (matchViews)
+		return list != AllowList && r.literal && r.toolApplies(c, list) && r.hardLinked(c.Path, c)
 	}
 	switch r.kind {
 	case kindRegex:

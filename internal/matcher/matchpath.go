@@ -200,14 +200,15 @@ func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
 var fileRejects = true
 
 // cannotMatchFile reports, from the literal parts of the pattern alone,
-// that a path rule cannot match the path of a file tool's call (one whose
-// readings v holds: c.fileViews). In the allow list the path as written
-// must match, so it must end with the pattern's literal end (every reading
-// matchView takes of it is an end of it). In the deny and ask lists every
-// reading is a part of the path as written or of its target, and a match of
-// the pattern, of what lies below one (the pattern followed by /**) and of
-// a base name at any depth all hold the pattern's literal run; a literal
-// rule also follows hard links to its file, so it is never cut short here.
+// that a path rule cannot match any name of the path of a file tool's call
+// (one whose readings v holds: c.fileViews). In the allow list the path as
+// written must match, so it must end with the pattern's literal end (every
+// reading matchView takes of it is an end of it). In the deny and ask lists
+// every reading is a part of the path as written or of its target, and a
+// match of the pattern, of what lies below one (the pattern followed by
+// /**) and of a base name at any depth all hold the pattern's literal run.
+// (A literal deny or ask rule may still match through a hard link: see the
+// caller.)
 func (r *Rule) cannotMatchFile(v *pathViews, list List) bool {
 	if !fileRejects {
 		return false
@@ -215,7 +216,7 @@ func (r *Rule) cannotMatchFile(v *pathViews, list List) bool {
 	if list == AllowList {
 		return r.tail != "" && !strings.HasSuffix(v.abs.abs, r.tail)
 	}
-	return r.need != "" && !r.literal && !strings.Contains(v.abs.abs, r.need) &&
+	return r.need != "" && !strings.Contains(v.abs.abs, r.need) &&
 		(!v.realDiffers || !strings.Contains(v.real.abs, r.need))
 }
 
