@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"vibing/internal/tools"
 )
@@ -22,12 +23,31 @@ func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
 }
 
 // fileCall is a Call together with the parts a call with a path holds,
-// so that preparing a file tool's call costs one allocation for all of them.
+// so that preparing a file tool's call costs one allocation for all of
+// them, or none when Release gave one back.
 type fileCall struct {
 	Call
 	path  Path
 	views pathViews
 	acts  [2]string // backing of Call.actions
+}
+
+// fileCalls holds the file calls given back by Release, zeroed: a decision
+// is made many times a second, and what it allocates the collector must
+// reclaim (a file call is most of it).
+var fileCalls = sync.Pool{New: func() any { return new(fileCall) }}
+
+// Release gives back the memory of c, a call Prepare made, once the caller
+// is done with it: neither c nor anything it holds (its Path, its views) may
+// be used afterwards. Strings taken from it stay valid. Releasing a call
+// twice, or one not made by Prepare, does nothing.
+func Release(c *Call) {
+	if c == nil || c.owner == nil {
+		return
+	}
+	fc := c.owner
+	*fc = fileCall{} // keeps nothing of the call alive (its input, its strings)
+	fileCalls.Put(fc)
 }
 
 func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
@@ -44,8 +64,9 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	var c *Call
 	var fc *fileCall
 	if info != nil && info.PathKey != "" {
-		fc = new(fileCall)
+		fc = fileCalls.Get().(*fileCall)
 		c = &fc.Call
+		c.owner = fc
 		c.actions = fc.acts[:0]
 	} else {
 		c = new(Call)

@@ -360,7 +360,10 @@ func (e *Engine) Prepare(tool string, input map[string]any) *matcher.Call {
 
 // Decide runs the pipeline for one tool call.
 func (e *Engine) Decide(tool string, input map[string]any) Decision {
-	return e.DecideCall(e.prepareFor(tool, input, e.env))
+	c := e.prepareFor(tool, input, e.env)
+	d := e.DecideCall(c)
+	matcher.Release(c) // the decision holds strings only: nothing of c outlives it
+	return d
 }
 
 // GrantSession records an allow_for_session (allow=true) or deny_for_session
