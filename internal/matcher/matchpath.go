@@ -125,15 +125,16 @@ type pathView struct {
 	noCwd, noHome        bool
 }
 
-func newPathView(abs, cwd, home string) pathView {
-	v := pathView{abs: abs, noCwd: cwd == "", noHome: home == ""}
+// set makes v the reading of abs against cwd and home.
+func (v *pathView) set(abs, cwd, home string) {
+	v.abs, v.noCwd, v.noHome = abs, cwd == "", home == ""
+	v.cwdRel, v.homeRel = "", ""
 	if !v.noCwd {
 		v.cwdRel = relSubject(abs, cwd)
 	}
 	if !v.noHome {
 		v.homeRel = relSubject(abs, home)
 	}
-	return v
 }
 
 // pathViews are the readings of a call's Path that matchPath tries, worked
@@ -152,14 +153,16 @@ func (v *pathViews) fill(p *Path, c *Call) {
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
-	*v = pathViews{
-		abs:         newPathView(p.Abs, c.Env.Cwd, c.Env.Home),
-		real:        newPathView(p.Real, realCwd, realHome),
-		realDiffers: p.Real != p.Abs,
-		dirsDiffer:  realCwd != c.Env.Cwd || realHome != c.Env.Home,
-	}
+	// field by field: v may be part of a larger object (fileCall), and
+	// a whole-struct copy into it costs a barrier per pointer
+	v.abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
+	v.real.set(p.Real, realCwd, realHome)
+	v.realDiffers = p.Real != p.Abs
+	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
 	if v.realDiffers {
-		v.realAtCwd = newPathView(p.Real, c.Env.Cwd, c.Env.Home)
+		v.realAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
+	} else {
+		v.realAtCwd = pathView{}
 	}
 }
 
