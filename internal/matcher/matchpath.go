@@ -202,24 +202,22 @@ func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
 // fileRejects turns cannotMatchFile on (the tests compare matches without it).
 var fileRejects = true
 
-// cannotMatchFile reports, from the literal parts of the pattern alone,
-// that a path rule cannot match any name of the path of a file tool's call
-// (one whose readings v holds: c.fileViews). In the allow list the path as
-// written must match, so it must end with the pattern's literal end (every
-// reading matchView takes of it is an end of it). In the deny and ask lists
-// every reading is a part of the path as written or of its target, and a
-// match of the pattern, of what lies below one (the pattern followed by
-// /**) and of a base name at any depth all hold the pattern's literal run.
-// (A literal deny or ask rule may still match through a hard link: see the
-// caller.)
-func (r *Rule) cannotMatchFile(v *pathViews, list List) bool {
-	if !fileRejects {
-		return false
-	}
-	if list == AllowList {
-		return r.tail != "" && !strings.HasSuffix(v.abs.abs, r.tail)
-	}
-	return r.need != "" && !strings.Contains(v.abs.abs, r.need) &&
+// cannotEnd and cannotName report, from the literal parts of the pattern
+// alone, that a path rule cannot match any name of the path of a file
+// tool's call (one whose readings v holds: c.fileViews). In the allow list
+// (cannotEnd) the path as written must match, so it must end with the
+// pattern's literal end (every reading matchView takes of it is an end of
+// it). In the deny and ask lists (cannotName) every reading is a part of
+// the path as written or of its target, and a match of the pattern, of
+// what lies below one (the pattern followed by /**) and of a base name at
+// any depth all hold the pattern's literal run. (A literal deny or ask rule
+// may still match through a hard link: see the caller.)
+func (r *Rule) cannotEnd(v *pathViews) bool {
+	return r.tail != "" && fileRejects && !strings.HasSuffix(v.abs.abs, r.tail)
+}
+
+func (r *Rule) cannotName(v *pathViews) bool {
+	return r.need != "" && fileRejects && !strings.Contains(v.abs.abs, r.need) &&
 		(!v.realDiffers || !strings.Contains(v.real.abs, r.need))
 }
 
