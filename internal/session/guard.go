@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -51,8 +52,11 @@ func appendGuard(out []string, p string, env matcher.Env) []string {
 		return out
 	}
 	r := matcher.ResolvePath(p, env)
-	out = append(out, r.Abs)
-	if r.Real != r.Abs {
+	// each once: every call is checked against the whole list
+	if !slices.Contains(out, r.Abs) {
+		out = append(out, r.Abs)
+	}
+	if r.Real != r.Abs && !slices.Contains(out, r.Real) {
 		out = append(out, r.Real)
 	}
 	return out

@@ -490,6 +490,9 @@ func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
 }
 
 func (e *Engine) policyOf(tool string) (string, bool) {
+	if len(e.cfg.Policies) == 0 {
+		return "", false // no map iteration for the common case
+	}
 	for k, v := range e.cfg.Policies {
 		if tools.Same(k, tool) {
 			return v, true
