@@ -76,7 +76,7 @@ type Engine struct {
 	sessDeny    []*rule
 	sessAllow   []*rule
 	onceGranted map[string]bool
-	index       *sync.Map // tool name -> *ruleSet, rebuilt after every change
+	index       *cowMap[*ruleSet] // tool name -> its rules, rebuilt after every change
 
 	shell shellTrack // where the agent's shell may be (DecideIn)
 
@@ -92,7 +92,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	if cfg == nil {
 		cfg = config.DefaultConfig()
 	}
-	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
+	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(cowMap[*ruleSet])}
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err
