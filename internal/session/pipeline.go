@@ -465,7 +465,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 // the mode allowed, and "trust"/"once" on a tool the mode asked about, change
 // the outcome; outside the working directory nothing is trusted.
 func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
-	if d.Decision == Ask && e.onceGranted[c.Tool] && c.Err == nil {
+	if d.Decision == Ask && len(e.onceGranted) > 0 && e.onceGranted[c.Tool] && c.Err == nil {
 		// a "once" grant stands in for this step only: ask rules came first
 		d.Decision, d.Source = Allow, SourceSession
 		d.Reason = fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)
