@@ -390,6 +390,9 @@ func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) 
 		return "", false
 	}
 	for _, r := range rules {
+		if r.err == nil && r.Rule.Skips(c, matcher.AllowList) {
+			continue // a file rule the path cannot match: no call of the full match
+		}
 		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
 		}
