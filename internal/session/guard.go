@@ -133,7 +133,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
 	same := p.Real == p.Abs
 	for _, g := range e.guardList() {
-		if within(p.Abs, g) || (!same && within(p.Real, g)) {
+		if under(p.Abs, g) || (!same && under(p.Real, g)) {
 			return g, true
 		}
 		if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) && namedReaches(p, g) {
@@ -141,6 +141,16 @@ func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// under is within(p, g), first told by one byte: a guarded path and the
+// path of a call mostly share a long start (the project's folder), and the
+// byte where g ends rarely agrees when p is not below it.
+func under(p, g string) bool {
+	if n := len(g); n > 1 && g[n-1] != '/' && (len(p) < n || p[n-1] != g[n-1]) {
+		return false
+	}
+	return within(p, g)
 }
 
 // uniqueDirs drops repeated folders (the shell's folder is usually the
