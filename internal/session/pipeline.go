@@ -70,6 +70,9 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 		bs = e.rulesFor("Bash")
 	}
 	d := e.byRules(c, rs, bc, bs)
+	if d.Decision != Allow {
+		return d // (without the copies of a call of autorun, which passes it on)
+	}
 	// Files that run code by themselves: an allow (by any rule, grant or
 	// mode) becomes an ask unless an allow rule names the file.
 	return e.autorun(c, bc, d)
@@ -173,7 +176,11 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 		}
 	}
 	// 7. mode and policies
-	return e.finishAsk(c, e.byMode(c))
+	d := e.byMode(c)
+	if d.Decision != Ask || e.canPrompt() {
+		return d // (without the copies of a call of finishAsk, which passes it on)
+	}
+	return e.finishAsk(c, d)
 }
 
 func managedAskOf(s *ruleSet) []*rule {
@@ -434,7 +441,8 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 			d.Decision, d.Reason = Ask, say(c, " reads outside the working directory, so it needs approval.")
 		}
 		if d.Decision == Allow && (e.mode == "default" || e.mode == "acceptEdits") {
-			return e.policy(c, d)
+			e.policy(c, &d)
+			return d
 		}
 		return d
 	}
@@ -451,7 +459,8 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 	case "acceptEdits":
 		if known && info.Edit && c.Err == nil && inside {
 			d.Decision, d.Reason = Allow, say(c, " edits a file inside the working directory, allowed in acceptEdits mode.")
-			return e.policy(c, d)
+			e.policy(c, &d)
+			return d
 		}
 	}
 	d.Decision = Ask
@@ -460,23 +469,24 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 	} else {
 		d.Reason = say(c, " needs approval (", string(level), " tool, ", e.mode, " mode).")
 	}
-	return e.policy(c, d)
+	e.policy(c, &d)
+	return d
 }
 
 // policy applies the tool's approval policy (trust, once, always) to a mode
 // decision of default or acceptEdits mode. Only an "always" policy on a tool
 // the mode allowed, and "trust"/"once" on a tool the mode asked about, change
 // the outcome; outside the working directory nothing is trusted.
-func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
+func (e *Engine) policy(c *matcher.Call, d *Decision) {
 	if d.Decision == Ask && len(e.onceGranted) > 0 && e.onceGranted[c.Tool] && c.Err == nil {
 		// a "once" grant stands in for this step only: ask rules came first
 		d.Decision, d.Source = Allow, SourceSession
 		d.Reason = fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)
-		return d
+		return
 	}
 	p, ok := e.policyOf(c.Tool)
 	if !ok {
-		return d
+		return
 	}
 	switch {
 	case p == config.PolicyAlways && d.Decision == Allow:
@@ -489,7 +499,6 @@ func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
 		d.Once = true
 		d.Reason = say(c, " needs approval the first time in this chat (policy once).")
 	}
-	return d
 }
 
 func (e *Engine) policyOf(tool string) (string, bool) {
@@ -509,7 +518,7 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	if d.Decision != Ask {
 		return d
 	}
-	if e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt) {
+	if e.canPrompt() {
 		return d // it can be asked; Suggest (which compiles a rule) is not needed
 	}
 	// the ask rule itself when it names something (an allow of the same
@@ -532,6 +541,12 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 		d.Reason = fmt.Sprintf("%s needs approval (%s), but approval prompts are off for resumed sessions. Add it to the allow list with /allow %s, or start a fresh session with /new-session.", c.Tool, why, fix)
 	}
 	return d
+}
+
+// canPrompt reports whether an ask can be shown: not in dontAsk mode, nor
+// in a resumed session whose prompts are off.
+func (e *Engine) canPrompt() bool {
+	return e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt)
 }
 
 // describe names a call in a sentence: "Bash (npm install)", "Read of /x".
