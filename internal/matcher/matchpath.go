@@ -224,6 +224,12 @@ func (r *Rule) Skips(c *Call, list List) bool {
 	return list == AllowList && r.kind == kindPath && c.fileViews && r.cannotEnd(c.views)
 }
 
+// SkipsName is Skips for the deny and ask lists, by the test of cannotName
+// (never for a literal rule, which follows hard links to its file).
+func (r *Rule) SkipsName(c *Call, list List) bool {
+	return list != AllowList && r.kind == kindPath && c.fileViews && !r.literal && r.cannotName(c.views)
+}
+
 func (r *Rule) cannotName(v *pathViews) bool {
 	return r.need != "" && fileRejects && !strings.Contains(v.abs.abs, r.need) &&
 		(!v.realDiffers || !strings.Contains(v.real.abs, r.need))
