@@ -156,9 +156,13 @@ func (v *pathViews) fill(p *Path, c *Call) {
 	// field by field: v may be part of a larger object (fileCall), and
 	// a whole-struct copy into it costs a barrier per pointer
 	v.abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
-	v.real.set(p.Real, realCwd, realHome)
 	v.realDiffers = p.Real != p.Abs
 	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
+	if v.realDiffers || v.dirsDiffer {
+		v.real.set(p.Real, realCwd, realHome)
+	} else {
+		v.real = v.abs // the same path against the same folders (no link on the way)
+	}
 	if v.realDiffers {
 		v.realAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
 	} else {
