@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"vibing/internal/tools"
 )
 
 // List is the list a rule stands in; matching differs between them (allow
@@ -190,12 +192,18 @@ type Call struct {
 
 	Detail string // the detail part of the action string
 
-	actions  []string   // regex action strings: one per simple command, then the whole line
-	wrapped  []string   // Bash: action strings of commands behind wrappers (deny/ask regexes)
-	lower    string     // lower-cased tool name, for regex rules written as tool:bash:...
-	realCwd  string     // Env.Cwd with symlinks resolved
-	realHome string     // Env.Home with symlinks resolved
-	views    *pathViews // Path as the file rules read it, worked out once in Prepare (match.go)
+	action   string      // Action(), worked out once in Prepare
+	info     *tools.Info // the tool's entry in the table (ToolInfo), when Prepare found one
+	owner    *fileCall   // the file call this is part of, for Release; nil for other calls
+	actions  []string    // regex action strings: one per simple command, then the whole line
+	wrapped  []string    // Bash: action strings of commands behind wrappers (deny/ask regexes)
+	lower    string      // lower-cased tool name, for regex rules written as tool:bash:...
+	realCwd  string      // Env.Cwd with symlinks resolved
+	realHome string      // Env.Home with symlinks resolved
+	views    *pathViews  // Path as the file rules read it, worked out once in Prepare (match.go)
+	// fileViews: views hold every reading a path rule takes of the call (a
+	// file tool's own path, not the folder a search reads below)
+	fileViews bool
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords
@@ -218,4 +226,9 @@ type Call struct {
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.
-func (c *Call) Action() string { return "tool:" + c.Tool + ":" + c.Detail }
+func (c *Call) Action() string {
+	if c.action != "" {
+		return c.action // Prepare worked it out; Tool and Detail do not change after it
+	}
+	return "tool:" + c.Tool + ":" + c.Detail
+}

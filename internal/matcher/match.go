@@ -84,6 +84,17 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 	if r == nil || c == nil {
 		return list != AllowList
 	}
+	if r.kind == kindPath && c.fileViews {
+		if list == AllowList {
+			if r.cannotEnd(c.views) {
+				return false
+			}
+		} else if r.cannotName(c.views) {
+			// no name the call's path goes by can match: a literal
+			// rule still follows hard links to its file (matchViews)
+			return r.literal && r.toolApplies(c, list) && r.hardLinked(c.Path, c)
+		}
+	}
 	switch r.kind {
 	case kindRegex:
 		return r.matchRegex(c, list, seenOnly)

@@ -125,15 +125,16 @@ type pathView struct {
 	noCwd, noHome        bool
 }
 
-func newPathView(abs, cwd, home string) pathView {
-	v := pathView{abs: abs, noCwd: cwd == "", noHome: home == ""}
+// set makes v the reading of abs against cwd and home.
+func (v *pathView) set(abs, cwd, home string) {
+	v.abs, v.noCwd, v.noHome = abs, cwd == "", home == ""
+	v.cwdRel, v.homeRel = "", ""
 	if !v.noCwd {
 		v.cwdRel = relSubject(abs, cwd)
 	}
 	if !v.noHome {
 		v.homeRel = relSubject(abs, home)
 	}
-	return v
 }
 
 // pathViews are the readings of a call's Path that matchPath tries, worked
@@ -146,21 +147,27 @@ type pathViews struct {
 	dirsDiffer           bool // the resolved working or home folder differs from the written one
 }
 
-func newPathViews(p *Path, c *Call) *pathViews {
+// fill works out the readings of p, a path of c.
+func (v *pathViews) fill(p *Path, c *Call) {
 	realCwd, realHome := c.realCwd, c.realHome
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
-	v := &pathViews{
-		abs:         newPathView(p.Abs, c.Env.Cwd, c.Env.Home),
-		real:        newPathView(p.Real, realCwd, realHome),
-		realDiffers: p.Real != p.Abs,
-		dirsDiffer:  realCwd != c.Env.Cwd || realHome != c.Env.Home,
+	// field by field: v may be part of a larger object (fileCall), and
+	// a whole-struct copy into it costs a barrier per pointer
+	v.abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
+	v.realDiffers = p.Real != p.Abs
+	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
+	if v.realDiffers || v.dirsDiffer {
+		v.real.set(p.Real, realCwd, realHome)
+	} else {
+		v.real = v.abs // the same path against the same folders (no link on the way)
 	}
 	if v.realDiffers {
-		v.realAtCwd = newPathView(p.Real, c.Env.Cwd, c.Env.Home)
+		v.realAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
+	} else {
+		v.realAtCwd = pathView{}
 	}
-	return v
 }
 
 // matchView is matchAbs on a reading worked out beforehand.
@@ -194,6 +201,42 @@ func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
 		return true
 	}
 	return r.hardLinked(p, c)
+}
+
+// fileRejects turns cannotMatchFile on (the tests compare matches without it).
+var fileRejects = true
+
+// cannotEnd and cannotName report, from the literal parts of the pattern
+// alone, that a path rule cannot match any name of the path of a file
+// tool's call (one whose readings v holds: c.fileViews). In the allow list
+// (cannotEnd) the path as written must match, so it must end with the
+// pattern's literal end (every reading matchView takes of it is an end of
+// it). In the deny and ask lists (cannotName) every reading is a part of
+// the path as written or of its target, and a match of the pattern, of
+// what lies below one (the pattern followed by /**) and of a base name at
+// any depth all hold the pattern's literal run. (A literal deny or ask rule
+// may still match through a hard link: see the caller.)
+func (r *Rule) cannotEnd(v *pathViews) bool {
+	return r.tail != "" && fileRejects && !strings.HasSuffix(v.abs.abs, r.tail)
+}
+
+// Skips reports, by the cheap test of cannotEnd, that the allow rule
+// surely does not match the file call c; false says nothing. A caller that
+// tries many rules on one call passes over most of them this way, without
+// the call of the full match.
+func (r *Rule) Skips(c *Call, list List) bool {
+	return list == AllowList && r.kind == kindPath && c.fileViews && r.cannotEnd(c.views)
+}
+
+// SkipsName is Skips for the deny and ask lists, by the test of cannotName
+// (never for a literal rule, which follows hard links to its file).
+func (r *Rule) SkipsName(c *Call, list List) bool {
+	return list != AllowList && r.kind == kindPath && c.fileViews && !r.literal && r.cannotName(c.views)
+}
+
+func (r *Rule) cannotName(v *pathViews) bool {
+	return r.need != "" && fileRejects && !strings.Contains(v.abs.abs, r.need) &&
+		(!v.realDiffers || !strings.Contains(v.real.abs, r.need))
 }
 
 // matchSubject matches the subject a pattern's anchor gives (relSubject)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"vibing/internal/tools"
 )
@@ -21,26 +22,72 @@ func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
 	return prepare(tool, input, env, false)
 }
 
+// fileCall is a Call together with the parts a call with a path holds,
+// so that preparing a file tool's call costs one allocation for all of
+// them, or none when Release gave one back.
+type fileCall struct {
+	Call
+	path  Path
+	views pathViews
+	acts  [2]string // backing of Call.actions
+}
+
+// fileCalls holds the file calls given back by Release, zeroed: a decision
+// is made many times a second, and what it allocates the collector must
+// reclaim (a file call is most of it).
+var fileCalls = sync.Pool{New: func() any { return new(fileCall) }}
+
+// Release gives back the memory of c, a call Prepare made, once the caller
+// is done with it: neither c nor anything it holds (its Path, its views) may
+// be used afterwards. Strings taken from it stay valid. Releasing a call
+// twice, or one not made by Prepare, does nothing.
+func Release(c *Call) {
+	if c == nil || c.owner == nil {
+		return
+	}
+	fc := c.owner
+	*fc = fileCall{} // keeps nothing of the call alive (its input, its strings)
+	fileCalls.Put(fc)
+}
+
 func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
-	canon, _ := tools.Canonical(tool)
-	c := &Call{Tool: canon, Input: input, Env: env, lower: strings.ToLower(canon)}
-	info, known := tools.Lookup(canon)
+	// one look-up in the tool table gives the canonical name, its lower
+	// case and what the tool's input holds
+	info := tools.Find(tool)
+	var canon, lower string
+	if info != nil {
+		canon, lower = info.Name, info.LowerName()
+	} else {
+		canon, _ = tools.Canonical(tool)
+		lower = strings.ToLower(canon)
+	}
+	var c *Call
+	var fc *fileCall
+	if info != nil && info.PathKey != "" {
+		fc = fileCalls.Get().(*fileCall)
+		c = &fc.Call
+		c.owner = fc
+		c.actions = fc.acts[:0]
+	} else {
+		c = new(Call)
+	}
+	c.Tool, c.Input, c.Env, c.lower, c.info = canon, input, env, lower, info
 	switch {
 	case canon == "Bash":
 		prepareBash(c)
 	case canon == "WebFetch":
 		prepareURL(c)
-	case known && info.Arg == tools.ArgPath:
+	case info != nil && info.Arg == tools.ArgPath:
 		p, err := pathInput(input, info.PathKey, true)
 		if err != nil {
 			c.Err = err
 			c.Detail = compactJSON(input)
 			break
 		}
-		rp := resolvePath(p, env, resolve)
-		c.Path = &rp
-		c.Detail = rp.Abs
-	case known && info.Arg == tools.ArgPattern:
+		fc.path = resolvePath(p, env, resolve)
+		c.Path = &fc.path
+		c.Detail = fc.path.Abs
+	case info != nil && info.Arg == tools.ArgPattern:
 		key := "pattern"
 		switch canon {
 		case "WebSearch":
@@ -59,14 +106,15 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 				c.Err = err
 			}
 			if p != "" {
-				rp := resolvePath(p, env, resolve)
-				c.Path = &rp
+				fc.path = resolvePath(p, env, resolve)
+				c.Path = &fc.path
 			}
 		}
 	default:
 		c.Detail = compactJSON(input)
 	}
-	c.actions = append(c.actions, c.Action())
+	c.action = c.Action()
+	c.actions = append(c.actions, c.action)
 	if c.Path != nil && c.Path.Real != c.Path.Abs {
 		c.actions = append(c.actions, "tool:"+c.Tool+":"+c.Path.Real)
 	}
@@ -75,7 +123,9 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 		c.realHome = realDir(env.Home)
 	}
 	if c.Path != nil {
-		c.views = newPathViews(c.Path, c)
+		fc.views.fill(c.Path, c)
+		c.views = &fc.views
+		c.fileViews = c.Err == nil && !IsSearch(c.Tool)
 	}
 	return c
 }
@@ -208,6 +258,15 @@ func compactJSON(v map[string]any) string {
 		return "{}"
 	}
 	return string(b)
+}
+
+// ToolInfo is the call's tool in the tool table (tools.Find), nil for an
+// unknown or MCP tool; Prepare looked it up once.
+func (c *Call) ToolInfo() *tools.Info {
+	if c.info != nil {
+		return c.info
+	}
+	return tools.Find(c.Tool)
 }
 
 // lowerTool is the lower-cased tool name (also for a Call not made by Prepare).

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -334,17 +335,47 @@ func walkRealPath(abs string) string {
 var errTooLong = errors.New("path too long")
 
 // realDirs caches the resolved working and home folders: they are resolved
-// for every call and change (if ever) far less often than calls come.
-var realDirs sync.Map
+// for every call and change (if ever) far less often than calls come. The
+// first maxFastDirs folders are kept in a map read without a lock (replaced
+// whole when one is added: a lookup costs a plain map access, as it is made
+// several times per call); any further ones in moreRealDirs.
+var (
+	realDirs     atomic.Pointer[map[string]string]
+	realDirsMu   sync.Mutex // serialises the replacements of realDirs
+	moreRealDirs sync.Map
+)
+
+const maxFastDirs = 32
 
 func realDir(dir string) string {
 	if dir == "" {
 		return ""
 	}
-	if v, ok := realDirs.Load(dir); ok {
+	if m := realDirs.Load(); m != nil {
+		if r, ok := (*m)[dir]; ok {
+			return r
+		}
+	}
+	if v, ok := moreRealDirs.Load(dir); ok {
 		return v.(string)
 	}
 	r := realPath(filepath.Clean(dir))
-	realDirs.Store(dir, r)
-	return r
+	realDirsMu.Lock()
+	defer realDirsMu.Unlock()
+	old := realDirs.Load()
+	if old != nil && len(*old) >= maxFastDirs {
+		moreRealDirs.Store(dir, r)
+		return r
+	}
+	next := make(map[string]string, 1+maxFastDirs/4)
+	if old != nil {
+		for k, v := range *old {
+			next[k] = v
+		}
+	}
+	if _, ok := next[dir]; !ok {
+		next[dir] = r
+	}
+	realDirs.Store(&next)
+	return next[dir]
 }

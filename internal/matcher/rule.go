@@ -51,6 +51,12 @@ type Rule struct {
 	kind   ruleKind
 	prefix string // kindPrefix: lower-cased tool-name prefix
 
+	// paths, for a first cheap test (cannotMatchFile), kept by kind so
+	// that the test reads one cache line of the rule
+	tail    string // the literal end of every path the pattern matches
+	need    string // a literal run every path the pattern, or what lies below it, holds
+	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
+
 	// Bash
 	mode  bashMode
 	words []string  // exact and prefix rules
@@ -66,7 +72,6 @@ type Rule struct {
 	below   []*pathGlob // the same with "/**" appended: what lies below a match (deny/ask)
 	lit     string      // the pattern's literal start: a subject without it cannot match
 	anyBase bool        // no "/" in the pattern: deny/ask match the base name at any depth
-	literal bool        // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
 
 	// domains
 	host     string
@@ -312,6 +317,9 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	var err error
 	if r.globs, err = compileGlobs(p); err != nil {
 		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)
+	}
+	if len(r.globs) == 1 {
+		r.tail, r.need = r.globs[0].tail, r.globs[0].need
 	}
 	below := p + "/**"
 	if p == "" || p == "/" {

@@ -7,7 +7,6 @@ import (
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
-	"vibing/internal/tools"
 )
 
 // Files that run code or pull in files by themselves (SPEC §4, next to the
@@ -180,7 +179,7 @@ func (e *Engine) autorunHits(v *matcher.Call) []autorunHit {
 			}
 		}
 	}
-	if info, ok := tools.Lookup(v.Tool); ok && info.Edit && v.Path != nil {
+	if info := v.ToolInfo(); info != nil && info.Edit && v.Path != nil {
 		check(*v.Path)
 		return out
 	}

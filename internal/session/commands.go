@@ -23,7 +23,7 @@ func (e *Engine) commandView(c *matcher.Call) *matcher.Call {
 	if c.Tool == "Bash" {
 		return nil
 	}
-	cmd, ok := tools.CommandOf(c.Tool, c.Input)
+	cmd, ok := tools.CommandIn(c.ToolInfo(), c.Input)
 	if !ok {
 		return nil
 	}
@@ -35,7 +35,7 @@ func commandText(c *matcher.Call) string {
 	if c.Tool == "Bash" {
 		return c.Command
 	}
-	s, _ := tools.CommandOf(c.Tool, c.Input)
+	s, _ := tools.CommandIn(c.ToolInfo(), c.Input)
 	return s
 }
 

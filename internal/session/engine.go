@@ -76,7 +76,7 @@ type Engine struct {
 	sessDeny    []*rule
 	sessAllow   []*rule
 	onceGranted map[string]bool
-	index       *sync.Map // tool name -> *ruleSet, rebuilt after every change
+	index       *cowMap[*ruleSet] // tool name -> its rules, rebuilt after every change
 
 	shell shellTrack // where the agent's shell may be (DecideIn)
 
@@ -92,7 +92,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	if cfg == nil {
 		cfg = config.DefaultConfig()
 	}
-	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(sync.Map)}
+	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(cowMap[*ruleSet])}
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err
@@ -360,7 +360,10 @@ func (e *Engine) Prepare(tool string, input map[string]any) *matcher.Call {
 
 // Decide runs the pipeline for one tool call.
 func (e *Engine) Decide(tool string, input map[string]any) Decision {
-	return e.DecideCall(e.prepareFor(tool, input, e.env))
+	c := e.prepareFor(tool, input, e.env)
+	d := e.DecideCall(c)
+	matcher.Release(c) // the decision holds strings only: nothing of c outlives it
+	return d
 }
 
 // GrantSession records an allow_for_session (allow=true) or deny_for_session

@@ -4,12 +4,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
-	"vibing/internal/tools"
 )
 
 // guardedPaths lists what no tool call may modify: the project's .vibing
@@ -52,8 +52,11 @@ func appendGuard(out []string, p string, env matcher.Env) []string {
 		return out
 	}
 	r := matcher.ResolvePath(p, env)
-	out = append(out, r.Abs)
-	if r.Real != r.Abs {
+	// each once: every call is checked against the whole list
+	if !slices.Contains(out, r.Abs) {
+		out = append(out, r.Abs)
+	}
+	if r.Real != r.Abs && !slices.Contains(out, r.Real) {
 		out = append(out, r.Real)
 	}
 	return out
@@ -63,7 +66,7 @@ func appendGuard(out []string, p string, env matcher.Env) []string {
 func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	if c.Tool != "Bash" {
 		// a file tool writes one path (no slice of copies for it)
-		if info, ok := tools.Lookup(c.Tool); ok && info.Edit && c.Path != nil {
+		if info := c.ToolInfo(); info != nil && info.Edit && c.Path != nil {
 			return e.guardedBy(c.Path)
 		}
 		return "", false
@@ -128,8 +131,9 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 
 // guardedBy reports the guarded path a write of p may change.
 func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
+	same := p.Real == p.Abs
 	for _, g := range e.guardList() {
-		if within(p.Abs, g) || within(p.Real, g) {
+		if under(p.Abs, g) || (!same && under(p.Real, g)) {
 			return g, true
 		}
 		if p.Inside() && (within(g, p.Abs) || within(g, p.Real)) && namedReaches(p, g) {
@@ -137,6 +141,16 @@ func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// under is within(p, g), first told by one byte: a guarded path and the
+// path of a call mostly share a long start (the project's folder), and the
+// byte where g ends rarely agrees when p is not below it.
+func under(p, g string) bool {
+	if n := len(g); n > 1 && g[n-1] != '/' && (len(p) < n || p[n-1] != g[n-1]) {
+		return false
+	}
+	return within(p, g)
 }
 
 // uniqueDirs drops repeated folders (the shell's folder is usually the

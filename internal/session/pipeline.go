@@ -17,7 +17,7 @@ func (e *Engine) DecideCall(c *matcher.Call) Decision {
 		c.Err = fmt.Errorf("WebFetch url %q has no host", c.URL)
 	}
 	d := e.decide(c)
-	d.Level = string(tools.LevelOf(c.Tool))
+	d.Level = string(tools.LevelIn(c.ToolInfo()))
 	d.Action = c.Action()
 	if d.Decision == Ask {
 		e.limitAnswers(&d)
@@ -70,6 +70,9 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 		bs = e.rulesFor("Bash")
 	}
 	d := e.byRules(c, rs, bc, bs)
+	if d.Decision != Allow {
+		return d // (without the copies of a call of autorun, which passes it on)
+	}
 	// Files that run code by themselves: an allow (by any rule, grant or
 	// mode) becomes an ask unless an allow rule names the file.
 	return e.autorun(c, bc, d)
@@ -140,12 +143,12 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	// 4. session allow (a "once" policy grant stands in for step 7 only)
 	if r, ok := e.allowed(rs.sessAllow, rs.sessAllowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: SourceSession,
-			Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
+			Reason: say(c, " is allowed for this session (", r, ").")}
 	}
 	if bc != nil {
 		if r, ok := e.allowed(bs.sessAllow, bs.sessAllowValid, bc); ok {
 			return Decision{Decision: Allow, Rule: r, Source: SourceSession,
-				Reason: fmt.Sprintf("%s is allowed for this session (%s).", describe(c), r)}
+				Reason: say(c, " is allowed for this session (", r, ").")}
 		}
 	}
 	// 5. ask list (an allow by a narrower rule still meets the command's asks)
@@ -164,16 +167,20 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	// 6. allow list
 	if r, ok := e.allowed(rs.allow, rs.allowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
-			Reason: fmt.Sprintf("%s is allowed by the rule %s.", describe(c), r)}
+			Reason: say(c, " is allowed by the rule ", r, ".")}
 	}
 	if bc != nil {
 		if r, ok := e.allowed(bs.allow, bs.allowValid, bc); ok {
 			return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
-				Reason: fmt.Sprintf("%s is allowed by the rule %s, which covers its command.", describe(c), r)}
+				Reason: say(c, " is allowed by the rule ", r, ", which covers its command.")}
 		}
 	}
 	// 7. mode and policies
-	return e.finishAsk(c, e.byMode(c))
+	d := e.byMode(c)
+	if d.Decision != Ask || e.canPrompt() {
+		return d // (without the copies of a call of finishAsk, which passes it on)
+	}
+	return e.finishAsk(c, d)
 }
 
 func managedAskOf(s *ruleSet) []*rule {
@@ -194,7 +201,7 @@ func sessDenyOf(s *ruleSet) []*rule {
 func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see
 	for _, r := range rules {
-		if !r.matches(v, matcher.DenyList) {
+		if r.err == nil && r.Rule.SkipsName(v, matcher.DenyList) || !r.matches(v, matcher.DenyList) {
 			continue
 		}
 		if unseenBy == nil && r.err == nil && v.Err == nil && r.Rule.Unseen(v, matcher.DenyList) != "" {
@@ -215,7 +222,7 @@ func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 func (e *Engine) denial(c, v *matcher.Call, r *rule) Decision {
 	src := r.decisionSource(SourceDenyList)
 	d := Decision{Decision: Deny, Rule: r.String(), Source: src,
-		Reason: fmt.Sprintf("%s is denied by the rule %s%s%s.", describe(c), r.String(), searchNote(v, r), hostClause(v, r))}
+		Reason: say(c, " is denied by the rule ", r.String(), searchNote(v, r), hostClause(v, r), ".")}
 	switch {
 	case r.err != nil:
 		d.Reason = fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)
@@ -252,7 +259,7 @@ func unseenWhat(r *rule) string {
 func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
 	var bareAsk *rule
 	for _, r := range rs.ask {
-		if !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
+		if r.err == nil && r.Rule.SkipsName(v, matcher.AskList) || !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
 		if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
@@ -280,7 +287,7 @@ func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) 
 	}
 	if by, ok := e.allowed(narrow, nv, v); ok {
 		return Decision{Decision: Allow, Rule: by, Source: e.sourceOfAllow(by),
-			Reason: fmt.Sprintf("%s is allowed by the rule %s, which is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}, true
+			Reason: say(c, " is allowed by the rule ", by, ", which is narrower than the ask rule ", bareAsk.String(), ".")}, true
 	}
 	if own != nil {
 		allow, av := own.allow, own.allowValid
@@ -364,7 +371,7 @@ func (r *rule) decisionSource(def string) string {
 // askBy is the ask of ask-list rule r on view v of c (step 5), through step 8.
 func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 	src := r.decisionSource(SourceAskList)
-	reason := fmt.Sprintf("%s needs approval (ask: %s%s%s).", describe(c), r.String(), searchNote(v, r), hostClause(v, r))
+	reason := say(c, " needs approval (ask: ", r.String(), searchNote(v, r), hostClause(v, r), ").")
 	if r.Rule != nil {
 		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
@@ -390,6 +397,9 @@ func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) 
 		return "", false
 	}
 	for _, r := range rules {
+		if r.err == nil && r.Rule.Skips(c, matcher.AllowList) {
+			continue // a file rule the path cannot match: no call of the full match
+		}
 		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
 		}
@@ -417,8 +427,9 @@ func (e *Engine) sourceOfAllow(text string) string {
 
 // byMode is step 7: what happens to a call that no rule names.
 func (e *Engine) byMode(c *matcher.Call) Decision {
-	info, known := tools.Lookup(c.Tool)
-	level := tools.LevelOf(c.Tool)
+	info := c.ToolInfo()
+	known := info != nil
+	level := tools.LevelIn(info)
 	readOnly := level == tools.ReadOnly
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
@@ -427,68 +438,73 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 		if inside {
 			d.Decision, d.Reason = Allow, c.Tool+" is a read-only tool, allowed in "+e.mode+" mode."
 		} else {
-			d.Decision, d.Reason = Ask, fmt.Sprintf("%s reads outside the working directory, so it needs approval.", describe(c))
+			d.Decision, d.Reason = Ask, say(c, " reads outside the working directory, so it needs approval.")
 		}
 		if d.Decision == Allow && (e.mode == "default" || e.mode == "acceptEdits") {
-			return e.policy(c, d)
+			e.policy(c, &d)
+			return d
 		}
 		return d
 	}
 	switch e.mode {
 	case "bypassPermissions":
-		d.Decision, d.Reason = Allow, fmt.Sprintf("%s is allowed because the chat is in bypassPermissions mode.", describe(c))
+		d.Decision, d.Reason = Allow, say(c, " is allowed because the chat is in bypassPermissions mode.")
 		return d
 	case "plan":
-		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: plan mode is read-only.", describe(c))
+		d.Decision, d.Reason = Deny, say(c, " is denied: plan mode is read-only.")
 		return d
 	case "dontAsk":
 		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), matcher.Suggest(c))
 		return d
 	case "acceptEdits":
 		if known && info.Edit && c.Err == nil && inside {
-			d.Decision, d.Reason = Allow, fmt.Sprintf("%s edits a file inside the working directory, allowed in acceptEdits mode.", describe(c))
-			return e.policy(c, d)
+			d.Decision, d.Reason = Allow, say(c, " edits a file inside the working directory, allowed in acceptEdits mode.")
+			e.policy(c, &d)
+			return d
 		}
 	}
 	d.Decision = Ask
 	if known && info.Edit && !inside {
-		d.Reason = describe(c) + " edits a file outside the working directory, so it needs approval."
+		d.Reason = say(c, " edits a file outside the working directory, so it needs approval.")
 	} else {
-		d.Reason = describe(c) + " needs approval (" + string(level) + " tool, " + e.mode + " mode)."
+		d.Reason = say(c, " needs approval (", string(level), " tool, ", e.mode, " mode).")
 	}
-	return e.policy(c, d)
+	e.policy(c, &d)
+	return d
 }
 
 // policy applies the tool's approval policy (trust, once, always) to a mode
 // decision of default or acceptEdits mode. Only an "always" policy on a tool
 // the mode allowed, and "trust"/"once" on a tool the mode asked about, change
 // the outcome; outside the working directory nothing is trusted.
-func (e *Engine) policy(c *matcher.Call, d Decision) Decision {
-	if d.Decision == Ask && e.onceGranted[c.Tool] && c.Err == nil {
+func (e *Engine) policy(c *matcher.Call, d *Decision) {
+	if d.Decision == Ask && len(e.onceGranted) > 0 && e.onceGranted[c.Tool] && c.Err == nil {
 		// a "once" grant stands in for this step only: ask rules came first
 		d.Decision, d.Source = Allow, SourceSession
 		d.Reason = fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)
-		return d
+		return
 	}
 	p, ok := e.policyOf(c.Tool)
 	if !ok {
-		return d
+		return
 	}
 	switch {
 	case p == config.PolicyAlways && d.Decision == Allow:
 		d.Decision = Ask
-		d.Reason = fmt.Sprintf("%s needs approval every time (policy always).", describe(c))
+		d.Reason = say(c, " needs approval every time (policy always).")
 	case p == config.PolicyTrust && d.Decision == Ask && c.InsideCwd() && c.Err == nil:
 		d.Decision = Allow
 		d.Reason = fmt.Sprintf("%s is trusted (policy trust).", c.Tool)
 	case p == config.PolicyOnce && d.Decision == Ask:
 		d.Once = true
-		d.Reason = fmt.Sprintf("%s needs approval the first time in this chat (policy once).", describe(c))
+		d.Reason = say(c, " needs approval the first time in this chat (policy once).")
 	}
-	return d
 }
 
 func (e *Engine) policyOf(tool string) (string, bool) {
+	if len(e.cfg.Policies) == 0 {
+		return "", false // no map iteration for the common case
+	}
 	for k, v := range e.cfg.Policies {
 		if tools.Same(k, tool) {
 			return v, true
@@ -502,7 +518,7 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	if d.Decision != Ask {
 		return d
 	}
-	if e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt) {
+	if e.canPrompt() {
 		return d // it can be asked; Suggest (which compiles a rule) is not needed
 	}
 	// the ask rule itself when it names something (an allow of the same
@@ -527,27 +543,76 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	return d
 }
 
+// canPrompt reports whether an ask can be shown: not in dontAsk mode, nor
+// in a resumed session whose prompts are off.
+func (e *Engine) canPrompt() bool {
+	return e.mode != "dontAsk" && (!e.resumed || e.cfg.ResumeAsk == config.ResumeAskPrompt)
+}
+
 // describe names a call in a sentence: "Bash (npm install)", "Read of /x".
 func describe(c *matcher.Call) string {
-	switch {
-	case commandText(c) != "":
-		return c.Tool + " (" + short(commandText(c)) + ")"
-	case c.Path != nil && c.Path.Abs != "":
-		return c.Tool + " of " + c.Path.Abs
-	case c.URL != "":
-		return c.Tool + " of " + short(c.URL)
-	case c.Pattern != "":
-		return c.Tool + " (" + short(c.Pattern) + ")"
+	a, b, d, f := describeParts(c)
+	return a + b + d + f
+}
+
+// describeParts is describe in the parts it is made of, for say.
+func describeParts(c *matcher.Call) (tool, sep, what, end string) {
+	if cmd := commandText(c); cmd != "" {
+		return c.Tool, " (", short(cmd), ")"
 	}
-	return c.Tool
+	switch {
+	case c.Path != nil && c.Path.Abs != "":
+		return c.Tool, " of ", c.Path.Abs, ""
+	case c.URL != "":
+		return c.Tool, " of ", short(c.URL), ""
+	case c.Pattern != "":
+		return c.Tool, " (", short(c.Pattern), ")"
+	}
+	return c.Tool, "", "", ""
+}
+
+// say is a sentence about c: describe(c) followed by the parts, built in
+// one allocation (a decision's reason is built for every call).
+func say(c *matcher.Call, parts ...string) string {
+	a, b, d, f := describeParts(c)
+	n := len(a) + len(b) + len(d) + len(f)
+	for _, p := range parts {
+		n += len(p)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteString(a)
+	sb.WriteString(b)
+	sb.WriteString(d)
+	sb.WriteString(f)
+	for _, p := range parts {
+		sb.WriteString(p)
+	}
+	return sb.String()
 }
 
 func short(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	if !plainText(s) {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	if len(s) > 80 {
 		return s[:77] + "..."
 	}
 	return s
+}
+
+// plainText reports whether s is already what strings.Fields and a join by
+// single spaces make of it: ASCII, no space but single ones between words.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch >= 0x80, ch == '\t', ch == '\n', ch == '\v', ch == '\f', ch == '\r':
+			return false
+		case ch == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 func capitalize(s string) string {

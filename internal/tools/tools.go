@@ -53,6 +53,16 @@ type Info struct {
 	// call is also matched as Bash (SPEC §4). Unknown and MCP tools whose
 	// input has a "command" string are treated the same way (see Command).
 	Command string
+
+	lower string // Name lower-cased (LowerName)
+}
+
+// LowerName is the tool's name lower-cased, worked out once.
+func (in *Info) LowerName() string {
+	if in.lower == "" {
+		return strings.ToLower(in.Name)
+	}
+	return in.lower
 }
 
 var known = []Info{
@@ -115,7 +125,7 @@ func Learn(names []string) {
 		if _, ok := byLower[strings.ToLower(n)]; ok {
 			continue
 		}
-		known = append(known, Info{Name: n, Level: Mutating, Example: n})
+		known = append(known, Info{Name: n, Level: Mutating, Example: n, lower: strings.ToLower(n)})
 		in := &known[len(known)-1]
 		byName[n] = in
 		byLower[strings.ToLower(n)] = in
@@ -125,6 +135,7 @@ func Learn(names []string) {
 var byName = func() map[string]*Info {
 	m := make(map[string]*Info, len(known))
 	for i := range known {
+		known[i].lower = strings.ToLower(known[i].Name)
 		m[known[i].Name] = &known[i]
 	}
 	return m
@@ -146,13 +157,19 @@ func IsMCP(name string) bool {
 // Lookup returns the tool named name, case-insensitively. MCP names and
 // unknown names report ok=false.
 func Lookup(name string) (Info, bool) {
-	if in, ok := byName[name]; ok { // the common case: already canonical, no allocation
-		return *in, true
-	}
-	if in, ok := byLower[strings.ToLower(name)]; ok {
+	if in := Find(name); in != nil {
 		return *in, true
 	}
 	return Info{}, false
+}
+
+// Find is Lookup without the copy: the tool's entry in the table, which
+// the caller must not change, or nil.
+func Find(name string) *Info {
+	if in, ok := byName[name]; ok { // the common case: already canonical, no allocation
+		return in
+	}
+	return byLower[strings.ToLower(name)]
 }
 
 // Canonical returns the canonical spelling of a known tool name; MCP names are
@@ -173,8 +190,12 @@ func Canonical(name string) (string, bool) {
 
 // LevelOf returns the permission level of a tool. Unknown tools and MCP tools
 // are mutating: when in doubt, ask.
-func LevelOf(name string) Level {
-	if in, ok := Lookup(name); ok {
+func LevelOf(name string) Level { return LevelIn(Find(name)) }
+
+// LevelIn is LevelOf for the tool in (Find's answer; nil for an unknown
+// or MCP tool).
+func LevelIn(in *Info) Level {
+	if in != nil {
 		return in.Level
 	}
 	return Mutating
@@ -187,8 +208,14 @@ func LevelOf(name string) Level {
 // "command" is not shell text (SlashCommand: a slash command's name) have
 // none.
 func CommandOf(tool string, input map[string]any) (string, bool) {
+	return CommandIn(Find(tool), input)
+}
+
+// CommandIn is CommandOf for the tool in (Find's answer; nil for an
+// unknown or MCP tool).
+func CommandIn(in *Info, input map[string]any) (string, bool) {
 	key := "command"
-	if in, ok := Lookup(tool); ok {
+	if in != nil {
 		if in.Command == "" || in.Name == "Bash" {
 			return "", false
 		}
