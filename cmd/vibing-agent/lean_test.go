@@ -113,3 +113,31 @@ func TestLeanForwardsTheFullCommands(t *testing.T) {
 		t.Errorf("hook without %s: exit %d, want 0 and a deny (it runs in the lean build):\n%s", fullBinary, code, out)
 	}
 }
+
+// hook install writes the lean build's path, whichever build runs it (the
+// editor's rpc runs in vibing-agent-full), and the full one's when it
+// stands alone.
+func TestHookInstallNamesTheLeanBuild(t *testing.T) {
+	lean := buildPair(t)
+	full := filepath.Join(filepath.Dir(lean), fullBinary)
+	entry := func(bin string) string {
+		cmd := exec.Command(bin, "hook", "install", "--print")
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s hook install --print: %v\n%s", bin, err, out)
+		}
+		return string(out)
+	}
+	for _, bin := range []string{lean, full} {
+		if out := entry(bin); !strings.Contains(out, `"command": "`+lean+`"`) || strings.Contains(out, full) {
+			t.Errorf("%s hook install --print names another program than %s:\n%s", filepath.Base(bin), lean, out)
+		}
+	}
+	if err := os.Remove(lean); err != nil {
+		t.Fatal(err)
+	}
+	if out := entry(full); !strings.Contains(out, `"command": "`+full+`"`) {
+		t.Errorf("vibing-agent-full alone names another program than itself:\n%s", out)
+	}
+}
