@@ -216,23 +216,18 @@ func within(p, dir string) bool { return matcher.Within(p, dir) }
 // when one of those lies in a guarded folder, any such command is refused
 // (a script names its files in ways no word shows: rmtree('chat')).
 func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bool) {
-	if !anyChanges(c) {
-		return "", false // only read-only commands: nothing to look at
-	}
-	inside := ""
-	for _, d := range dirs {
-		for _, g := range e.guardList() {
-			if inside == "" && (within(d.Abs, g) || within(d.Real, g)) {
-				inside = g
-			}
-		}
-	}
+	looked := false
 	for _, cmd := range c.Commands {
 		if len(cmd.Args) == 0 || cmd.ReadOnly() {
 			continue
 		}
-		if inside != "" {
-			return inside, true
+		if !looked {
+			// the guarded paths are needed from the first command that may
+			// change something on: a read-only line never resolves them
+			looked = true
+			if g, ok := e.guardedDir(dirs); ok {
+				return g, true
+			}
 		}
 		for _, a := range cmd.Args[1:] {
 			if g, ok := e.mentionsGuarded(a, dirs); ok {
@@ -243,15 +238,16 @@ func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bo
 	return "", false
 }
 
-// anyChanges reports whether a command of the line may change something
-// (has arguments and is not known to only read).
-func anyChanges(c *matcher.Call) bool {
-	for _, cmd := range c.Commands {
-		if len(cmd.Args) > 0 && !cmd.ReadOnly() {
-			return true
+// guardedDir reports the guarded folder one of dirs lies in.
+func (e *Engine) guardedDir(dirs []matcher.Path) (string, bool) {
+	for _, d := range dirs {
+		for _, g := range e.guardList() {
+			if within(d.Abs, g) || within(d.Real, g) {
+				return g, true
+			}
 		}
 	}
-	return false
+	return "", false
 }
 
 // mentionsGuarded reports whether a word names a guarded path: as a path
