@@ -220,18 +220,19 @@ func (r *Rule) cannotEnd(v *pathViews) bool {
 	return r.tail != "" && fileRejects && !strings.HasSuffix(v.abs.abs, r.tail)
 }
 
-// Skips reports, by the cheap test of cannotEnd, that the allow rule
-// surely does not match the file call c; false says nothing. A caller that
-// tries many rules on one call passes over most of them this way, without
-// the call of the full match.
+// Skips reports, by the cheap tests of cannotEnd (allow list) and
+// cannotName (deny and ask lists; never for a literal rule, which follows
+// hard links to its file), that r surely does not match the file call c in
+// list; false says nothing. A caller that tries many rules on one call
+// passes over most of them this way, without the call of the full match.
 func (r *Rule) Skips(c *Call, list List) bool {
-	return list == AllowList && r.kind == kindPath && c.fileViews && r.cannotEnd(c.views)
-}
-
-// SkipsName is Skips for the deny and ask lists, by the test of cannotName
-// (never for a literal rule, which follows hard links to its file).
-func (r *Rule) SkipsName(c *Call, list List) bool {
-	return list != AllowList && r.kind == kindPath && c.fileViews && !r.literal && r.cannotName(c.views)
+	if r.kind != kindPath || !c.fileViews {
+		return false
+	}
+	if list == AllowList {
+		return r.cannotEnd(c.views)
+	}
+	return !r.literal && r.cannotName(c.views)
 }
 
 func (r *Rule) cannotName(v *pathViews) bool {

@@ -41,6 +41,9 @@ func (r *rule) matches(c *matcher.Call, list matcher.List) bool {
 		}
 		return r.tool == "" || tools.Same(r.tool, c.Tool)
 	}
+	if r.Rule.Skips(c, list) {
+		return false // a file rule the path cannot match: no call of the full match
+	}
 	return r.Match(c, list)
 }
 

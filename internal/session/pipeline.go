@@ -201,7 +201,7 @@ func sessDenyOf(s *ruleSet) []*rule {
 func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see
 	for _, r := range rules {
-		if r.err == nil && r.Rule.SkipsName(v, matcher.DenyList) || !r.matches(v, matcher.DenyList) {
+		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
 		if unseenBy == nil && r.err == nil && v.Err == nil && r.Rule.Unseen(v, matcher.DenyList) != "" {
@@ -259,7 +259,7 @@ func unseenWhat(r *rule) string {
 func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
 	var bareAsk *rule
 	for _, r := range rs.ask {
-		if r.err == nil && r.Rule.SkipsName(v, matcher.AskList) || !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
+		if !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
 		if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
@@ -397,9 +397,6 @@ func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) 
 		return "", false
 	}
 	for _, r := range rules {
-		if r.err == nil && r.Rule.Skips(c, matcher.AllowList) {
-			continue // a file rule the path cannot match: no call of the full match
-		}
 		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
 		}
