@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
+
+	"vibing/internal/cowmap"
 )
 
 // Path resolution. A tool path is made absolute and cleaned (Abs), and its
@@ -336,12 +337,11 @@ var errTooLong = errors.New("path too long")
 
 // realDirs caches the resolved working and home folders: they are resolved
 // for every call and change (if ever) far less often than calls come. The
-// first maxFastDirs folders are kept in a map read without a lock (replaced
-// whole when one is added: a lookup costs a plain map access, as it is made
-// several times per call); any further ones in moreRealDirs.
+// first maxFastDirs folders are kept in a map read without a lock (a look-up
+// costs a plain map access, as it is made several times per call); any
+// further ones in moreRealDirs.
 var (
-	realDirs     atomic.Pointer[map[string]string]
-	realDirsMu   sync.Mutex // serialises the replacements of realDirs
+	realDirs     cowmap.Map[string]
 	moreRealDirs sync.Map
 )
 
@@ -351,31 +351,16 @@ func realDir(dir string) string {
 	if dir == "" {
 		return ""
 	}
-	if m := realDirs.Load(); m != nil {
-		if r, ok := (*m)[dir]; ok {
-			return r
-		}
+	if r, ok := realDirs.Load(dir); ok {
+		return r
 	}
 	if v, ok := moreRealDirs.Load(dir); ok {
 		return v.(string)
 	}
 	r := realPath(filepath.Clean(dir))
-	realDirsMu.Lock()
-	defer realDirsMu.Unlock()
-	old := realDirs.Load()
-	if old != nil && len(*old) >= maxFastDirs {
+	kept, ok := realDirs.LoadOrStore(dir, r, maxFastDirs)
+	if !ok {
 		moreRealDirs.Store(dir, r)
-		return r
 	}
-	next := make(map[string]string, 1+maxFastDirs/4)
-	if old != nil {
-		for k, v := range *old {
-			next[k] = v
-		}
-	}
-	if _, ok := next[dir]; !ok {
-		next[dir] = r
-	}
-	realDirs.Store(&next)
-	return next[dir]
+	return kept
 }

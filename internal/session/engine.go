@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"vibing/internal/config"
+	"vibing/internal/cowmap"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
@@ -79,7 +80,7 @@ type Engine struct {
 	sessDeny    []*rule
 	sessAllow   []*rule
 	onceGranted map[string]bool
-	index       *cowMap[*ruleSet] // tool name -> its rules, rebuilt after every change
+	index       *cowmap.Map[*ruleSet] // tool name -> its rules, rebuilt after every change
 
 	shell shellTrack // where the agent's shell may be (DecideIn)
 
@@ -95,7 +96,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 	if cfg == nil {
 		cfg = config.DefaultConfig()
 	}
-	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(cowMap[*ruleSet])}
+	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(cowmap.Map[*ruleSet])}
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err

@@ -4,9 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
+	"vibing/internal/cowmap"
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
 )
@@ -24,59 +23,14 @@ type ruleSet struct {
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
 
-	cuts cowMap[*ruleSet] // a path's folders (folderKey) or a line's command names (cmdSetKey) -> the set cut down to them
-}
-
-// cowMap is a map read without a lock and replaced whole on each addition:
-// its keys are few (tools; the folder and command sets of one tool, up to
-// maxCutSets) and one is looked up on every decision, which a plain map
-// answers faster than a sync.Map.
-type cowMap[V any] struct {
-	mu sync.Mutex // serialises the replacements
-	m  atomic.Pointer[map[string]V]
-}
-
-func (c *cowMap[V]) load(key string) (V, bool) {
-	if m := c.m.Load(); m != nil {
-		v, ok := (*m)[key]
-		return v, ok
-	}
-	var zero V
-	return zero, false
-}
-
-// loadOrStore keeps v under key unless a value is there already or the map
-// holds max keys, and returns the value kept (v when none is).
-func (c *cowMap[V]) loadOrStore(key string, v V, max int) V {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	old := c.m.Load()
-	n := 0
-	if old != nil {
-		if have, ok := (*old)[key]; ok {
-			return have
-		}
-		n = len(*old)
-	}
-	if n >= max {
-		return v
-	}
-	next := make(map[string]V, n+1)
-	if old != nil {
-		for k, x := range *old {
-			next[k] = x
-		}
-	}
-	next[key] = v
-	c.m.Store(&next)
-	return v
+	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (cmdSetKey) -> the set cut down to them
 }
 
 // rulesFor returns the rule set for tool; the caller holds e.mu (read).
 // Sets are built on first use and dropped whenever a list changes.
 func (e *Engine) rulesFor(tool string) *ruleSet {
 	idx := e.index
-	if s, ok := idx.load(tool); ok {
+	if s, ok := idx.Load(tool); ok {
 		return s
 	}
 	keep := func(list []*rule, fire bool) []*rule {
@@ -103,7 +57,8 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 	}
 	s.ask = asks
 	s.derive()
-	return idx.loadOrStore(tool, s, math.MaxInt)
+	s, _ = idx.LoadOrStore(tool, s, math.MaxInt)
+	return s
 }
 
 // derive fills in the lists that follow from deny, ask, allow, sessDeny
@@ -166,7 +121,7 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 // list left out would lose its rules: the managed asks once were), kept
 // under key until the rules change, for up to maxCutSets keys.
 func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) *ruleSet {
-	if t, ok := s.cuts.load(key); ok {
+	if t, ok := s.cuts.Load(key); ok {
 		return t
 	}
 	cut := func(rules []*rule, list matcher.List) []*rule {
@@ -182,7 +137,8 @@ func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) 
 	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
 		managedAsk: cut(s.managedAsk, ask), sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
 	t.derive()
-	return s.cuts.loadOrStore(key, t, maxCutSets)
+	t, _ = s.cuts.LoadOrStore(key, t, maxCutSets)
+	return t
 }
 
 // forCommands cuts a Bash rule set down to the rules that may match the
@@ -233,7 +189,7 @@ func folderKey(dirs []string) string {
 }
 
 // dropIndex forgets the rule sets; the caller holds e.mu (write).
-func (e *Engine) dropIndex() { e.index = new(cowMap[*ruleSet]) }
+func (e *Engine) dropIndex() { e.index = new(cowmap.Map[*ruleSet]) }
 
 func valid(rules []*rule) []*matcher.Rule {
 	out := make([]*matcher.Rule, 0, len(rules))
