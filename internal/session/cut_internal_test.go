@@ -50,40 +50,53 @@ func TestCutPerCallKeepsDecisions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := 0
 	for k := 0; k < 120; k++ {
-		var s frontmatter.Settings
-		managed := PolicyFile{Layer: LayerManaged, Name: "/etc/vibing/policy.yaml"}
-		for range 1 + rng.IntN(8) {
-			r := rules[rng.IntN(len(rules))]
-			switch rng.IntN(4) {
-			case 0:
-				s.Deny = append(s.Deny, r)
-			case 1:
-				s.Ask = append(s.Ask, r)
-			case 2:
-				managed.Ask = append(managed.Ask, r)
-			default:
-				s.Allow = append(s.Allow, r)
-			}
-		}
-		s.Mode = modes[rng.IntN(len(modes))]
+		s, managed := randomRules(rng, rules, modes, 8, 4)
 		e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: filepath.Join(tmp, "home"), ChatFile: filepath.Join(proj, ".vibing/chat.md"),
 			Policy: []PolicyFile{managed}})
 		for _, tool := range tools {
 			for _, p := range paths {
-				in := map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "*.go"}
-				cutPerCall = true
-				got := e.Decide(tool, in)
-				cutPerCall = false
-				want := e.Decide(tool, in)
-				cutPerCall = true
+				got, want := decideCutAndWhole(e, tool, map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "*.go"})
 				n++
 				if got != want {
-					t.Fatalf("%s %s with %+v:\n cut  %s\n full %s", tool, p, s, fmt.Sprint(got), fmt.Sprint(want))
+					t.Fatalf("%s %s with %+v:\n cut  %s\n full %s", tool, p, s, got, want)
 				}
 			}
 		}
 	}
 	t.Logf("%d decisions compared", n)
+}
+
+// randomRules draws up to max rules into the chat's deny, ask and allow
+// lists and a managed ask list (the allow list takes the draws from 3 to
+// kinds-1), and a mode.
+func randomRules(rng *rand.Rand, rules, modes []string, max, kinds int) (frontmatter.Settings, PolicyFile) {
+	var s frontmatter.Settings
+	managed := PolicyFile{Layer: LayerManaged, Name: "/etc/vibing/policy.yaml"}
+	for range 1 + rng.IntN(max) {
+		r := rules[rng.IntN(len(rules))]
+		switch rng.IntN(kinds) {
+		case 0:
+			s.Deny = append(s.Deny, r)
+		case 1:
+			s.Ask = append(s.Ask, r)
+		case 2:
+			managed.Ask = append(managed.Ask, r)
+		default:
+			s.Allow = append(s.Allow, r)
+		}
+	}
+	s.Mode = modes[rng.IntN(len(modes))]
+	return s, managed
+}
+
+// decideCutAndWhole decides one call with the rule set cut to the call and
+// with the whole set, each decision printed whole.
+func decideCutAndWhole(e *Engine, tool string, in map[string]any) (cut, whole string) {
+	defer func() { cutPerCall = true }()
+	cutPerCall = true
+	cut = fmt.Sprint(e.Decide(tool, in))
+	cutPerCall = false
+	return cut, fmt.Sprint(e.Decide(tool, in))
 }
 
 // TestCutByCommandKeepsDecisions decides many Bash lines against many rule
@@ -113,35 +126,14 @@ func TestCutByCommandKeepsDecisions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := 0
 	for k := 0; k < 150; k++ {
-		var s frontmatter.Settings
-		var managed PolicyFile
-		managed.Layer, managed.Name = LayerManaged, "/etc/vibing/policy.yaml"
-		for range 1 + rng.IntN(10) {
-			r := rules[rng.IntN(len(rules))]
-			switch rng.IntN(5) {
-			case 0:
-				s.Deny = append(s.Deny, r)
-			case 1:
-				s.Ask = append(s.Ask, r)
-			case 2:
-				managed.Ask = append(managed.Ask, r)
-			default:
-				s.Allow = append(s.Allow, r)
-			}
-		}
-		s.Mode = modes[rng.IntN(len(modes))]
+		s, managed := randomRules(rng, rules, modes, 10, 5)
 		e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: filepath.Join(tmp, "home"),
 			ChatFile: filepath.Join(proj, ".vibing/chat.md"), Policy: []PolicyFile{managed}})
 		for _, line := range lines {
-			in := map[string]any{"command": line}
-			cutPerCall = true
-			got := e.Decide("Bash", in)
-			cutPerCall = false
-			want := e.Decide("Bash", in)
-			cutPerCall = true
+			got, want := decideCutAndWhole(e, "Bash", map[string]any{"command": line})
 			n++
-			if fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Fatalf("%q with %+v, managed ask %v:\n cut  %s\n full %s", line, s, managed.Ask, fmt.Sprint(got), fmt.Sprint(want))
+			if got != want {
+				t.Fatalf("%q with %+v, managed ask %v:\n cut  %s\n full %s", line, s, managed.Ask, got, want)
 			}
 		}
 	}
