@@ -93,3 +93,14 @@ func TestCommandOf(t *testing.T) {
 		}
 	}
 }
+
+// A tool whose argument is a path names the input key that holds it:
+// matcher.Prepare keeps the path of such a call in the memory it gives the
+// calls of tools with a PathKey.
+func TestPathToolsNameTheirKey(t *testing.T) {
+	for _, name := range tools.Names() {
+		if in, _ := tools.Lookup(name); in.Arg == tools.ArgPath && in.PathKey == "" {
+			t.Errorf("%s takes a path but names no PathKey", name)
+		}
+	}
+}
