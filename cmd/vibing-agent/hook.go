@@ -203,7 +203,7 @@ func runHookAdmin(_ context.Context, sub string, args []string, io stdio) int {
 		fmt.Fprintf(io.err, "vibing-agent hook %s: unexpected argument %q\n", sub, fs.Arg(0))
 		return exitUsage
 	}
-	self, err := selfPath()
+	self, err := selfexe.HookCommand() // the program a hook entry runs: the lean build when there
 	if err != nil {
 		fmt.Fprintf(io.err, "vibing-agent hook %s: %v\n", sub, err)
 		return exitFail
@@ -287,10 +287,6 @@ func reportEdit(io stdio, sub string, res hook.Result, err error, did string) in
 	}
 	return exitOK
 }
-
-// selfPath is the program a hook entry runs: this binary, or the lean
-// build beside it (selfexe.HookCommand), absolute, symlinks resolved.
-func selfPath() (string, error) { return selfexe.HookCommand() }
 
 // runHookCommand runs an installed hook entry the way Claude Code does (no
 // shell), for status's self-test.
