@@ -176,10 +176,7 @@ func Find(name string) *Info {
 // kept as written with their "mcp__" prefix lower-cased; unknown names are
 // returned unchanged with ok=false.
 func Canonical(name string) (string, bool) {
-	if in, ok := byName[name]; ok { // already canonical: no lower-casing
-		return in.Name, true
-	}
-	if in, ok := byLower[strings.ToLower(name)]; ok {
+	if in := Find(name); in != nil {
 		return in.Name, true
 	}
 	if IsMCP(name) {
