@@ -128,15 +128,7 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 // chmod may be among them, and every list is looked at (each counts its
 // path checks).
 func (k *checker) denyLists(at place, cmd *Command, bounded bool) (string, bool) {
-	if bounded {
-		for _, words := range allCandidates(cmd) {
-			if n, ok := k.denyWords(at, words); ok {
-				return n, true
-			}
-		}
-		return "", false
-	}
-	for _, words := range candidates(cmd) {
+	for _, words := range wordLists(cmd, bounded) {
 		if n, ok := k.denyWords(at, words); ok {
 			return n, true
 		}
@@ -197,25 +189,15 @@ func ruleCommand(name string) bool {
 // The words behind wrappers are left out when there is no wrapper (they
 // are the words themselves): for a test of the words alone, the answer is
 // the same.
-func candidates(cmd *Command) iter.Seq2[int, []string] {
-	return func(yield func(int, []string) bool) {
-		if !yield(0, cmd.Words) || !cmd.argsSame() && !yield(1, cmd.Args) {
-			return
-		}
-		for i, a := range cmd.more().alts {
-			if !yield(2+i, a) {
-				return
-			}
-		}
-	}
-}
+func candidates(cmd *Command) iter.Seq2[int, []string] { return wordLists(cmd, false) }
 
-// allCandidates is candidates with the words behind wrappers always
-// yielded, for a check that counts its work (denyWords on rm and chmod
-// spends the call's path checks for each list it is given).
-func allCandidates(cmd *Command) iter.Seq2[int, []string] {
+// wordLists is candidates; with all, the words behind wrappers are yielded
+// even when they are the words themselves, for a check that counts its
+// work (denyWords on rm and chmod spends the call's path checks for each
+// list it is given).
+func wordLists(cmd *Command, all bool) iter.Seq2[int, []string] {
 	return func(yield func(int, []string) bool) {
-		if !yield(0, cmd.Words) || !yield(1, cmd.Args) {
+		if !yield(0, cmd.Words) || (all || !cmd.argsSame()) && !yield(1, cmd.Args) {
 			return
 		}
 		for i, a := range cmd.more().alts {
