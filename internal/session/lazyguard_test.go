@@ -1,0 +1,49 @@
+package session_test
+
+import (
+	"testing"
+
+	"vibing/internal/config"
+	"vibing/internal/session"
+)
+
+// The guarded paths are resolved at the first command of a line that may
+// change something (a read-only line never resolves them): in
+// bypassPermissions mode, where nothing else refuses, a changing command
+// anywhere on a line still meets the guard, and read-only lines and
+// everyday commands run.
+func TestGuardAfterReadOnlyCommands(t *testing.T) {
+	cases := []struct {
+		line  string
+		guard bool
+	}{
+		// attacks: the changing command comes after read-only ones
+		{"git status && rm -rf .vibing", true},
+		{"cat README.md; cd .vibing && touch x", true},
+		{"ls && cd .vibing && mytool --fix", true}, // an unknown program inside a guarded folder
+		{"git status; python3 -c 'open(\"chat.md\",\"w\")'", true}, // a script naming the chat file
+		{"ls -la; mv vlink/chat/chat.md /tmp/x", true},
+		{"cat README.md && cp /tmp/evil chatlink", true},
+		{"wc -l src/a.go | tee .vibing/chat/chat.md", true},
+		// everyday
+		{"npm test", false},
+		{"git status", false},
+		{"cat README.md", false},
+		{"ls -la .vibing && cat .vibing/chat/chat.md", false},
+		{"git status && npm test && go build ./...", false},
+	}
+	f := newFixture(t)
+	e, err := session.New(config.DefaultConfig(), tcase{Mode: "bypassPermissions"}.settings(f), tcase{}.options(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		d := e.Decide("Bash", bash(tc.line))
+		if tc.guard && (d.Decision != session.Deny || d.Source != session.SourceGuard) {
+			t.Errorf("%q: %s from %s (%s), want a deny from the guard", tc.line, d.Decision, d.Source, d.Reason)
+		}
+		if !tc.guard && d.Decision != session.Allow {
+			t.Errorf("%q: %s from %s (%s), want allow", tc.line, d.Decision, d.Source, d.Reason)
+		}
+	}
+}
