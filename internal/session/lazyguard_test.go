@@ -20,7 +20,7 @@ func TestGuardAfterReadOnlyCommands(t *testing.T) {
 		// attacks: the changing command comes after read-only ones
 		{"git status && rm -rf .vibing", true},
 		{"cat README.md; cd .vibing && touch x", true},
-		{"ls && cd .vibing && mytool --fix", true}, // an unknown program inside a guarded folder
+		{"ls && cd .vibing && mytool --fix", true},                 // an unknown program inside a guarded folder
 		{"git status; python3 -c 'open(\"chat.md\",\"w\")'", true}, // a script naming the chat file
 		{"ls -la; mv vlink/chat/chat.md /tmp/x", true},
 		{"cat README.md && cp /tmp/evil chatlink", true},
