@@ -265,6 +265,34 @@ describe("calls the CLI refused before the permission check", function()
       "  ```",
     }, lines(buf))
   end)
+  it("stand in the order the agent made the calls, though the CLI reports them with the results", function()
+    local buf = chat_buf()
+    local r = run_in(buf)
+    feed(r, {
+      { type = "text", text = "Editing, then building." },
+      { type = "tool_use", id = "e", tool = "Edit", input = { file_path = "/p/foo.py", old_string = "zzz", new_string = "y" }, detail = "foo.py" },
+      { type = "tool_use", id = "b", tool = "Bash", input = { command = "make" }, detail = "make" },
+      allow("b", "Bash", "make"),
+      { type = "tool_use", id = "l", tool = "Bash", input = { command = "ls" }, detail = "ls" },
+      allow("l", "Bash", "ls"),
+      { type = "tool_result", id = "e", is_error = true, content = "<tool_use_error>String to replace not found in file.</tool_use_error>" },
+      { type = "tool_result", id = "b", is_error = false, content = "built" },
+      { type = "tool_result", id = "l", is_error = false, content = "a.txt" },
+      { type = "tool_use", id = "u", tool = "NoSuchTool", input = { a = 1 }, detail = '{"a":1}' },
+      { type = "tool_result", id = "u", is_error = true, content = "<tool_use_error>Error: No such tool available: NoSuchTool</tool_use_error>" },
+    })
+    assert.equals({
+      "## Assistant",
+      "Editing, then building.",
+      "✗ Edit: foo.py — not run: String to replace not found in file.",
+      "⏺ Bash: make — allowed (Bash)",
+      "  ⎿ built",
+      "⏺ Bash: ls — allowed (Bash)",
+      "  ⎿ a.txt",
+      "✗ NoSuchTool: {\"a\":1} — not run: Error: No such tool available: NoSuchTool",
+    }, lines(buf))
+  end)
+
   it("a refused call (deny decision) still shows only its refusal", function()
     local buf = chat_buf()
     local r = run_in(buf)
@@ -398,6 +426,7 @@ describe("an approval block and the person's cursor", function()
       {
         ev({ type = "text", text = "Editing, then listing." }),
         ev({ type = "tool_use", id = "e", tool = "Edit", input = { file_path = "/p/foo.py", old_string = "zzz", new_string = "y" }, detail = "foo.py" }),
+        ev({ type = "tool_use", id = "a", tool = "Bash", input = { command = "make" }, detail = "make" }),
         "sleep 0.3",
         request("a", "make"),
         "sleep 0.5",
@@ -414,6 +443,8 @@ describe("an approval block and the person's cursor", function()
     end, 10), "the refused Edit was written")
     assert.equals("a", active_id(buf), "under the waiting block")
     assert.truthy(approval.cursor_inside(buf), "the cursor the block took is still in it")
+    assert.truthy(approval.block_row(buf, "a") > vim.fn.search("not run: String to replace", "nw") - 1,
+      "the refused Edit, made first, stands above the block of the call made after it")
     vim.api.nvim_feedkeys("y", "xt", false)
     assert.truthy(vim.wait(5000, function()
       return vim.b[buf].vibing_runs == 1

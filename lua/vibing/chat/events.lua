@@ -44,12 +44,48 @@ local function mark(r, t, row)
 end
 
 function handlers.tool_use(r, ev)
-  r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {}, detail = render.field(ev, "detail") }
+  r.seq = (r.seq or 0) + 1
+  r.tools[ev.id] = { tool = ev.tool, input = render.field(ev, "input") or {}, detail = render.field(ev, "detail"), seq = r.seq }
+end
+
+-- The highest row of a call the agent made after t that already has a
+-- line or a waiting approval block: a line written late for t (the CLI
+-- reports the calls it refused itself only with the message's results)
+-- goes above it, in the order the agent made the calls.
+local function later_row(r, t)
+  local row
+  for id, o in pairs(r.tools) do
+    if t.seq and o.seq and o.seq > t.seq then
+      local at
+      if o.mark then
+        at = vim.api.nvim_buf_get_extmark_by_id(r.buf, tool_ns, o.mark, {})[1]
+      else
+        at = approval.block_row(r.buf, id)
+      end
+      if at and (not row or at < row) then
+        row = at
+      end
+    end
+  end
+  return row
+end
+
+-- Write a call's own line in its place among the calls (see later_row).
+local function place(r, t, line, hl)
+  local before = later_row(r, t)
+  if before and before > 0 then
+    return r.writer:insert(before - 1, { line }, hl)
+  end
+  return r.writer:lines({ line }, hl)
 end
 
 function handlers.decision(r, ev)
-  local t = r.tools[ev.id] or { tool = ev.tool, input = {} }
-  r.tools[ev.id] = t
+  local t = r.tools[ev.id]
+  if not t then
+    r.seq = (r.seq or 0) + 1
+    t = { tool = ev.tool, input = {}, seq = r.seq }
+    r.tools[ev.id] = t
+  end
   t.decided = true
   if ev.decision == "ask" then
     return -- the approval block shows it
@@ -102,7 +138,7 @@ function handlers.tool_result(r, ev)
     t.decided = true
     if is_error then
       local line, hl = render.rejected_line(t.tool or "?", render.detail(t), content)
-      local row = r.writer:lines({ line }, hl)
+      local row = place(r, t, line, hl)
       mark(r, t, row)
       local lines = render.result_lines(content, true)
       if lines and #lines > 1 then
@@ -111,7 +147,7 @@ function handlers.tool_result(r, ev)
       return
     end
     t.ran = true
-    mark(r, t, r.writer:lines({ ("⏺ %s: %s — ran without a permission check"):format(t.tool or "?", render.oneline(render.detail(t), 80)) }, "VibingNotice"))
+    mark(r, t, place(r, t, ("⏺ %s: %s — ran without a permission check"):format(t.tool or "?", render.oneline(render.detail(t), 80)), "VibingNotice"))
   end
   if not t.ran then
     return -- a refused call: its line already says why

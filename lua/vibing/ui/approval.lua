@@ -314,6 +314,19 @@ function M.row_inside(bufnr, row)
   return start ~= nil and row >= start and row < start + p.nlines
 end
 
+---The first row (0-based) of the block of the waiting request id, or nil
+---when it is not shown (queued behind another, answered, or unknown).
+---@param bufnr integer
+---@param id string
+---@return integer|nil
+function M.block_row(bufnr, id)
+  for _, p in ipairs(queues[bufnr] or {}) do
+    if p.req.id == id and p.mark then
+      return vim.api.nvim_buf_get_extmark_by_id(bufnr, ns, p.mark, {})[1]
+    end
+  end
+end
+
 -- Restore one of the person's buffer-local maps hidden by ours.
 local function restore(bufnr, m)
   local opts = {
