@@ -81,7 +81,7 @@ BENCHSTAT  ?= $(shell command -v benchstat 2>/dev/null || ls $$($(GO) env GOPATH
 bench: deps build
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh bench
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCHCOUNT) $(BENCHPKGS) | tee bin/bench.txt
-	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules; check and hook vs hello-world"
+	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules, and vs its parse and Lstat; check and hook vs hello-world"
 	@grep -E '^(Benchmark(FileFloor|DecideBash104|BashFloor|CheckVsHello|HookProcess)|pkg:)' bin/bench.txt
 	@if [ -n "$(BENCHSTAT)" ]; then $(BENCHSTAT) -filter '.name:/^(FileFloor|DecideBash104|BashFloor|CheckVsHello|HookProcess)$$/' bin/bench.txt; fi
 
