@@ -223,7 +223,7 @@ type Call struct {
 	search    *searchScope             // (see search.go)
 	net       atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
 	stats     sync.Map                 // path -> fileStat: one stat per path per call (hardlink.go)
-	looks     lookups                  // Lstat of names the guard and the file rules share (lookup.go)
+	looks     atomic.Pointer[lookups]  // Lstat of names the guard and the file rules share (lookup.go)
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

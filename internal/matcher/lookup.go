@@ -33,7 +33,15 @@ type lookups struct {
 
 // lstat looks p up once per call (it is not followed if a symlink).
 func (c *Call) lstat(p string) lookup {
-	l := &c.looks
+	l := c.looks.Load()
+	if l == nil {
+		// made on the first look-up: a call that looks nothing up (most
+		// read-only lines) carries no room for them
+		l = new(lookups)
+		if !c.looks.CompareAndSwap(nil, l) {
+			l = c.looks.Load()
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i := 0; i < l.n; i++ {
