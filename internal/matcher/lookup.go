@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -88,7 +89,9 @@ func (c *Call) Exists(p string) bool { return c.lstat(p).errno == 0 }
 // look-up the call already made of it (Exists), anything else in full.
 func (c *Call) ResolveWord(w string, env Env) Path {
 	if env.Home == c.Env.Home {
-		if p, ok := c.fastResolve(argRef{word: w, cwd: env.Cwd}); ok {
+		// (the fast reading joins the folder and the name as they are: only
+		// for a clean folder is that the cleaned path ResolvePath gives)
+		if p, ok := c.fastResolve(argRef{word: w, cwd: env.Cwd}); ok && p.Abs == filepath.Clean(p.Abs) {
 			return p
 		}
 	}

@@ -51,3 +51,43 @@ func TestLookupOncePerCall(t *testing.T) {
 		t.Errorf("lstat(%s).st = %+v, want a regular file with one link", names[0], l.st)
 	}
 }
+
+// TestResolveWord holds Call.ResolveWord (the guard's resolution of a word
+// it looked up) to ResolvePath: the same Abs and Real for plain names,
+// symlinks (followed), dangling ones, missing names, names with a "/" or
+// "~", and from other or unclean folders.
+func TestResolveWord(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd := filepath.Join(tmp, "proj")
+	for _, d := range []string{"proj/sub", "outside"} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(cwd, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{"link": filepath.Join(tmp, "outside"), "dangling": "nowhere", "rel": "sub"} {
+		if err := os.Symlink(to, filepath.Join(cwd, from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	words := []string{"file", "sub", "link", "dangling", "rel", "missing", ".", "..", "~", "~x", "sub/x", "link/x", "/etc", "a b"}
+	for _, envCwd := range []string{cwd, cwd + "/", cwd + "/sub/.."} { // a call's Cwd is clean; an unclean one takes the full way
+		env := Env{Cwd: envCwd, Home: filepath.Join(tmp, "home")}
+		for _, dir := range []string{envCwd, cwd, cwd + "/", filepath.Join(cwd, "sub"), "/"} {
+			for _, w := range words {
+				c := Prepare("Bash", map[string]any{"command": "make " + w}, env)
+				c.Exists(joinDir(dir, w)) // the guard's look-up first, as in a decision
+				in := Env{Cwd: dir, Home: env.Home}
+				got, want := c.ResolveWord(w, in), ResolvePath(w, in)
+				if got.Abs != want.Abs || got.Real != want.Real || got.Raw != want.Raw {
+					t.Errorf("in %s from %s, ResolveWord(%q) = %q, %q, want %q, %q", envCwd, dir, w, got.Abs, got.Real, want.Abs, want.Real)
+				}
+			}
+		}
+	}
+}
