@@ -23,7 +23,7 @@ type lookup struct {
 // maxLookups bounds the look-ups kept on a call: a line of more words looks
 // at the rest without keeping them (a linear search of a few is cheaper
 // than a map).
-const maxLookups = 4
+const maxLookups = 8
 
 // lookups are the look-ups made for one call.
 type lookups struct {
