@@ -10,7 +10,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"vibing/internal/config"
-	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -21,13 +20,6 @@ import (
 // code the engine cannot read, so a bare word of its line that is a
 // symlink into a guarded place must be seen). floor-ns/op is their sum;
 // delta-ns/op is the decision's cost beyond it.
-//
-// It also splits that delta: preparing the call (prepare-ns/op: the parse
-// and the walk of its commands, so walk-ns/op is prepare minus parse), and
-// the pipeline on a call prepared once, whose look-ups are kept on it
-// (rules-ns/op: the guard, the rules and the autorun check, without the
-// system call). What the decision costs beyond prepare, Lstat and rules is
-// other-ns/op (mostly the collector and cold caches).
 func BenchmarkBashFloor(b *testing.B) {
 	f := newFixture(b)
 	e, err := session.New(config.DefaultConfig(), bashSettings104(), tcase{}.options(f))
@@ -41,8 +33,6 @@ func BenchmarkBashFloor(b *testing.B) {
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	word := filepath.Join(f.proj, "test")
 	var st unix.Stat_t
-	prepared := e.Prepare("Bash", benchBash)
-	e.DecideCall(prepared)
 	fns := []func(){
 		func() { e.Decide("Bash", benchBash) },
 		func() {
@@ -51,8 +41,6 @@ func BenchmarkBashFloor(b *testing.B) {
 			}
 		},
 		func() { _ = unix.Lstat(word, &st) },
-		func() { matcher.Release(e.Prepare("Bash", benchBash)) },
-		func() { e.DecideCall(prepared) },
 	}
 	const batch = 50
 	total := make([]time.Duration, len(fns))
@@ -74,8 +62,4 @@ func BenchmarkBashFloor(b *testing.B) {
 	b.ReportMetric(per(2), "lstat-ns/op")
 	b.ReportMetric(per(1)+per(2), "floor-ns/op")
 	b.ReportMetric(per(0)-per(1)-per(2), "delta-ns/op")
-	b.ReportMetric(per(3), "prepare-ns/op")
-	b.ReportMetric(per(3)-per(1), "walk-ns/op")
-	b.ReportMetric(per(4), "rules-ns/op")
-	b.ReportMetric(per(0)-per(3)-per(2)-per(4), "other-ns/op")
 }
