@@ -26,6 +26,16 @@ func (c *Map[V]) Load(key string) (V, bool) {
 	return zero, false
 }
 
+// LoadBytes is Load of the key spelled in b, without making a string of it.
+func (c *Map[V]) LoadBytes(b []byte) (V, bool) {
+	if m := c.m.Load(); m != nil {
+		v, ok := (*m)[string(b)]
+		return v, ok
+	}
+	var zero V
+	return zero, false
+}
+
 // LoadOrStore keeps v under key unless a value is there already, and
 // returns the value kept and true; when the map already holds max keys it
 // keeps nothing and returns v and false.

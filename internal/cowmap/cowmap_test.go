@@ -50,3 +50,28 @@ func TestConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLoadBytes: LoadBytes finds what Load finds, without a string made
+// for the key.
+func TestLoadBytes(t *testing.T) {
+	var m Map[int]
+	if _, ok := m.LoadBytes([]byte("a")); ok {
+		t.Fatal("an empty map has a")
+	}
+	m.LoadOrStore("a", 1, 10)
+	m.LoadOrStore("\x01git\x01npm", 2, 10)
+	for _, c := range []struct {
+		key  string
+		want int
+		ok   bool
+	}{{"a", 1, true}, {"\x01git\x01npm", 2, true}, {"\x01git", 0, false}, {"", 0, false}} {
+		b := []byte(c.key)
+		if got, ok := m.LoadBytes(b); got != c.want || ok != c.ok {
+			t.Errorf("LoadBytes(%q) = %d, %v, want %d, %v", c.key, got, ok, c.want, c.ok)
+		}
+	}
+	b := []byte("\x01git\x01npm")
+	if n := testing.AllocsPerRun(100, func() { m.LoadBytes(b) }); n != 0 {
+		t.Errorf("LoadBytes allocates %v times, want 0", n)
+	}
+}

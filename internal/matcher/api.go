@@ -210,6 +210,7 @@ type Call struct {
 	dirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 	shellAfter    *dirState // Bash: where the shell may be once the line ran (ShellAfter)
 	starts        []string  // Bash: the folders the line starts in (Env.shellDirs), worked out once by the walk
+	cwdStart      [1]string // Bash: the backing of starts when the line starts in Cwd
 	lazyActs      bool      // Bash: the commands' action strings are left out of actions and built by acts
 	actsOnce      sync.Once // builds actsAll
 	actsAll       []string  // Bash: the commands' action strings, then actions (acts)
@@ -223,6 +224,7 @@ type Call struct {
 	search    *searchScope             // (see search.go)
 	net       atomic.Pointer[netHosts] // Bash: the hosts the line may contact (hosts.go), worked out on first need
 	stats     sync.Map                 // path -> fileStat: one stat per path per call (hardlink.go)
+	looks     atomic.Pointer[lookups]  // Lstat of names the guard and the file rules share (lookup.go)
 }
 
 // Action returns the Chorus-style action string tool:<Tool>:<detail>.

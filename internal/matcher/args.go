@@ -1,12 +1,11 @@
 package matcher
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // bashArgs are the words of a Bash line that may name files: every argument
@@ -230,16 +229,14 @@ func (c *Call) fastResolve(r argRef) (Path, bool) {
 		return Path{}, false
 	}
 	abs := joinDir(r.cwd, w)
-	fi, err := os.Lstat(abs)
-	var looked fileStat
+	l := c.lstat(abs) // the guard may have looked already (Exists)
 	switch {
-	case err == nil && fi.Mode()&os.ModeSymlink != 0:
+	case l.errno == 0 && l.link:
 		return Path{}, false
-	case err == nil:
-		looked = fileStatOf(fi)
-	case !errors.Is(err, fs.ErrNotExist):
+	case l.errno != 0 && l.errno != syscall.ENOENT:
 		return Path{Raw: w, Abs: abs, Real: joinDir(c.realCwd, w)}, true // the hard-link check looks again
 	}
+	looked := l.st
 	return Path{Raw: w, Abs: abs, Real: joinDir(c.realCwd, w), looked: &looked}, true
 }
 

@@ -14,7 +14,13 @@ import "path/filepath"
 // begin sets where the line starts, and returns that state.
 func (w *shellWalker) begin() dirState {
 	env := w.c.Env
-	dirs := env.shellDirs()
+	var dirs []string
+	if len(env.Shell) == 0 {
+		w.c.cwdStart[0] = env.Cwd // (no allocation for the usual start)
+		dirs = w.c.cwdStart[:]
+	} else {
+		dirs = env.shellDirs()
+	}
 	w.c.starts = dirs[:len(dirs):len(dirs)]
 	start := dirState{dirs: dirs, unknown: env.ShellLost}
 	if len(dirs) > maxDirs {

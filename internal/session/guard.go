@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
@@ -115,7 +114,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	if len(c.Unseen()) > 0 {
 		// a command the engine cannot see through, on a line that names
 		// a guarded place anywhere: refuse rather than guess
-		if g, ok := e.mentionsGuarded(c.Command, dirs); ok {
+		if g, ok := e.mentionsGuarded(c, c.Command, dirs); ok {
 			return g, true
 		}
 	}
@@ -230,7 +229,7 @@ func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bo
 			}
 		}
 		for _, a := range cmd.Args[1:] {
-			if g, ok := e.mentionsGuarded(a, dirs); ok {
+			if g, ok := e.mentionsGuarded(c, a, dirs); ok {
 				return g, true
 			}
 		}
@@ -252,8 +251,9 @@ func (e *Engine) guardedDir(dirs []matcher.Path) (string, bool) {
 
 // mentionsGuarded reports whether a word names a guarded path: as a path
 // (after an "x=" prefix), or inside a script text by the guarded folder's or
-// file's distinctive name.
-func (e *Engine) mentionsGuarded(w string, dirs []matcher.Path) (string, bool) {
+// file's distinctive name. A word is looked up for c (Call.Exists): the file
+// rules that resolve it later read the same look-up.
+func (e *Engine) mentionsGuarded(c *matcher.Call, w string, dirs []matcher.Path) (string, bool) {
 	cands := []string{w}
 	if i := strings.IndexByte(w, '='); i >= 0 {
 		cands = append(cands, w[i+1:])
@@ -263,10 +263,10 @@ func (e *Engine) mentionsGuarded(w string, dirs []matcher.Path) (string, bool) {
 			continue
 		}
 		for _, dir := range dirs {
-			if !e.mayBePath(cand, dir.Abs) {
+			if !mayBePath(c, cand, dir.Abs) {
 				continue
 			}
-			p := matcher.ResolvePath(cand, matcher.Env{Cwd: dir.Abs, Home: e.env.Home})
+			p := c.ResolveWord(cand, matcher.Env{Cwd: dir.Abs, Home: e.env.Home})
 			for _, g := range e.guardList() {
 				if within(p.Abs, g) || within(p.Real, g) {
 					return g, true
@@ -288,15 +288,16 @@ func (e *Engine) mentionsGuarded(w string, dirs []matcher.Path) (string, bool) {
 
 // mayBePath is a cheap filter before resolving a word as a path (which costs
 // a look-up per folder): a word with a "/" or "~", or the name of something
-// that exists in dir.
-func (e *Engine) mayBePath(w, dir string) bool {
+// that exists in dir (one lstat per name for the call c, whether or not it
+// is a symlink and its target exists).
+func mayBePath(c *matcher.Call, w, dir string) bool {
 	if strings.ContainsAny(w, "/~") {
 		return true
 	}
 	if strings.ContainsAny(w, " \t\n") {
 		return false // a script text: looked at by name only
 	}
-	return exists(dir, w)
+	return c.Exists(joinName(dir, w))
 }
 
 // joinName is filepath.Join(dir, name) for a name without a "/": in a
@@ -326,19 +327,6 @@ func cleanAbs(dir string) bool {
 		}
 	}
 	return !strings.HasSuffix(dir, "/.") && !strings.HasSuffix(dir, "/..")
-}
-
-// exists reports whether name names something in dir (a symlink counts,
-// whether or not its target exists): one lstat, with no FileInfo built.
-func exists(dir, name string) bool {
-	p := joinName(dir, name)
-	var st syscall.Stat_t
-	for {
-		err := syscall.Lstat(p, &st)
-		if err != syscall.EINTR {
-			return err == nil
-		}
-	}
 }
 
 // maxGuardEntries bounds the entries of a guarded folder looked at for a

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"vibing/internal/matcher"
 )
 
 // TestCleanAbs holds cleanAbs to what filepath.Clean leaves unchanged.
@@ -22,8 +24,9 @@ func TestCleanAbs(t *testing.T) {
 	}
 }
 
-// TestExists is the guard's look-up of a bare word: what an lstat of
-// filepath.Join(dir, name) finds, a dangling symlink included.
+// TestExists is the guard's look-up of a bare word (mayBePath, through
+// Call.Exists): what an lstat of filepath.Join(dir, name) finds, a
+// dangling symlink included.
 func TestExists(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
@@ -47,7 +50,7 @@ func TestExists(t *testing.T) {
 		{"/", "tmp", true},
 		{"relative-nowhere", "file", false},
 	} {
-		if got := exists(tc.dir, tc.name); got != tc.want {
+		if got := new(matcher.Call).Exists(joinName(tc.dir, tc.name)); got != tc.want {
 			t.Errorf("exists(%q, %q) = %v, want %v", tc.dir, tc.name, got, tc.want)
 		}
 	}

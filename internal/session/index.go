@@ -23,7 +23,7 @@ type ruleSet struct {
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
 
-	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (cmdSetKey) -> the set cut down to them
+	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (appendCmdSetKey) -> the set cut down to them
 }
 
 // rulesFor returns the rule set for tool; the caller holds e.mu (read).
@@ -153,28 +153,27 @@ func (s *ruleSet) forCommands(c *matcher.Call) *ruleSet {
 	if !ok {
 		return s
 	}
-	return s.cutBy(cmdSetKey(keys), func(r *rule, _ matcher.List) bool {
+	var kb [128]byte
+	key := appendCmdSetKey(kb[:0], keys)
+	if t, ok := s.cuts.LoadBytes(key); ok {
+		return t // (the key spelled on the stack: no string made for a set seen before)
+	}
+	return s.cutBy(string(key), func(r *rule, _ matcher.List) bool {
 		k, ok := r.Rule.CommandKey() // nil (invalid): kept, fails closed
 		return !ok || slices.Contains(keys, k)
 	})
 }
 
-// cmdSetKey is the map key of a set of command keys: sorted, each after a
-// "\x01" (which no folder key starts with), so the sets of names and of
-// folders share one map.
-func cmdSetKey(keys []string) string {
+// appendCmdSetKey appends the map key of a set of command keys to b:
+// sorted, each after a "\x01" (which no folder key starts with), so the
+// sets of names and of folders share one map.
+func appendCmdSetKey(b []byte, keys []string) []byte {
 	slices.Sort(keys)
-	n := 0
 	for _, k := range keys {
-		n += len(k) + 1
+		b = append(b, 1)
+		b = append(b, k...)
 	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, k := range keys {
-		b.WriteByte(1)
-		b.WriteString(k)
-	}
-	return b.String()
+	return b
 }
 
 // folderKey joins folders into one map key (NUL stands in no path).
