@@ -208,7 +208,10 @@ func lstatUnderStat(abs, cwd string, maxNames int) (string, *fileStat, bool) {
 	if maxNames >= 0 && strings.Count(rest, "/") >= maxNames {
 		return "", nil, false
 	}
-	real := realDir(cwd) + abs[len(cwd):]
+	real := abs // the working folder is no link: abs itself (Real == Abs costs no compare)
+	if rc := realDir(cwd); rc != cwd {
+		real = rc + abs[len(cwd):]
+	}
 	from := len(real) - len(rest) // where the names below the working directory start
 	var st syscall.Stat_t
 	for i := from; i <= len(real); i++ {
@@ -358,6 +361,9 @@ func realDir(dir string) string {
 		return v.(string)
 	}
 	r := realPath(filepath.Clean(dir))
+	if r == dir {
+		r = dir // the same string: a compare with dir is then one of pointers
+	}
 	kept, ok := realDirs.LoadOrStore(dir, r, maxFastDirs)
 	if !ok {
 		moreRealDirs.Store(dir, r)
