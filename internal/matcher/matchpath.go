@@ -143,8 +143,9 @@ func (v *pathView) set(abs, cwd, home string) {
 // and its target against the folders as written.
 type pathViews struct {
 	abs, real, realAtCwd pathView
-	realDiffers          bool // Real != Abs
-	dirsDiffer           bool // the resolved working or home folder differs from the written one
+	absEnd               uint64 // endWord(abs.abs), for cannotEnd
+	realDiffers          bool   // Real != Abs
+	dirsDiffer           bool   // the resolved working or home folder differs from the written one
 }
 
 // fill works out the readings of p, a path of c.
@@ -156,6 +157,7 @@ func (v *pathViews) fill(p *Path, c *Call) {
 	// field by field: v may be part of a larger object (fileCall), and
 	// a whole-struct copy into it costs a barrier per pointer
 	v.abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
+	v.absEnd = endWord(p.Abs)
 	v.realDiffers = p.Real != p.Abs
 	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
 	if v.realDiffers || v.dirsDiffer {
@@ -217,7 +219,31 @@ var fileRejects = true
 // any depth all hold the pattern's literal run. (A literal deny or ask rule
 // may still match through a hard link: see the caller.)
 func (r *Rule) cannotEnd(v *pathViews) bool {
-	return r.tail != "" && fileRejects && !strings.HasSuffix(v.abs.abs, r.tail)
+	if r.tail == "" || !fileRejects {
+		return false
+	}
+	// the last bytes first, in one compare of words: most rules end
+	// otherwise than the path, and are passed over without a call
+	return v.absEnd&r.tailMsk != r.tailEnd || !strings.HasSuffix(v.abs.abs, r.tail)
+}
+
+// endWord packs the last (up to eight) bytes of s into a word, the last
+// byte lowest: when s ends with t, endWord(s)&endMask(len(t)) ==
+// endWord(t).
+func endWord(s string) uint64 {
+	var w uint64
+	for i := 0; i < 8 && i < len(s); i++ {
+		w |= uint64(s[len(s)-1-i]) << (8 * i)
+	}
+	return w
+}
+
+// endMask keeps the low n bytes of a word (all eight from n = 8 on).
+func endMask(n int) uint64 {
+	if n >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(8*n) - 1
 }
 
 // Skips reports, by the cheap tests of cannotEnd (allow list) and
@@ -233,6 +259,14 @@ func (r *Rule) Skips(c *Call, list List) bool {
 		return r.cannotEnd(c.views)
 	}
 	return !r.literal && r.cannotName(c.views)
+}
+
+// SkipsAllow is the first test of Skips for the allow list, small enough
+// to be inlined in the loop over a list: whether the path's last bytes
+// are not those every path r matches ends with. A rule it keeps may still
+// be one Skips passes over.
+func (r *Rule) SkipsAllow(c *Call) bool {
+	return r.kind == kindPath && c.fileViews && c.views.absEnd&r.tailMsk != r.tailEnd && fileRejects // (no tail: both 0)
 }
 
 func (r *Rule) cannotName(v *pathViews) bool {

@@ -54,6 +54,8 @@ type Rule struct {
 	// paths, for a first cheap test (cannotMatchFile), kept by kind so
 	// that the test reads one cache line of the rule
 	tail    string // the literal end of every path the pattern matches
+	tailEnd uint64 // endWord(tail) and endMask(len(tail)): a first test of tail in one
+	tailMsk uint64 // compare of words, without a call (cannotEnd, Skips)
 	need    string // a literal run every path the pattern, or what lies below it, holds
 	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
 
@@ -320,6 +322,7 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	}
 	if len(r.globs) == 1 {
 		r.tail, r.need = r.globs[0].tail, r.globs[0].need
+		r.tailEnd, r.tailMsk = endWord(r.tail), endMask(len(r.tail))
 	}
 	below := p + "/**"
 	if p == "" || p == "/" {

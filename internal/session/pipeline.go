@@ -397,6 +397,9 @@ func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) 
 		return "", false
 	}
 	for _, r := range rules {
+		if r.Rule != nil && r.Rule.SkipsAllow(c) {
+			continue // (inlined: most file rules end otherwise than the path)
+		}
 		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
 		}
