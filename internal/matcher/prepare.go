@@ -119,8 +119,7 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 		c.actions = append(c.actions, "tool:"+c.Tool+":"+c.Path.Real)
 	}
 	if c.Path != nil || len(c.Modifies) > 0 || c.args != nil {
-		c.realCwd = realDir(env.Cwd)
-		c.realHome = realDir(env.Home)
+		c.realCwd, c.realHome = env.realDirs()
 	}
 	if c.Path != nil {
 		fc.views.fill(c.Path, c)

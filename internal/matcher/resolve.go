@@ -338,6 +338,28 @@ func walkRealPath(abs string) string {
 
 var errTooLong = errors.New("path too long")
 
+// NewEnv is the Env of a working and a home folder that keeps their
+// resolved forms once worked out, for its copies too: a call prepared in
+// it then finds them without a look-up by name (realDir).
+func NewEnv(cwd, home string) Env {
+	return Env{Cwd: cwd, Home: home, dirs: &envDirs{cwd: cwd, home: home}}
+}
+
+type envDirs struct {
+	cwd, home         string // the folders they were made for
+	once              sync.Once
+	realCwd, realHome string
+}
+
+// realDirs returns the working and home folders resolved (realDir).
+func (e *Env) realDirs() (cwd, home string) {
+	if d := e.dirs; d != nil && d.cwd == e.Cwd && d.home == e.Home { // (a copy whose folders changed looks them up)
+		d.once.Do(func() { d.realCwd, d.realHome = realDir(d.cwd), realDir(d.home) })
+		return d.realCwd, d.realHome
+	}
+	return realDir(e.Cwd), realDir(e.Home)
+}
+
 // realDirs caches the resolved working and home folders: they are resolved
 // for every call and change (if ever) far less often than calls come. The
 // first maxFastDirs folders are kept in a map read without a lock (a look-up

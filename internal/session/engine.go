@@ -211,7 +211,7 @@ func (e *Engine) setEnv(opts Options) error {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	e.env = matcher.Env{Cwd: filepath.Clean(abs), Home: home}
+	e.env = matcher.NewEnv(filepath.Clean(abs), home)
 	return nil
 }
 
