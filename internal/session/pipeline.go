@@ -52,13 +52,12 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	bc := e.commandView(c)
 
 	// 1. guard
-	for _, v := range []*matcher.Call{c, bc} {
-		if v == nil {
-			continue
-		}
-		if p, ok := e.guard(v); ok {
-			return Decision{Decision: Deny, Source: SourceGuard,
-				Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+	if p, ok := e.guard(c); ok {
+		return guardDenial(c, p)
+	}
+	if bc != nil {
+		if p, ok := e.guard(bc); ok {
+			return guardDenial(c, p)
 		}
 	}
 
@@ -78,6 +77,12 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	return e.autorun(c, bc, d)
 }
 
+// guardDenial is the deny of the guard (step 1) for c, which could modify p.
+func guardDenial(c *matcher.Call, p string) Decision {
+	return Decision{Decision: Deny, Source: SourceGuard,
+		Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+}
+
 // byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
 // view bc (rule set bs).
 func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
@@ -91,13 +96,12 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 		}
 	}
 	if e.cfg.DefaultDeny() {
-		for _, v := range []*matcher.Call{c, bc} {
-			if v == nil {
-				continue
-			}
-			if name, ok := matcher.DefaultDeny(v); ok {
-				return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
-					Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
+		if name, ok := matcher.DefaultDeny(c); ok {
+			return defaultDenial(c, name)
+		}
+		if bc != nil {
+			if name, ok := matcher.DefaultDeny(bc); ok {
+				return defaultDenial(c, name)
 			}
 		}
 	}
@@ -106,38 +110,22 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	}
 
 	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
-	for _, v := range []struct {
-		c   *matcher.Call
-		ask []*rule
-	}{{c, rs.managedAsk}, {bc, managedAskOf(bs)}} {
-		if v.c == nil {
-			continue
-		}
-		for _, r := range v.ask {
-			if r.matches(v.c, matcher.AskList) {
-				d := e.askBy(c, v.c, r)
-				if d.Decision == Ask {
-					d.NoAlways, d.NoSession = true, true
-					d.Limit = fmt.Sprintf("the ask rule %s is managed policy (%s): it can be approved once, never always or for the session", r.String(), r.source)
-				}
-				return d
-			}
+	if r := firstMatch(c, rs.managedAsk, matcher.AskList); r != nil {
+		return e.managedAskBy(c, c, r)
+	}
+	if bc != nil {
+		if r := firstMatch(bc, bs.managedAsk, matcher.AskList); r != nil {
+			return e.managedAskBy(c, bc, r)
 		}
 	}
 
 	// 3. session deny
-	for _, v := range []struct {
-		c    *matcher.Call
-		deny []*rule
-	}{{c, rs.sessDeny}, {bc, sessDenyOf(bs)}} {
-		if v.c == nil {
-			continue
-		}
-		for _, r := range v.deny {
-			if r.matches(v.c, matcher.DenyList) {
-				return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
-					Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
-			}
+	if r := firstMatch(c, rs.sessDeny, matcher.DenyList); r != nil {
+		return sessionDenial(c, r)
+	}
+	if bc != nil {
+		if r := firstMatch(bc, bs.sessDeny, matcher.DenyList); r != nil {
+			return sessionDenial(c, r)
 		}
 	}
 	// 4. session allow (a "once" policy grant stands in for step 7 only)
@@ -183,18 +171,37 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	return e.finishAsk(c, d)
 }
 
-func managedAskOf(s *ruleSet) []*rule {
-	if s == nil {
-		return nil
+// firstMatch is the first of the rules that matches v in list, or nil.
+func firstMatch(v *matcher.Call, rules []*rule, list matcher.List) *rule {
+	for _, r := range rules {
+		if r.matches(v, list) {
+			return r
+		}
 	}
-	return s.managedAsk
+	return nil
 }
 
-func sessDenyOf(s *ruleSet) []*rule {
-	if s == nil {
-		return nil
+// defaultDenial is the deny of c by the default rule against name.
+func defaultDenial(c *matcher.Call, name string) Decision {
+	return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
+		Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
+}
+
+// managedAskBy is the ask of the managed ask rule r on view v of c (step
+// 2b), which can be approved only once.
+func (e *Engine) managedAskBy(c, v *matcher.Call, r *rule) Decision {
+	d := e.askBy(c, v, r)
+	if d.Decision == Ask {
+		d.NoAlways, d.NoSession = true, true
+		d.Limit = fmt.Sprintf("the ask rule %s is managed policy (%s): it can be approved once, never always or for the session", r.String(), r.source)
 	}
-	return s.sessDeny
+	return d
+}
+
+// sessionDenial is the deny of c by the session rule r (step 3).
+func sessionDenial(c *matcher.Call, r *rule) Decision {
+	return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
+		Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
 }
 
 // denyBy is step 2 for the rules of one view v of call c.
