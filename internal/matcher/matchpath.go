@@ -231,9 +231,14 @@ func (r *Rule) cannotEnd(v *pathViews) bool {
 // byte lowest: when s ends with t, endWord(s)&endMask(len(t)) ==
 // endWord(t).
 func endWord(s string) uint64 {
+	if n := len(s); n >= 8 { // one load (the compiler joins the bytes)
+		s = s[n-8:]
+		return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+			uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+	}
 	var w uint64
-	for i := 0; i < 8 && i < len(s); i++ {
-		w |= uint64(s[len(s)-1-i]) << (8 * i)
+	for i := 0; i < len(s); i++ {
+		w = w<<8 | uint64(s[i])
 	}
 	return w
 }
