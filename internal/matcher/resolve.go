@@ -32,16 +32,30 @@ func ResolvePath(p string, env Env) Path {
 
 // resolvePath is ResolvePath; without links, Real is Abs (PrepareUnresolved).
 func resolvePath(p string, env Env, links bool) Path {
-	out := Path{Raw: p}
-	abs := p
+	abs, _ := joinPath("", p, env)
+	return resolveJoined(p, abs, env, links)
+}
+
+// joinPath is p (a tool's path) made absolute against env, as written;
+// with pre, it also returns pre followed by it, built in one allocation
+// (withPre; "" when p needs none: then abs is p or a folder of env).
+func joinPath(pre, p string, env Env) (abs, withPre string) {
 	switch {
 	case p == "~":
-		abs = env.Home
+		return env.Home, ""
 	case strings.HasPrefix(p, "~/"):
-		abs = env.Home + "/" + p[2:] // not Join: it would clean "link/.." away
+		withPre = pre + env.Home + "/" + p[2:] // not Join: it would clean "link/.." away
 	case !filepath.IsAbs(p):
-		abs = env.Cwd + "/" + p
+		withPre = pre + env.Cwd + "/" + p
+	default:
+		return p, ""
 	}
+	return withPre[len(pre):], withPre
+}
+
+// resolveJoined is resolvePath of p, which joinPath made abs.
+func resolveJoined(p, abs string, env Env, links bool) Path {
+	out := Path{Raw: p}
 	if abs == "" {
 		abs = "/"
 	}
