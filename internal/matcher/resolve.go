@@ -40,15 +40,19 @@ func resolvePath(p string, env Env, links bool) Path {
 // with pre, it also returns pre followed by it, built in one allocation
 // (withPre; "" when p needs none: then abs is p or a folder of env).
 func joinPath(pre, p string, env Env) (abs, withPre string) {
+	dir := env.Cwd
 	switch {
 	case p == "~":
 		return env.Home, ""
 	case strings.HasPrefix(p, "~/"):
-		withPre = pre + env.Home + "/" + p[2:] // not Join: it would clean "link/.." away
-	case !filepath.IsAbs(p):
-		withPre = pre + env.Cwd + "/" + p
-	default:
+		dir, p = env.Home, p[2:] // not Join: it would clean "link/.." away
+	case filepath.IsAbs(p):
 		return p, ""
+	}
+	if pre == "" {
+		withPre = dir + "/" + p
+	} else {
+		withPre = pre + dir + "/" + p
 	}
 	return withPre[len(pre):], withPre
 }
