@@ -45,19 +45,20 @@ const (
 // Rule is one compiled permission rule.
 type Rule struct {
 	Text string // canonical text, e.g. "Bash(npm:*)", "Read(src/**/*.ts)", "/tool:Bash:git .*/"
+
+	kind ruleKind
+	// paths, for a first cheap test (cannotMatchFile), kept by kind so
+	// that the test reads one cache line of the rule
+	tailEnd uint64 // endWord(tail) and endMask(len(tail)): a first test of tail in one
+	tailMsk uint64 // compare of words, without a call (SkipsAllow, cannotEnd)
+	tail    string // the literal end of every path the pattern matches
+	need    string // a literal run every path the pattern, or what lies below it, holds
+	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
+
 	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
 	Arg  string // the argument inside the parentheses, as written; "" for bare rules
 
-	kind   ruleKind
 	prefix string // kindPrefix: lower-cased tool-name prefix
-
-	// paths, for a first cheap test (cannotMatchFile), kept by kind so
-	// that the test reads one cache line of the rule
-	tail    string // the literal end of every path the pattern matches
-	tailEnd uint64 // endWord(tail) and endMask(len(tail)): a first test of tail in one
-	tailMsk uint64 // compare of words, without a call (cannotEnd, Skips)
-	need    string // a literal run every path the pattern, or what lies below it, holds
-	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
 
 	// Bash
 	mode  bashMode
