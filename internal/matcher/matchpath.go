@@ -266,12 +266,23 @@ func (r *Rule) Skips(c *Call, list List) bool {
 	return !r.literal && r.cannotName(c.views)
 }
 
-// SkipsAllow is the first test of Skips for the allow list, small enough
-// to be inlined in the loop over a list: whether the path's last bytes
-// are not those every path r matches ends with. A rule it keeps may still
-// be one Skips passes over.
-func (r *Rule) SkipsAllow(c *Call) bool {
-	return r.kind == kindPath && c.fileViews && c.views.absEnd&r.tailMsk != r.tailEnd && fileRejects // (no tail: both 0)
+// EndWord is the word of the last bytes of the call's path (endWord) for
+// EndsOtherwise, worked out in Prepare; ok is false when that test does
+// not apply to the call (not one path of a file tool).
+func (c *Call) EndWord() (w uint64, ok bool) {
+	if !c.fileViews || !fileRejects {
+		return 0, false
+	}
+	return c.views.absEnd, true
+}
+
+// EndsOtherwise reports, in one compare of words, that r surely matches no
+// path whose EndWord is w in the allow list: the path does not end with
+// the literal end of every path r matches (Skips). It is small enough to
+// be inlined in the loop over a list; a rule it keeps may still be one
+// Skips passes over.
+func (r *Rule) EndsOtherwise(w uint64) bool {
+	return r.kind == kindPath && w&r.tailMsk != r.tailEnd // (no tail: both 0)
 }
 
 func (r *Rule) cannotName(v *pathViews) bool {

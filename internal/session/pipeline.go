@@ -403,8 +403,9 @@ func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) 
 		}
 		return "", false
 	}
+	w, words := c.EndWord()
 	for _, r := range rules {
-		if r.Rule != nil && r.Rule.SkipsAllow(c) {
+		if words && r.Rule != nil && r.Rule.EndsOtherwise(w) {
 			continue // (inlined: most file rules end otherwise than the path)
 		}
 		if r.matches(c, matcher.AllowList) {
