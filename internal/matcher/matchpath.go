@@ -285,6 +285,22 @@ func (r *Rule) EndsOtherwise(w uint64) bool {
 	return r.kind == kindPath && w&r.tailMsk != r.tailEnd // (no tail: both 0)
 }
 
+// EndTest is EndsOtherwise of one rule, kept apart from it: a list of
+// them side by side is read without reading the rules.
+type EndTest struct{ mask, end uint64 }
+
+// EndTest returns r's end test; one for no rule (nil) or a rule that is
+// not about paths passes nothing over.
+func (r *Rule) EndTest() EndTest {
+	if r == nil || r.kind != kindPath {
+		return EndTest{}
+	}
+	return EndTest{r.tailMsk, r.tailEnd}
+}
+
+// Rejects is EndsOtherwise of the rule t was made for.
+func (t EndTest) Rejects(w uint64) bool { return w&t.mask != t.end }
+
 func (r *Rule) cannotName(v *pathViews) bool {
 	return r.need != "" && fileRejects && !strings.Contains(v.abs.abs, r.need) &&
 		(!v.realDiffers || !strings.Contains(v.real.abs, r.need))

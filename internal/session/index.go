@@ -22,6 +22,9 @@ type ruleSet struct {
 
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
+	// allowEnds[i] is allow[i]'s end test: the allow loop of a file call
+	// reads these words side by side, not the rules
+	allowEnds []matcher.EndTest
 
 	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (cmdSetKey) -> the set cut down to them
 }
@@ -65,6 +68,10 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 // and sessAllow.
 func (s *ruleSet) derive() {
 	s.narrowAllow = narrow(s.allow)
+	s.allowEnds = make([]matcher.EndTest, len(s.allow))
+	for i, r := range s.allow {
+		s.allowEnds[i] = r.Rule.EndTest() // (nil for an invalid rule: a test that passes nothing over)
+	}
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
 	s.narrowValid = valid(s.narrowAllow)

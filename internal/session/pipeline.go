@@ -153,7 +153,7 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 		return dc
 	}
 	// 6. allow list
-	if r, ok := e.allowed(rs.allow, rs.allowValid, c); ok {
+	if r, ok := e.allowedBy(rs.allow, rs.allowEnds, rs.allowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
 			Reason: say(c, " is allowed by the rule ", r, ".")}
 	}
@@ -391,6 +391,13 @@ func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
 func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) (string, bool) {
+	return e.allowedBy(rules, nil, valid, c)
+}
+
+// allowedBy is allowed with the rules' end words side by side (ends[i] is
+// rules[i].EndTest(), or nil): a rule whose end the path's lacks is passed
+// over without a look at the rule itself.
+func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*matcher.Rule, c *matcher.Call) (string, bool) {
 	if len(rules) == 0 {
 		return "", false
 	}
@@ -404,9 +411,20 @@ func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) 
 		return "", false
 	}
 	w, words := c.EndWord()
+	if words && len(ends) == len(rules) {
+		for i := range ends {
+			if ends[i].Rejects(w) {
+				continue // (inlined: most file rules end otherwise than the path)
+			}
+			if r := rules[i]; r.matches(c, matcher.AllowList) {
+				return r.String(), true
+			}
+		}
+		return "", false
+	}
 	for _, r := range rules {
 		if words && r.Rule != nil && r.Rule.EndsOtherwise(w) {
-			continue // (inlined: most file rules end otherwise than the path)
+			continue
 		}
 		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
