@@ -74,6 +74,9 @@ func TestFileRejectsKeepMatches(t *testing.T) {
 					if w, ok := c.EndWord(); ok && list == AllowList && want && (r.EndsOtherwise(w) || r.EndTest().Rejects(w)) {
 						t.Errorf("%s on %s %s: EndsOtherwise passes over a rule that allows it", text, tool, p)
 					}
+					if list != AllowList && r.NameTest().Rejects(c) != r.Skips(c, list) {
+						t.Errorf("%s on %s %s in %s: the name test says %v, Skips %v", text, tool, p, list, r.NameTest().Rejects(c), r.Skips(c, list))
+					}
 				}
 			}
 		}

@@ -302,8 +302,33 @@ func (r *Rule) EndTest() EndTest {
 func (t EndTest) Rejects(w uint64) bool { return w&t.mask != t.end }
 
 func (r *Rule) cannotName(v *pathViews) bool {
-	return r.need != "" && fileRejects && !strings.Contains(v.abs.abs, r.need) &&
-		(!v.realDiffers || !strings.Contains(v.real.abs, r.need))
+	return r.need != "" && fileRejects && v.lacks(r.need)
+}
+
+// lacks reports whether no name the path goes by holds need.
+func (v *pathViews) lacks(need string) bool {
+	return !strings.Contains(v.abs.abs, need) && (!v.realDiffers || !strings.Contains(v.real.abs, need))
+}
+
+// NameTest is the test of Skips for the deny and ask lists (cannotName),
+// kept apart from its rule: a list of them side by side is read without
+// reading the rules.
+type NameTest struct{ need string }
+
+// NameTest returns r's name test; one for no rule (nil), a rule that is
+// not about paths or a literal one (which follows hard links) passes
+// nothing over.
+func (r *Rule) NameTest() NameTest {
+	if r == nil || r.kind != kindPath || r.literal {
+		return NameTest{}
+	}
+	return NameTest{r.need}
+}
+
+// Rejects is Skips(c, DenyList) (and AskList) of the rule t was made for,
+// told by t alone; false says nothing.
+func (t NameTest) Rejects(c *Call) bool {
+	return t.need != "" && c.fileViews && fileRejects && c.views.lacks(t.need)
 }
 
 // matchSubject matches the subject a pattern's anchor gives (relSubject)

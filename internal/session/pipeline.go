@@ -87,11 +87,11 @@ func guardDenial(c *matcher.Call, p string) Decision {
 // view bc (rule set bs).
 func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
 	// 2. deny list and the default deny rules
-	if d, ok := e.denyBy(c, c, rs.deny); ok {
+	if d, ok := e.denyBy(c, c, rs.deny, rs.denyNames); ok {
 		return d
 	}
 	if bc != nil {
-		if d, ok := e.denyBy(c, bc, bs.deny); ok {
+		if d, ok := e.denyBy(c, bc, bs.deny, bs.denyNames); ok {
 			return d
 		}
 	}
@@ -204,10 +204,17 @@ func sessionDenial(c *matcher.Call, r *rule) Decision {
 		Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
 }
 
-// denyBy is step 2 for the rules of one view v of call c.
-func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
+// denyBy is step 2 for the rules of one view v of call c (names: their
+// name tests side by side, or nil).
+func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule, names []matcher.NameTest) (Decision, bool) {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see
-	for _, r := range rules {
+	if len(names) != len(rules) {
+		names = nil
+	}
+	for i, r := range rules {
+		if names != nil && names[i].Rejects(v) {
+			continue // (the rule itself is not read)
+		}
 		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
@@ -265,7 +272,14 @@ func unseenWhat(r *rule) string {
 // they too are narrower than a bare "ask: Bash".
 func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
 	var bareAsk *rule
-	for _, r := range rs.ask {
+	names := rs.askNames
+	if len(names) != len(rs.ask) {
+		names = nil
+	}
+	for i, r := range rs.ask {
+		if names != nil && names[i].Rejects(v) {
+			continue // (the rule itself is not read)
+		}
 		if !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
