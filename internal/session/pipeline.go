@@ -87,12 +87,12 @@ func guardDenial(c *matcher.Call, p string) Decision {
 // view bc (rule set bs).
 func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
 	// 2. deny list and the default deny rules
-	if d, ok := e.denyBy(c, c, rs.deny, rs.denyNames); ok {
-		return d
+	if r := denyRule(c, rs.deny, rs.denyNames); r != nil {
+		return e.denial(c, c, r)
 	}
 	if bc != nil {
-		if d, ok := e.denyBy(c, bc, bs.deny, bs.denyNames); ok {
-			return d
+		if r := denyRule(bc, bs.deny, bs.denyNames); r != nil {
+			return e.denial(c, bc, r)
 		}
 	}
 	if e.cfg.DefaultDeny() {
@@ -140,7 +140,11 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 		}
 	}
 	// 5. ask list (an allow by a narrower rule still meets the command's asks)
-	dc, okc := e.askStep(c, c, rs, nil)
+	var dc Decision
+	okc := false
+	if r, bare := askRule(c, rs); r != nil || bare != nil {
+		dc, okc = e.askFrom(c, c, rs, nil, r, bare)
+	}
 	if okc && (dc.Decision != Allow || bc == nil) {
 		return dc
 	}
@@ -204,9 +208,9 @@ func sessionDenial(c *matcher.Call, r *rule) Decision {
 		Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
 }
 
-// denyBy is step 2 for the rules of one view v of call c (names: their
-// name tests side by side, or nil).
-func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule, names []matcher.NameTest) (Decision, bool) {
+// denyRule is step 2 for the rules of one view v of a call (names: their
+// name tests side by side, or nil): the rule that denies it, or nil.
+func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest) *rule {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see
 	if len(names) != len(rules) {
 		names = nil
@@ -224,12 +228,9 @@ func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule, names []matcher.NameT
 			unseenBy = r
 			continue
 		}
-		return e.denial(c, v, r), true
+		return r
 	}
-	if unseenBy != nil {
-		return e.denial(c, v, unseenBy), true
-	}
-	return Decision{}, false
+	return unseenBy
 }
 
 // denial is the deny of rule r on view v of call c, with its reason.
@@ -271,24 +272,39 @@ func unseenWhat(r *rule) string {
 // own (the tool's rule set) holds allow rules that name the tool itself:
 // they too are narrower than a bare "ask: Bash".
 func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
-	var bareAsk *rule
+	r, bare := askRule(v, rs)
+	return e.askFrom(c, v, rs, own, r, bare)
+}
+
+// askRule is the loop of step 5 over rs's ask rules for view v: the first
+// rule with an argument (or regex) that matches, else the first bare one
+// ("ask: Tool") that does, or neither.
+func askRule(v *matcher.Call, rs *ruleSet) (r, bareAsk *rule) {
 	names := rs.askNames
 	if len(names) != len(rs.ask) {
 		names = nil
 	}
-	for i, r := range rs.ask {
+	for i, a := range rs.ask {
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		if !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
+		if !a.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
-		if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
+		if a.err == nil && !a.Rule.HasArg() && !a.Rule.IsRegex() {
 			if bareAsk == nil {
-				bareAsk = r
+				bareAsk = a
 			}
 			continue
 		}
+		return a, bareAsk
+	}
+	return nil, bareAsk
+}
+
+// askFrom is askStep once askRule found r or bareAsk.
+func (e *Engine) askFrom(c, v *matcher.Call, rs, own *ruleSet, r, bareAsk *rule) (Decision, bool) {
+	if r != nil {
 		return e.askBy(c, v, r), true
 	}
 	if bareAsk == nil {
@@ -621,10 +637,9 @@ func say(c *matcher.Call, parts ...string) string {
 	}
 	var sb strings.Builder
 	sb.Grow(n)
-	sb.WriteString(a)
-	sb.WriteString(b)
-	sb.WriteString(d)
-	sb.WriteString(f)
+	for _, p := range [...]string{a, b, d, f} { // (a loop: less code to fetch than four writes)
+		sb.WriteString(p)
+	}
 	for _, p := range parts {
 		sb.WriteString(p)
 	}
