@@ -119,21 +119,20 @@ func relSubject(abs, dir string) string {
 }
 
 // pathView is one reading of a path: absolute, and as patterns anchored at
-// the working and home folders see it ("-" when that folder is unknown).
+// the working folder see it ("-" when that folder is unknown); the home
+// folder's reading is worked out by the few rules anchored there
+// (matchView), not for every call.
 type pathView struct {
-	abs, cwdRel, homeRel string
-	noCwd, noHome        bool
+	abs, cwdRel, home string
+	noCwd, noHome     bool
 }
 
 // set makes v the reading of abs against cwd and home.
 func (v *pathView) set(abs, cwd, home string) {
-	v.abs, v.noCwd, v.noHome = abs, cwd == "", home == ""
-	v.cwdRel, v.homeRel = "", ""
+	v.abs, v.home, v.noCwd, v.noHome = abs, home, cwd == "", home == ""
+	v.cwdRel = ""
 	if !v.noCwd {
 		v.cwdRel = relSubject(abs, cwd)
-	}
-	if !v.noHome {
-		v.homeRel = relSubject(abs, home)
 	}
 }
 
@@ -185,7 +184,7 @@ func (r *Rule) matchView(v *pathView, list List) bool {
 		if v.noHome {
 			return false
 		}
-		subject = v.homeRel
+		subject = relSubject(v.abs, v.home)
 	}
 	return r.matchSubject(subject, v.abs, list)
 }
