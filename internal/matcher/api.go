@@ -50,6 +50,8 @@ type Env struct {
 	// line moved the shell somewhere only known at run time): its relative
 	// paths fail closed, as after an unknown cd.
 	ShellLost bool
+
+	dirs *envDirs // Cwd and Home resolved, for an Env made by NewEnv (realDirs)
 }
 
 // ErrInvalidRule is wrapped by every *RuleError.

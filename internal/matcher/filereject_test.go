@@ -3,6 +3,7 @@ package matcher
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -46,11 +47,12 @@ func TestFileRejectsKeepMatches(t *testing.T) {
 		"Read(" + out + "/data/*.lock)", "Read(~/.ssh/**)", "Edit(~/.ssh/id_rsa)", "Read(id_rsa)", "Edit(*.go)",
 		"Read(**)", "Edit(.)", "Read(src)", "Edit(docs/env.txt)", "Read(secret)", "Edit(lin?.go)", "Read([.]env)",
 		"Write(out*)", "Read(outside/**)", "Edit(keys/*)", "Read(/)", "Write(//tmp/**)", "Read(data/y.lock)",
+		"Edit(**/*.generated.ts)", "Edit(**/*xgenerated.ts)", "Edit(**/a.go)", "Edit(**/*a.go)", "Edit(**/*.o)",
 	}
 	paths := []string{
 		"src/pkg/a.go", "link.go", ".env", "docs/x.md", "docs/env.txt", "outside/y.lock", "outside/new.lock",
 		"keys/id_rsa", "~/.ssh/id_rsa", out + "/data/y.lock", "build/a/m.o", "build/b/new.o", "src/secret",
-		"new/dir/f.go", ".", "/", "src", "../out/data/y.lock", "src/pkg/new.lock3",
+		"new/dir/f.go", ".", "/", "src", "../out/data/y.lock", "src/pkg/new.lock3", "src/x.generated.ts", "a.go", "o",
 	}
 	env := Env{Cwd: proj, Home: home}
 	for _, text := range rules {
@@ -69,8 +71,41 @@ func TestFileRejectsKeepMatches(t *testing.T) {
 					if got := r.Match(c, list); got != want {
 						t.Errorf("%s on %s %s in %s: %v with the cheap reject, %v without", text, tool, p, list, got, want)
 					}
+					if w, ok := c.EndWord(); ok && list == AllowList && want && (r.EndsOtherwise(w) || r.EndTest().Rejects(w)) {
+						t.Errorf("%s on %s %s: EndsOtherwise passes over a rule that allows it", text, tool, p)
+					}
+					if list != AllowList && r.NameTest().Rejects(c) != r.Skips(c, list) {
+						t.Errorf("%s on %s %s in %s: the name test says %v, Skips %v", text, tool, p, list, r.NameTest().Rejects(c), r.Skips(c, list))
+					}
 				}
 			}
+		}
+	}
+}
+
+// TestEndWord: a string that ends with t has t's last bytes where
+// endWord and endMask put them, whatever the lengths.
+func TestEndWord(t *testing.T) {
+	tests := []struct {
+		s, t string
+		ends bool
+	}{
+		{"/p/src/handler.go", ".go", true},
+		{"/p/src/handler.go", ".lock3", false},
+		{"/p/x.generated.ts", ".generated.ts", true},
+		{"/p/x.generated.ts", "xgenerated.ts", false}, // the same last eight bytes
+		{"a.go", "xa.go", false},                      // longer than the string
+		{"o", "o", true},
+		{"", "", true},
+		{"/p/y.lock", "", true},
+	}
+	for _, tc := range tests {
+		if got := strings.HasSuffix(tc.s, tc.t); got != tc.ends {
+			t.Fatalf("HasSuffix(%q, %q) = %v: the table is wrong", tc.s, tc.t, got)
+		}
+		same := endWord(tc.s)&endMask(len(tc.t)) == endWord(tc.t)
+		if tc.ends && !same {
+			t.Errorf("%q ends with %q, but the words differ", tc.s, tc.t)
 		}
 	}
 }

@@ -707,7 +707,9 @@ func (c *Call) CwdDirs() (dirs [3]string, n int, ok bool) {
 		n++
 	}
 	add(&v.abs)
-	add(&v.real)
+	if v.realDiffers || v.dirsDiffer { // else real is abs (fill)
+		add(&v.real)
+	}
 	if v.realDiffers {
 		add(&v.realAtCwd)
 	}

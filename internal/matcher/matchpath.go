@@ -119,21 +119,20 @@ func relSubject(abs, dir string) string {
 }
 
 // pathView is one reading of a path: absolute, and as patterns anchored at
-// the working and home folders see it ("-" when that folder is unknown).
+// the working folder see it ("-" when that folder is unknown); the home
+// folder's reading is worked out by the few rules anchored there
+// (matchView), not for every call.
 type pathView struct {
-	abs, cwdRel, homeRel string
-	noCwd, noHome        bool
+	abs, cwdRel, home string
+	noCwd, noHome     bool
 }
 
 // set makes v the reading of abs against cwd and home.
 func (v *pathView) set(abs, cwd, home string) {
-	v.abs, v.noCwd, v.noHome = abs, cwd == "", home == ""
-	v.cwdRel, v.homeRel = "", ""
+	v.abs, v.home, v.noCwd, v.noHome = abs, home, cwd == "", home == ""
+	v.cwdRel = ""
 	if !v.noCwd {
 		v.cwdRel = relSubject(abs, cwd)
-	}
-	if !v.noHome {
-		v.homeRel = relSubject(abs, home)
 	}
 }
 
@@ -143,8 +142,9 @@ func (v *pathView) set(abs, cwd, home string) {
 // and its target against the folders as written.
 type pathViews struct {
 	abs, real, realAtCwd pathView
-	realDiffers          bool // Real != Abs
-	dirsDiffer           bool // the resolved working or home folder differs from the written one
+	absEnd               uint64 // endWord(abs.abs), for cannotEnd
+	realDiffers          bool   // Real != Abs
+	dirsDiffer           bool   // the resolved working or home folder differs from the written one
 }
 
 // fill works out the readings of p, a path of c.
@@ -156,6 +156,7 @@ func (v *pathViews) fill(p *Path, c *Call) {
 	// field by field: v may be part of a larger object (fileCall), and
 	// a whole-struct copy into it costs a barrier per pointer
 	v.abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
+	v.absEnd = endWord(p.Abs)
 	v.realDiffers = p.Real != p.Abs
 	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
 	if v.realDiffers || v.dirsDiffer {
@@ -183,7 +184,7 @@ func (r *Rule) matchView(v *pathView, list List) bool {
 		if v.noHome {
 			return false
 		}
-		subject = v.homeRel
+		subject = relSubject(v.abs, v.home)
 	}
 	return r.matchSubject(subject, v.abs, list)
 }
@@ -217,7 +218,36 @@ var fileRejects = true
 // any depth all hold the pattern's literal run. (A literal deny or ask rule
 // may still match through a hard link: see the caller.)
 func (r *Rule) cannotEnd(v *pathViews) bool {
-	return r.tail != "" && fileRejects && !strings.HasSuffix(v.abs.abs, r.tail)
+	if r.tail == "" || !fileRejects {
+		return false
+	}
+	// the last bytes first, in one compare of words: most rules end
+	// otherwise than the path, and are passed over without a call
+	return v.absEnd&r.tailMsk != r.tailEnd || !strings.HasSuffix(v.abs.abs, r.tail)
+}
+
+// endWord packs the last (up to eight) bytes of s into a word, the last
+// byte lowest: when s ends with t, endWord(s)&endMask(len(t)) ==
+// endWord(t).
+func endWord(s string) uint64 {
+	if n := len(s); n >= 8 { // one load (the compiler joins the bytes)
+		s = s[n-8:]
+		return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+			uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+	}
+	var w uint64
+	for i := 0; i < len(s); i++ {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
+}
+
+// endMask keeps the low n bytes of a word (all eight from n = 8 on).
+func endMask(n int) uint64 {
+	if n >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(8*n) - 1
 }
 
 // Skips reports, by the cheap tests of cannotEnd (allow list) and
@@ -235,9 +265,69 @@ func (r *Rule) Skips(c *Call, list List) bool {
 	return !r.literal && r.cannotName(c.views)
 }
 
+// EndWord is the word of the last bytes of the call's path (endWord) for
+// EndsOtherwise, worked out in Prepare; ok is false when that test does
+// not apply to the call (not one path of a file tool).
+func (c *Call) EndWord() (w uint64, ok bool) {
+	if !c.fileViews || !fileRejects {
+		return 0, false
+	}
+	return c.views.absEnd, true
+}
+
+// EndsOtherwise reports, in one compare of words, that r surely matches no
+// path whose EndWord is w in the allow list: the path does not end with
+// the literal end of every path r matches (Skips). It is small enough to
+// be inlined in the loop over a list; a rule it keeps may still be one
+// Skips passes over.
+func (r *Rule) EndsOtherwise(w uint64) bool {
+	return r.kind == kindPath && w&r.tailMsk != r.tailEnd // (no tail: both 0)
+}
+
+// EndTest is EndsOtherwise of one rule, kept apart from it: a list of
+// them side by side is read without reading the rules.
+type EndTest struct{ mask, end uint64 }
+
+// EndTest returns r's end test; one for no rule (nil) or a rule that is
+// not about paths passes nothing over.
+func (r *Rule) EndTest() EndTest {
+	if r == nil || r.kind != kindPath {
+		return EndTest{}
+	}
+	return EndTest{r.tailMsk, r.tailEnd}
+}
+
+// Rejects is EndsOtherwise of the rule t was made for.
+func (t EndTest) Rejects(w uint64) bool { return w&t.mask != t.end }
+
 func (r *Rule) cannotName(v *pathViews) bool {
-	return r.need != "" && fileRejects && !strings.Contains(v.abs.abs, r.need) &&
-		(!v.realDiffers || !strings.Contains(v.real.abs, r.need))
+	return r.need != "" && fileRejects && v.lacks(r.need)
+}
+
+// lacks reports whether no name the path goes by holds need.
+func (v *pathViews) lacks(need string) bool {
+	return !strings.Contains(v.abs.abs, need) && (!v.realDiffers || !strings.Contains(v.real.abs, need))
+}
+
+// NameTest is the test of Skips for the deny and ask lists (cannotName),
+// kept apart from its rule: a list of them side by side is read without
+// reading the rules.
+type NameTest struct{ need string }
+
+// NameTest returns r's name test; one for no rule (nil), a rule that is
+// not about paths or a literal one (which follows hard links) passes
+// nothing over.
+func (r *Rule) NameTest() NameTest {
+	if r == nil || r.kind != kindPath || r.literal {
+		return NameTest{}
+	}
+	return NameTest{r.need}
+}
+
+// Rejects is Skips(c, DenyList) (and AskList) of the rule t was made for,
+// told by t alone; false says nothing.
+func (t NameTest) Rejects(c *Call) bool {
+	return t.need != "" && c.fileViews && fileRejects && c.views.lacks(t.need)
 }
 
 // matchSubject matches the subject a pattern's anchor gives (relSubject)

@@ -84,9 +84,16 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 			c.Detail = compactJSON(input)
 			break
 		}
-		fc.path = resolvePath(p, env, resolve)
+		// the action string and the absolute path in one allocation
+		// when the path is made absolute here and is already clean
+		pre := info.ActionPrefix()
+		abs, withPre := joinPath(pre, p, env)
+		fc.path = resolveJoined(p, abs, env, resolve)
 		c.Path = &fc.path
 		c.Detail = fc.path.Abs
+		if withPre != "" && fc.path.Abs == withPre[len(pre):] {
+			c.action = withPre
+		}
 	case info != nil && info.Arg == tools.ArgPattern:
 		key := "pattern"
 		switch canon {
@@ -119,8 +126,7 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 		c.actions = append(c.actions, "tool:"+c.Tool+":"+c.Path.Real)
 	}
 	if c.Path != nil || len(c.Modifies) > 0 || c.args != nil {
-		c.realCwd = realDir(env.Cwd)
-		c.realHome = realDir(env.Home)
+		c.realCwd, c.realHome = env.realDirs()
 	}
 	if c.Path != nil {
 		fc.views.fill(c.Path, c)

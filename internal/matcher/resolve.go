@@ -32,16 +32,34 @@ func ResolvePath(p string, env Env) Path {
 
 // resolvePath is ResolvePath; without links, Real is Abs (PrepareUnresolved).
 func resolvePath(p string, env Env, links bool) Path {
-	out := Path{Raw: p}
-	abs := p
+	abs, _ := joinPath("", p, env)
+	return resolveJoined(p, abs, env, links)
+}
+
+// joinPath is p (a tool's path) made absolute against env, as written;
+// with pre, it also returns pre followed by it, built in one allocation
+// (withPre; "" when p needs none: then abs is p or a folder of env).
+func joinPath(pre, p string, env Env) (abs, withPre string) {
+	dir := env.Cwd
 	switch {
 	case p == "~":
-		abs = env.Home
+		return env.Home, ""
 	case strings.HasPrefix(p, "~/"):
-		abs = env.Home + "/" + p[2:] // not Join: it would clean "link/.." away
-	case !filepath.IsAbs(p):
-		abs = env.Cwd + "/" + p
+		dir, p = env.Home, p[2:] // not Join: it would clean "link/.." away
+	case filepath.IsAbs(p):
+		return p, ""
 	}
+	if pre == "" {
+		withPre = dir + "/" + p
+	} else {
+		withPre = pre + dir + "/" + p
+	}
+	return withPre[len(pre):], withPre
+}
+
+// resolveJoined is resolvePath of p, which joinPath made abs.
+func resolveJoined(p, abs string, env Env, links bool) Path {
+	out := Path{Raw: p}
 	if abs == "" {
 		abs = "/"
 	}
@@ -208,7 +226,10 @@ func lstatUnderStat(abs, cwd string, maxNames int) (string, *fileStat, bool) {
 	if maxNames >= 0 && strings.Count(rest, "/") >= maxNames {
 		return "", nil, false
 	}
-	real := realDir(cwd) + abs[len(cwd):]
+	real := abs // the working folder is no link: abs itself (Real == Abs costs no compare)
+	if rc := realDir(cwd); rc != cwd {
+		real = rc + abs[len(cwd):]
+	}
 	from := len(real) - len(rest) // where the names below the working directory start
 	var st syscall.Stat_t
 	for i := from; i <= len(real); i++ {
@@ -335,6 +356,28 @@ func walkRealPath(abs string) string {
 
 var errTooLong = errors.New("path too long")
 
+// NewEnv is the Env of a working and a home folder that keeps their
+// resolved forms once worked out, for its copies too: a call prepared in
+// it then finds them without a look-up by name (realDir).
+func NewEnv(cwd, home string) Env {
+	return Env{Cwd: cwd, Home: home, dirs: &envDirs{cwd: cwd, home: home}}
+}
+
+type envDirs struct {
+	cwd, home         string // the folders they were made for
+	once              sync.Once
+	realCwd, realHome string
+}
+
+// realDirs returns the working and home folders resolved (realDir).
+func (e *Env) realDirs() (cwd, home string) {
+	if d := e.dirs; d != nil && d.cwd == e.Cwd && d.home == e.Home { // (a copy whose folders changed looks them up)
+		d.once.Do(func() { d.realCwd, d.realHome = realDir(d.cwd), realDir(d.home) })
+		return d.realCwd, d.realHome
+	}
+	return realDir(e.Cwd), realDir(e.Home)
+}
+
 // realDirs caches the resolved working and home folders: they are resolved
 // for every call and change (if ever) far less often than calls come. The
 // first maxFastDirs folders are kept in a map read without a lock (a look-up
@@ -358,6 +401,9 @@ func realDir(dir string) string {
 		return v.(string)
 	}
 	r := realPath(filepath.Clean(dir))
+	if r == dir {
+		r = dir // the same string: a compare with dir is then one of pointers
+	}
 	kept, ok := realDirs.LoadOrStore(dir, r, maxFastDirs)
 	if !ok {
 		moreRealDirs.Store(dir, r)

@@ -45,17 +45,20 @@ const (
 // Rule is one compiled permission rule.
 type Rule struct {
 	Text string // canonical text, e.g. "Bash(npm:*)", "Read(src/**/*.ts)", "/tool:Bash:git .*/"
-	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
-	Arg  string // the argument inside the parentheses, as written; "" for bare rules
 
-	kind   ruleKind
-	prefix string // kindPrefix: lower-cased tool-name prefix
-
+	kind ruleKind
 	// paths, for a first cheap test (cannotMatchFile), kept by kind so
 	// that the test reads one cache line of the rule
+	tailEnd uint64 // endWord(tail) and endMask(len(tail)): a first test of tail in one
+	tailMsk uint64 // compare of words, without a call (EndsOtherwise, cannotEnd)
 	tail    string // the literal end of every path the pattern matches
 	need    string // a literal run every path the pattern, or what lies below it, holds
 	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
+
+	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
+	Arg  string // the argument inside the parentheses, as written; "" for bare rules
+
+	prefix string // kindPrefix: lower-cased tool-name prefix
 
 	// Bash
 	mode  bashMode
@@ -320,6 +323,7 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	}
 	if len(r.globs) == 1 {
 		r.tail, r.need = r.globs[0].tail, r.globs[0].need
+		r.tailEnd, r.tailMsk = endWord(r.tail), endMask(len(r.tail))
 	}
 	below := p + "/**"
 	if p == "" || p == "/" {

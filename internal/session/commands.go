@@ -20,8 +20,8 @@ import (
 // the command, as they would cover it in Bash; a bare "ask: Bash" yields to
 // either, like to any narrower allow.
 func (e *Engine) commandView(c *matcher.Call) *matcher.Call {
-	if c.Tool == "Bash" {
-		return nil
+	if info := c.ToolInfo(); c.Tool == "Bash" || info != nil && info.Command == "" {
+		return nil // Bash itself, or a known tool that runs no command (CommandIn's first test)
 	}
 	cmd, ok := tools.CommandIn(c.ToolInfo(), c.Input)
 	if !ok {
@@ -34,6 +34,9 @@ func (e *Engine) commandView(c *matcher.Call) *matcher.Call {
 func commandText(c *matcher.Call) string {
 	if c.Tool == "Bash" {
 		return c.Command
+	}
+	if info := c.ToolInfo(); info != nil && info.Command == "" {
+		return "" // a known tool that runs no command (CommandIn's first test)
 	}
 	s, _ := tools.CommandIn(c.ToolInfo(), c.Input)
 	return s

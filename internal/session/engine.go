@@ -37,15 +37,20 @@ func (r *rule) String() string {
 // that could not be parsed.
 func (r *rule) matches(c *matcher.Call, list matcher.List) bool {
 	if r.err != nil {
-		if list == matcher.AllowList {
-			return false
-		}
-		return r.tool == "" || tools.Same(r.tool, c.Tool)
+		return r.invalidMatches(c, list)
 	}
 	if r.Rule.Skips(c, list) {
 		return false // a file rule the path cannot match: no call of the full match
 	}
 	return r.Match(c, list)
+}
+
+// invalidMatches is matches for a rule that could not be parsed.
+func (r *rule) invalidMatches(c *matcher.Call, list matcher.List) bool {
+	if list == matcher.AllowList {
+		return false
+	}
+	return r.tool == "" || tools.Same(r.tool, c.Tool)
 }
 
 // Engine decides tool calls for one chat. It is safe for concurrent use.
@@ -206,7 +211,7 @@ func (e *Engine) setEnv(opts Options) error {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	e.env = matcher.Env{Cwd: filepath.Clean(abs), Home: home}
+	e.env = matcher.NewEnv(filepath.Clean(abs), home)
 	return nil
 }
 

@@ -22,6 +22,12 @@ type ruleSet struct {
 
 	// the valid allow rules as matcher rules, for Bash coverage
 	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
+	// allowEnds[i] is allow[i]'s end test: the allow loop of a file call
+	// reads these words side by side, not the rules
+	allowEnds []matcher.EndTest
+	// askNames[i] and denyNames[i] are ask[i]'s and deny[i]'s name tests,
+	// for the loops of steps 2 and 5 likewise
+	askNames, denyNames []matcher.NameTest
 
 	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (appendCmdSetKey) -> the set cut down to them
 }
@@ -65,6 +71,11 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 // and sessAllow.
 func (s *ruleSet) derive() {
 	s.narrowAllow = narrow(s.allow)
+	s.allowEnds = make([]matcher.EndTest, len(s.allow))
+	for i, r := range s.allow {
+		s.allowEnds[i] = r.Rule.EndTest() // (nil for an invalid rule: a test that passes nothing over)
+	}
+	s.askNames, s.denyNames = nameTests(s.ask), nameTests(s.deny)
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
 	s.narrowValid = valid(s.narrowAllow)
@@ -189,6 +200,15 @@ func folderKey(dirs []string) string {
 
 // dropIndex forgets the rule sets; the caller holds e.mu (write).
 func (e *Engine) dropIndex() { e.index = new(cowmap.Map[*ruleSet]) }
+
+// nameTests are the rules' name tests, side by side (see derive).
+func nameTests(rules []*rule) []matcher.NameTest {
+	out := make([]matcher.NameTest, len(rules))
+	for i, r := range rules {
+		out[i] = r.Rule.NameTest() // (nil for an invalid rule: a test that passes nothing over)
+	}
+	return out
+}
 
 func valid(rules []*rule) []*matcher.Rule {
 	out := make([]*matcher.Rule, 0, len(rules))

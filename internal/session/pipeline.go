@@ -27,6 +27,9 @@ func (e *Engine) DecideCall(c *matcher.Call) Decision {
 
 // limitAnswers turns off the answers a managed switch forbids on an ask.
 func (e *Engine) limitAnswers(d *Decision) {
+	if !e.sw.DisableAlways && !e.sw.DisableSessionGrants && !e.sw.ManagedRulesOnly {
+		return // (no managed switch: the common case, in a few instructions)
+	}
 	var why []string
 	if e.sw.DisableAlways || e.sw.ManagedRulesOnly {
 		d.NoAlways = true
@@ -52,13 +55,12 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	bc := e.commandView(c)
 
 	// 1. guard
-	for _, v := range []*matcher.Call{c, bc} {
-		if v == nil {
-			continue
-		}
-		if p, ok := e.guard(v); ok {
-			return Decision{Decision: Deny, Source: SourceGuard,
-				Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+	if p, ok := e.guard(c); ok {
+		return guardDenial(c, p)
+	}
+	if bc != nil {
+		if p, ok := e.guard(bc); ok {
+			return guardDenial(c, p)
 		}
 	}
 
@@ -78,26 +80,31 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	return e.autorun(c, bc, d)
 }
 
+// guardDenial is the deny of the guard (step 1) for c, which could modify p.
+func guardDenial(c *matcher.Call, p string) Decision {
+	return Decision{Decision: Deny, Source: SourceGuard,
+		Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
+}
+
 // byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
 // view bc (rule set bs).
 func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
 	// 2. deny list and the default deny rules
-	if d, ok := e.denyBy(c, c, rs.deny); ok {
-		return d
+	if r := denyRule(c, rs.deny, rs.denyNames); r != nil {
+		return e.denial(c, c, r)
 	}
 	if bc != nil {
-		if d, ok := e.denyBy(c, bc, bs.deny); ok {
-			return d
+		if r := denyRule(bc, bs.deny, bs.denyNames); r != nil {
+			return e.denial(c, bc, r)
 		}
 	}
 	if e.cfg.DefaultDeny() {
-		for _, v := range []*matcher.Call{c, bc} {
-			if v == nil {
-				continue
-			}
-			if name, ok := matcher.DefaultDeny(v); ok {
-				return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
-					Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
+		if name, ok := matcher.DefaultDeny(c); ok {
+			return defaultDenial(c, name)
+		}
+		if bc != nil {
+			if name, ok := matcher.DefaultDeny(bc); ok {
+				return defaultDenial(c, name)
 			}
 		}
 	}
@@ -106,38 +113,22 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	}
 
 	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
-	for _, v := range []struct {
-		c   *matcher.Call
-		ask []*rule
-	}{{c, rs.managedAsk}, {bc, managedAskOf(bs)}} {
-		if v.c == nil {
-			continue
-		}
-		for _, r := range v.ask {
-			if r.matches(v.c, matcher.AskList) {
-				d := e.askBy(c, v.c, r)
-				if d.Decision == Ask {
-					d.NoAlways, d.NoSession = true, true
-					d.Limit = fmt.Sprintf("the ask rule %s is managed policy (%s): it can be approved once, never always or for the session", r.String(), r.source)
-				}
-				return d
-			}
+	if r := firstMatch(c, rs.managedAsk, matcher.AskList); r != nil {
+		return e.managedAskBy(c, c, r)
+	}
+	if bc != nil {
+		if r := firstMatch(bc, bs.managedAsk, matcher.AskList); r != nil {
+			return e.managedAskBy(c, bc, r)
 		}
 	}
 
 	// 3. session deny
-	for _, v := range []struct {
-		c    *matcher.Call
-		deny []*rule
-	}{{c, rs.sessDeny}, {bc, sessDenyOf(bs)}} {
-		if v.c == nil {
-			continue
-		}
-		for _, r := range v.deny {
-			if r.matches(v.c, matcher.DenyList) {
-				return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
-					Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
-			}
+	if r := firstMatch(c, rs.sessDeny, matcher.DenyList); r != nil {
+		return sessionDenial(c, r)
+	}
+	if bc != nil {
+		if r := firstMatch(bc, bs.sessDeny, matcher.DenyList); r != nil {
+			return sessionDenial(c, r)
 		}
 	}
 	// 4. session allow (a "once" policy grant stands in for step 7 only)
@@ -152,7 +143,11 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 		}
 	}
 	// 5. ask list (an allow by a narrower rule still meets the command's asks)
-	dc, okc := e.askStep(c, c, rs, nil)
+	var dc Decision
+	okc := false
+	if r, bare := askRule(c, rs); r != nil || bare != nil {
+		dc, okc = e.askFrom(c, c, rs, nil, r, bare)
+	}
 	if okc && (dc.Decision != Allow || bc == nil) {
 		return dc
 	}
@@ -165,7 +160,7 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 		return dc
 	}
 	// 6. allow list
-	if r, ok := e.allowed(rs.allow, rs.allowValid, c); ok {
+	if r, ok := e.allowedBy(rs.allow, rs.allowEnds, rs.allowValid, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
 			Reason: say(c, " is allowed by the rule ", r, ".")}
 	}
@@ -183,24 +178,50 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	return e.finishAsk(c, d)
 }
 
-func managedAskOf(s *ruleSet) []*rule {
-	if s == nil {
-		return nil
-	}
-	return s.managedAsk
-}
-
-func sessDenyOf(s *ruleSet) []*rule {
-	if s == nil {
-		return nil
-	}
-	return s.sessDeny
-}
-
-// denyBy is step 2 for the rules of one view v of call c.
-func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
-	var unseenBy *rule // a rule that fires only on what the engine cannot see
+// firstMatch is the first of the rules that matches v in list, or nil.
+func firstMatch(v *matcher.Call, rules []*rule, list matcher.List) *rule {
 	for _, r := range rules {
+		if r.matches(v, list) {
+			return r
+		}
+	}
+	return nil
+}
+
+// defaultDenial is the deny of c by the default rule against name.
+func defaultDenial(c *matcher.Call, name string) Decision {
+	return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
+		Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
+}
+
+// managedAskBy is the ask of the managed ask rule r on view v of c (step
+// 2b), which can be approved only once.
+func (e *Engine) managedAskBy(c, v *matcher.Call, r *rule) Decision {
+	d := e.askBy(c, v, r)
+	if d.Decision == Ask {
+		d.NoAlways, d.NoSession = true, true
+		d.Limit = fmt.Sprintf("the ask rule %s is managed policy (%s): it can be approved once, never always or for the session", r.String(), r.source)
+	}
+	return d
+}
+
+// sessionDenial is the deny of c by the session rule r (step 3).
+func sessionDenial(c *matcher.Call, r *rule) Decision {
+	return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
+		Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
+}
+
+// denyRule is step 2 for the rules of one view v of a call (names: their
+// name tests side by side, or nil): the rule that denies it, or nil.
+func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest) *rule {
+	var unseenBy *rule // a rule that fires only on what the engine cannot see
+	if len(names) != len(rules) {
+		names = nil
+	}
+	for i, r := range rules {
+		if names != nil && names[i].Rejects(v) {
+			continue // (the rule itself is not read)
+		}
 		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
@@ -210,12 +231,9 @@ func (e *Engine) denyBy(c, v *matcher.Call, rules []*rule) (Decision, bool) {
 			unseenBy = r
 			continue
 		}
-		return e.denial(c, v, r), true
+		return r
 	}
-	if unseenBy != nil {
-		return e.denial(c, v, unseenBy), true
-	}
-	return Decision{}, false
+	return unseenBy
 }
 
 // denial is the deny of rule r on view v of call c, with its reason.
@@ -257,17 +275,39 @@ func unseenWhat(r *rule) string {
 // own (the tool's rule set) holds allow rules that name the tool itself:
 // they too are narrower than a bare "ask: Bash".
 func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
-	var bareAsk *rule
-	for _, r := range rs.ask {
-		if !r.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
+	r, bare := askRule(v, rs)
+	return e.askFrom(c, v, rs, own, r, bare)
+}
+
+// askRule is the loop of step 5 over rs's ask rules for view v: the first
+// rule with an argument (or regex) that matches, else the first bare one
+// ("ask: Tool") that does, or neither.
+func askRule(v *matcher.Call, rs *ruleSet) (r, bareAsk *rule) {
+	names := rs.askNames
+	if len(names) != len(rs.ask) {
+		names = nil
+	}
+	for i, a := range rs.ask {
+		if names != nil && names[i].Rejects(v) {
+			continue // (the rule itself is not read)
+		}
+		if !a.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
-		if r.err == nil && !r.Rule.HasArg() && !r.Rule.IsRegex() {
+		if a.err == nil && !a.Rule.HasArg() && !a.Rule.IsRegex() {
 			if bareAsk == nil {
-				bareAsk = r
+				bareAsk = a
 			}
 			continue
 		}
+		return a, bareAsk
+	}
+	return nil, bareAsk
+}
+
+// askFrom is askStep once askRule found r or bareAsk.
+func (e *Engine) askFrom(c, v *matcher.Call, rs, own *ruleSet, r, bareAsk *rule) (Decision, bool) {
+	if r != nil {
 		return e.askBy(c, v, r), true
 	}
 	if bareAsk == nil {
@@ -384,6 +424,13 @@ func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
 func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) (string, bool) {
+	return e.allowedBy(rules, nil, valid, c)
+}
+
+// allowedBy is allowed with the rules' end words side by side (ends[i] is
+// rules[i].EndTest(), or nil): a rule whose end the path's lacks is passed
+// over without a look at the rule itself.
+func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*matcher.Rule, c *matcher.Call) (string, bool) {
 	if len(rules) == 0 {
 		return "", false
 	}
@@ -396,7 +443,22 @@ func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) 
 		}
 		return "", false
 	}
+	w, words := c.EndWord()
+	if words && len(ends) == len(rules) {
+		for i := range ends {
+			if ends[i].Rejects(w) {
+				continue // (inlined: most file rules end otherwise than the path)
+			}
+			if r := rules[i]; r.matches(c, matcher.AllowList) {
+				return r.String(), true
+			}
+		}
+		return "", false
+	}
 	for _, r := range rules {
+		if words && r.Rule != nil && r.Rule.EndsOtherwise(w) {
+			continue
+		}
 		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
 		}
@@ -578,10 +640,9 @@ func say(c *matcher.Call, parts ...string) string {
 	}
 	var sb strings.Builder
 	sb.Grow(n)
-	sb.WriteString(a)
-	sb.WriteString(b)
-	sb.WriteString(d)
-	sb.WriteString(f)
+	for _, p := range [...]string{a, b, d, f} { // (a loop: less code to fetch than four writes)
+		sb.WriteString(p)
+	}
 	for _, p := range parts {
 		sb.WriteString(p)
 	}

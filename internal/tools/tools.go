@@ -54,7 +54,8 @@ type Info struct {
 	// input has a "command" string are treated the same way (see Command).
 	Command string
 
-	lower string // Name lower-cased (LowerName)
+	lower  string // Name lower-cased (LowerName)
+	action string // "tool:" + Name + ":" (ActionPrefix)
 }
 
 // LowerName is the tool's name lower-cased, worked out once.
@@ -63,6 +64,15 @@ func (in *Info) LowerName() string {
 		return strings.ToLower(in.Name)
 	}
 	return in.lower
+}
+
+// ActionPrefix is "tool:<Name>:", how the action string of the tool's
+// calls starts, worked out once.
+func (in *Info) ActionPrefix() string {
+	if in.action == "" {
+		return "tool:" + in.Name + ":"
+	}
+	return in.action
 }
 
 var known = []Info{
@@ -125,7 +135,7 @@ func Learn(names []string) {
 		if _, ok := byLower[strings.ToLower(n)]; ok {
 			continue
 		}
-		known = append(known, Info{Name: n, Level: Mutating, Example: n, lower: strings.ToLower(n)})
+		known = append(known, Info{Name: n, Level: Mutating, Example: n, lower: strings.ToLower(n), action: "tool:" + n + ":"})
 		in := &known[len(known)-1]
 		byName[n] = in
 		byLower[strings.ToLower(n)] = in
@@ -136,6 +146,7 @@ var byName = func() map[string]*Info {
 	m := make(map[string]*Info, len(known))
 	for i := range known {
 		known[i].lower = strings.ToLower(known[i].Name)
+		known[i].action = "tool:" + known[i].Name + ":"
 		m[known[i].Name] = &known[i]
 	}
 	return m
