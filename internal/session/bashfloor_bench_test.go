@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 	"mvdan.cc/sh/v3/syntax"
@@ -42,21 +41,7 @@ func BenchmarkBashFloor(b *testing.B) {
 		},
 		func() { _ = unix.Lstat(word, &st) },
 	}
-	const batch = 50
-	total := make([]time.Duration, len(fns))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		for i, fn := range fns {
-			t0 := time.Now()
-			for range batch {
-				fn()
-			}
-			total[i] += time.Since(t0)
-		}
-	}
-	per := func(i int) float64 { return float64(total[i].Nanoseconds()) / float64(b.N*batch) }
-	b.ReportMetric(0, "ns/op")
+	per := sideBySide(b, fns)
 	b.ReportMetric(per(0), "decide-ns/op")
 	b.ReportMetric(per(1), "parse-ns/op")
 	b.ReportMetric(per(2), "lstat-ns/op")

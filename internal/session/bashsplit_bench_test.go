@@ -5,7 +5,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -54,21 +53,7 @@ func BenchmarkBashSplit(b *testing.B) {
 		func() { _ = syscall.Lstat(word, &st) },
 		func() { e.DecideCall(prepared) },
 	}
-	const batch = 50
-	total := make([]time.Duration, len(fns))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		for i, fn := range fns {
-			t0 := time.Now()
-			for range batch {
-				fn()
-			}
-			total[i] += time.Since(t0)
-		}
-	}
-	per := func(i int) float64 { return float64(total[i].Nanoseconds()) / float64(b.N*batch) }
-	b.ReportMetric(0, "ns/op")
+	per := sideBySide(b, fns)
 	b.ReportMetric(per(0), "decide-ns/op")
 	b.ReportMetric(per(1), "prepare-ns/op")
 	b.ReportMetric(per(2), "parse-ns/op")
