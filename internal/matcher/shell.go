@@ -16,9 +16,6 @@ const maxScriptDepth = 4
 
 var errTooDeep = errors.New("shell scripts nested too deeply (sh -c / eval) to be checked")
 
-// shells are the programs whose -c argument (or here-document) is a script.
-var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
-
 // shellWalker turns one command line into simple commands.
 type shellWalker struct {
 	c        *Call

@@ -78,15 +78,6 @@ func (c *Call) ShellStart() (dirs []string, lost bool) {
 	return c.Env.shellDirs(), c.Env.ShellLost
 }
 
-// startDir is the folder a Bash line starts in when that is one known
-// folder, else Cwd.
-func (c *Call) startDir() string {
-	if d := c.Env.shellDirs(); len(d) == 1 && !c.Env.ShellLost {
-		return d[0]
-	}
-	return c.Env.Cwd
-}
-
 // shellDirs returns the folders a Bash line starts in: Shell, or Cwd.
 func (e Env) shellDirs() []string {
 	if len(e.Shell) == 0 {

@@ -92,7 +92,6 @@ type call struct {
 	input  map[string]any
 	want   string // allow | ask | deny
 	source string // "" = not checked
-	reason string // a part of the reason ("" = not checked)
 }
 
 func bash(cmd, want, source string) call {
