@@ -27,10 +27,7 @@ var bom = []byte("\xef\xbb\xbf")
 // or ErrMalformed and say where.
 func Parse(content []byte) (*Document, error) {
 	d := &Document{eol: "\n"}
-	rest := content
-	if bytes.HasPrefix(rest, bom) {
-		rest = rest[len(bom):]
-	}
+	rest := bytes.TrimPrefix(content, bom)
 	first, after, hasEOL := cutLine(rest)
 	if !isFence(first) {
 		return nil, ErrNoFrontmatter

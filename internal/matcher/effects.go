@@ -538,9 +538,7 @@ func gitWrites(fw *fileWrites, args []string) {
 		if sub == "restore" && ps == nil {
 			ps = operandsOf(rest)
 		}
-		for _, p := range ps {
-			fw.inside = append(fw.inside, p)
-		}
+		fw.inside = append(fw.inside, ps...)
 	case "clean":
 		ps := operandsOf(rest)
 		if len(ps) == 0 {

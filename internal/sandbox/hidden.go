@@ -83,7 +83,7 @@ func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, h
 		if dec.Decision != session.Deny || dec.Rule == "" {
 			return nil
 		}
-		d.hide(p, e.IsDir(), lr, hid)
+		d.hide(p, lr, hid)
 		if e.IsDir() {
 			return filepath.SkipDir
 		}
@@ -96,17 +96,18 @@ func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, h
 }
 
 // hide lists p (resolved) as hidden, unless it holds what the CLI needs.
-func (d *deriver) hide(p string, dir bool, lr session.LayerRule, hid map[string]bool) {
+// Whether it is a folder is asked of what p resolves to, not of p (a link).
+func (d *deriver) hide(p string, lr session.LayerRule, hid map[string]bool) {
 	r := realPath(p)
 	if hid[r] {
 		return
 	}
 	hid[r] = true
-	if fi, err := os.Stat(r); err == nil {
-		dir = fi.IsDir()
-	} else {
+	fi, err := os.Stat(r)
+	if err != nil {
 		return // a dangling link: nothing to read
 	}
+	dir := fi.IsDir()
 	keeps := []struct{ path, what string }{{d.env.Cwd, "the working directory"}, {d.in.Claude, "the claude CLI"}, {d.home, "the home folder"}}
 	for _, b := range selfexe.Pair(d.in.Binary) {
 		keeps = append(keeps, struct{ path, what string }{b, "vibing-agent"})

@@ -21,7 +21,7 @@ type ruleSet struct {
 	ownAllow, ownNarrow []*rule // allow and narrowAllow without the preset's rules
 
 	// the valid allow rules as matcher rules, for Bash coverage
-	allowValid, sessAllowValid, narrowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
+	allowValid, sessAllowValid, ownAllowValid, ownNarrowValid []*matcher.Rule
 	// allowEnds[i] is allow[i]'s end test: the allow loop of a file call
 	// reads these words side by side, not the rules
 	allowEnds []matcher.EndTest
@@ -78,7 +78,6 @@ func (s *ruleSet) derive() {
 	s.askNames, s.denyNames = nameTests(s.ask), nameTests(s.deny)
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
-	s.narrowValid = valid(s.narrowAllow)
 	s.ownAllow, s.ownNarrow = ownRules(s.allow, LayerChat), ownRules(s.narrowAllow, LayerChat)
 	s.ownAllowValid, s.ownNarrowValid = valid(s.ownAllow), valid(s.ownNarrow)
 }

@@ -315,7 +315,8 @@ func (e *Engine) askFrom(c, v *matcher.Call, rs, own *ruleSet, r, bareAsk *rule)
 	}
 	// the person's own ask yields only to the person's own allow rules, a
 	// layer's ask only to allow rules of its own file
-	narrow, nv := rs.narrowAllow, rs.narrowValid
+	var narrow []*rule
+	var nv []*matcher.Rule
 	switch bareAsk.origin {
 	case SourcePreset:
 		narrow, nv = rs.presetNarrow()
@@ -330,7 +331,8 @@ func (e *Engine) askFrom(c, v *matcher.Call, rs, own *ruleSet, r, bareAsk *rule)
 			Reason: say(c, " is allowed by the rule ", by, ", which is narrower than the ask rule ", bareAsk.String(), ".")}, true
 	}
 	if own != nil {
-		allow, av := own.allow, own.allowValid
+		var allow []*rule
+		var av []*matcher.Rule
 		switch bareAsk.origin {
 		case SourcePreset:
 			allow = fromOrigin(own.allow, SourcePreset, LayerChat)
