@@ -71,8 +71,8 @@ func TestFileRejectsKeepMatches(t *testing.T) {
 					if got := r.Match(c, list); got != want {
 						t.Errorf("%s on %s %s in %s: %v with the cheap reject, %v without", text, tool, p, list, got, want)
 					}
-					if w, ok := c.EndWord(); ok && list == AllowList && want && (r.EndsOtherwise(w) || r.EndTest().Rejects(w)) {
-						t.Errorf("%s on %s %s: EndsOtherwise passes over a rule that allows it", text, tool, p)
+					if w, ok := c.EndWord(); ok && list == AllowList && want && r.EndTest().Rejects(w) {
+						t.Errorf("%s on %s %s: EndTest passes over a rule that allows it", text, tool, p)
 					}
 					if list != AllowList && r.NameTest().Rejects(c) != r.Skips(c, list) {
 						t.Errorf("%s on %s %s in %s: the name test says %v, Skips %v", text, tool, p, list, r.NameTest().Rejects(c), r.Skips(c, list))

@@ -266,7 +266,7 @@ func (r *Rule) Skips(c *Call, list List) bool {
 }
 
 // EndWord is the word of the last bytes of the call's path (endWord) for
-// EndsOtherwise, worked out in Prepare; ok is false when that test does
+// EndTest.Rejects, worked out in Prepare; ok is false when that test does
 // not apply to the call (not one path of a file tool).
 func (c *Call) EndWord() (w uint64, ok bool) {
 	if !c.fileViews || !fileRejects {
@@ -275,17 +275,8 @@ func (c *Call) EndWord() (w uint64, ok bool) {
 	return c.views.absEnd, true
 }
 
-// EndsOtherwise reports, in one compare of words, that r surely matches no
-// path whose EndWord is w in the allow list: the path does not end with
-// the literal end of every path r matches (Skips). It is small enough to
-// be inlined in the loop over a list; a rule it keeps may still be one
-// Skips passes over.
-func (r *Rule) EndsOtherwise(w uint64) bool {
-	return r.kind == kindPath && w&r.tailMsk != r.tailEnd // (no tail: both 0)
-}
-
-// EndTest is EndsOtherwise of one rule, kept apart from it: a list of
-// them side by side is read without reading the rules.
+// EndTest is the first compare of cannotEnd for one rule, kept apart from
+// it: a list of them side by side is read without reading the rules.
 type EndTest struct{ mask, end uint64 }
 
 // EndTest returns r's end test; one for no rule (nil) or a rule that is
@@ -297,7 +288,11 @@ func (r *Rule) EndTest() EndTest {
 	return EndTest{r.tailMsk, r.tailEnd}
 }
 
-// Rejects is EndsOtherwise of the rule t was made for.
+// Rejects reports, in one compare of words, that the rule t was made for
+// surely matches no path whose EndWord is w in the allow list: the path
+// does not end with the literal end of every path it matches (Skips). It
+// is small enough to be inlined in the loop over a list; a rule it keeps
+// may still be one Skips passes over. (No tail: mask and end are both 0.)
 func (t EndTest) Rejects(w uint64) bool { return w&t.mask != t.end }
 
 func (r *Rule) cannotName(v *pathViews) bool {

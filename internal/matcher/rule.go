@@ -50,7 +50,7 @@ type Rule struct {
 	// paths, for a first cheap test (cannotMatchFile), kept by kind so
 	// that the test reads one cache line of the rule
 	tailEnd uint64 // endWord(tail) and endMask(len(tail)): a first test of tail in one
-	tailMsk uint64 // compare of words, without a call (EndsOtherwise, cannotEnd)
+	tailMsk uint64 // compare of words, without a call (EndTest, cannotEnd)
 	tail    string // the literal end of every path the pattern matches
 	need    string // a literal run every path the pattern, or what lies below it, holds
 	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)

@@ -20,10 +20,10 @@ import (
 // the command, as they would cover it in Bash; a bare "ask: Bash" yields to
 // either, like to any narrower allow.
 func (e *Engine) commandView(c *matcher.Call) *matcher.Call {
-	if info := c.ToolInfo(); c.Tool == "Bash" || info != nil && info.Command == "" {
-		return nil // Bash itself, or a known tool that runs no command (CommandIn's first test)
+	if c.Tool == "Bash" {
+		return nil
 	}
-	cmd, ok := tools.CommandIn(c.ToolInfo(), c.Input)
+	cmd, ok := tools.CommandIn(c.ToolInfo(), c.Input) // (a tool that runs no command: at once)
 	if !ok {
 		return nil
 	}
@@ -34,9 +34,6 @@ func (e *Engine) commandView(c *matcher.Call) *matcher.Call {
 func commandText(c *matcher.Call) string {
 	if c.Tool == "Bash" {
 		return c.Command
-	}
-	if info := c.ToolInfo(); info != nil && info.Command == "" {
-		return "" // a known tool that runs no command (CommandIn's first test)
 	}
 	s, _ := tools.CommandIn(c.ToolInfo(), c.Input)
 	return s

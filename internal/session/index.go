@@ -71,10 +71,7 @@ func (e *Engine) rulesFor(tool string) *ruleSet {
 // and sessAllow.
 func (s *ruleSet) derive() {
 	s.narrowAllow = narrow(s.allow)
-	s.allowEnds = make([]matcher.EndTest, len(s.allow))
-	for i, r := range s.allow {
-		s.allowEnds[i] = r.Rule.EndTest() // (nil for an invalid rule: a test that passes nothing over)
-	}
+	s.allowEnds = endTests(s.allow)
 	s.askNames, s.denyNames = nameTests(s.ask), nameTests(s.deny)
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
@@ -199,6 +196,15 @@ func folderKey(dirs []string) string {
 
 // dropIndex forgets the rule sets; the caller holds e.mu (write).
 func (e *Engine) dropIndex() { e.index = new(cowmap.Map[*ruleSet]) }
+
+// endTests are the rules' end tests, side by side (see derive).
+func endTests(rules []*rule) []matcher.EndTest {
+	out := make([]matcher.EndTest, len(rules))
+	for i, r := range rules {
+		out[i] = r.Rule.EndTest() // (nil for an invalid rule: a test that passes nothing over)
+	}
+	return out
+}
 
 // nameTests are the rules' name tests, side by side (see derive).
 func nameTests(rules []*rule) []matcher.NameTest {

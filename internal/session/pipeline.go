@@ -457,10 +457,7 @@ func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*match
 		}
 		return "", false
 	}
-	for _, r := range rules {
-		if words && r.Rule != nil && r.Rule.EndsOtherwise(w) {
-			continue
-		}
+	for _, r := range rules { // (matches passes over what the end tests would, by Skips)
 		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
 		}

@@ -222,11 +222,16 @@ func CommandOf(tool string, input map[string]any) (string, bool) {
 // CommandIn is CommandOf for the tool in (Find's answer; nil for an
 // unknown or MCP tool).
 func CommandIn(in *Info, input map[string]any) (string, bool) {
+	if in != nil && (in.Command == "" || in.Name == "Bash") {
+		return "", false // (small enough to be inlined: most calls stop here)
+	}
+	return commandIn(in, input)
+}
+
+// commandIn is CommandIn for a tool that may run a command.
+func commandIn(in *Info, input map[string]any) (string, bool) {
 	key := "command"
 	if in != nil {
-		if in.Command == "" || in.Name == "Bash" {
-			return "", false
-		}
 		key = in.Command
 	}
 	v, present := input[key]
