@@ -35,11 +35,19 @@ func (p *pathGlob) regexp() *regexp.Regexp {
 	return p.re
 }
 
-// Match reports whether the subject matches the pattern.
+// Match reports whether the subject matches the pattern. It passes first
+// over a subject that lacks the pattern's literal end or run; matchFull is
+// its slow twin, which does not.
 func (p *pathGlob) Match(s string) bool {
 	if !strings.HasSuffix(s, p.tail) || !strings.Contains(s, p.need) {
 		return false // (neither holds U+FFFD: bytes compare as runes do)
 	}
+	return p.matchFull(s)
+}
+
+// matchFull matches the subject against the whole pattern, without the
+// cheap tests of Match (the reference the tests hold Match to).
+func (p *pathGlob) matchFull(s string) bool {
 	if !utf8.ValidString(s) && strings.ContainsRune(p.text, utf8.RuneError) {
 		// regexp reads an invalid byte as U+FFFD, which the pattern names:
 		// only the glob library tells them apart (bounded: such a subject
@@ -112,11 +120,16 @@ func literalRun(p string) string {
 }
 
 // literalTail is the end of pattern p after its last special character:
-// every subject p matches ends with it. It is empty when that end holds
-// U+FFFD, which an invalid byte of a subject may stand for.
+// every subject p matches ends with it. A '/' it starts with is left out:
+// after "**" (or "**\/") that '/' goes with the folders the stars stand
+// for, which may be none (**/.env matches .env itself). It is empty when
+// that end holds U+FFFD, which an invalid byte of a subject may stand for.
 func literalTail(p string) string {
 	i := strings.LastIndexAny(p, `*?[]{}\,`)
 	tail := p[i+1:]
+	if i >= 0 {
+		tail = strings.TrimPrefix(tail, "/")
+	}
 	if strings.ContainsRune(tail, utf8.RuneError) {
 		return ""
 	}

@@ -98,3 +98,8 @@ func TestGuardCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "guard.json", 10
 
 // A file rule that fires on a Bash line says which file the line touches.
 func TestFileReasonCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "reasons.json", 3) }
+
+// Patterns that start with **/ match at depth 0 (the top of the working
+// folder) under every spelling of the path, for every file tool and for the
+// words of a Bash line.
+func TestDepthZeroCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "depth0.json", 10) }
