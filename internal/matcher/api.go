@@ -206,6 +206,8 @@ type Call struct {
 	// fileViews: views hold every reading a path rule takes of the call (a
 	// file tool's own path, not the folder a search reads below)
 	fileViews bool
+	// ref: the slow twin (PrepareReference), which takes no shortcut
+	ref bool
 
 	args          *bashArgs // Bash: argument words, checked against deny/ask file rules
 	braceOverflow bool      // Bash: some command's braces expand past maxBraceWords

@@ -225,7 +225,7 @@ func (c *Call) argPaths() []Path {
 // directory joined with it. Anything else takes the full ResolvePath.
 func (c *Call) fastResolve(r argRef) (Path, bool) {
 	w := r.word
-	if r.cwd != c.Env.Cwd || c.realCwd == "" || w == "." || w == ".." || w == "~" || strings.ContainsRune(w, '/') {
+	if c.ref || r.cwd != c.Env.Cwd || c.realCwd == "" || w == "." || w == ".." || w == "~" || strings.ContainsRune(w, '/') {
 		return Path{}, false
 	}
 	abs := joinDir(r.cwd, w)

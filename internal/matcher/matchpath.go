@@ -21,7 +21,7 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 		}
 		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
 	}
-	if v := c.views; v != nil && p == c.Path {
+	if v := c.views; v != nil && p == c.Path && !r.ref {
 		return r.matchViews(v, p, c, list)
 	}
 	if list == AllowList {
@@ -328,15 +328,15 @@ func (t NameTest) Rejects(c *Call) bool {
 // matchSubject matches the subject a pattern's anchor gives (relSubject)
 // and, for the any-depth form, every name of abs.
 func (r *Rule) matchSubject(subject, abs string, list List) bool {
-	if subject != "\x00" && strings.HasPrefix(subject, r.lit) {
+	if subject != "\x00" && (r.ref || strings.HasPrefix(subject, r.lit)) {
 		for _, g := range r.globs {
-			if g.Match(subject) {
+			if r.globMatch(g, subject) {
 				return true
 			}
 		}
 		if list != AllowList {
 			for _, g := range r.below {
-				if g.Match(subject) {
+				if r.globMatch(g, subject) {
 					return true
 				}
 			}
@@ -354,11 +354,20 @@ func (r *Rule) matchSubject(subject, abs string, list List) bool {
 				rest = ""
 			}
 			for _, g := range r.globs {
-				if seg != "" && g.Match(seg) {
+				if seg != "" && r.globMatch(g, seg) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// globMatch is g.Match, or for the slow twin (a reference rule) the whole
+// pattern without its cheap tests.
+func (r *Rule) globMatch(g *pathGlob, s string) bool {
+	if r.ref {
+		return g.matchFull(s)
+	}
+	return g.Match(s)
 }

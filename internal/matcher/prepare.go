@@ -12,14 +12,24 @@ import (
 
 // Prepare parses and resolves one tool call for matching.
 func Prepare(tool string, input map[string]any, env Env) *Call {
-	return prepare(tool, input, env, true)
+	return prepare(tool, input, env, true, false)
+}
+
+// PrepareReference is Prepare for the slow twin of the matcher: a call
+// that takes none of the shortcuts Prepare's calls take for speed (the
+// readings of its path worked out beforehand for every rule, the end word
+// and folders that rule sets are cut by, a Bash word resolved through the
+// guard's look-up of it). Rules match it by their full test; the tests
+// hold Prepare's calls to these.
+func PrepareReference(tool string, input map[string]any, env Env) *Call {
+	return prepare(tool, input, env, true, true)
 }
 
 // PrepareUnresolved is Prepare without resolving the symlinks of a file
 // tool's path (Path.Real is Path.Abs), for a caller that knows nothing it
 // decides depends on where the path lands. A Bash line is prepared in full.
 func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
-	return prepare(tool, input, env, false)
+	return prepare(tool, input, env, false, false)
 }
 
 // fileCall is a Call together with the parts a call with a path holds,
@@ -50,7 +60,7 @@ func Release(c *Call) {
 	fileCalls.Put(fc)
 }
 
-func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
+func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Call {
 	// one look-up in the tool table gives the canonical name, its lower
 	// case and what the tool's input holds
 	info := tools.Find(tool)
@@ -72,6 +82,7 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 		c = new(Call)
 	}
 	c.Tool, c.Input, c.Env, c.lower, c.info = canon, input, env, lower, info
+	c.ref = ref
 	switch {
 	case canon == "Bash":
 		prepareBash(c)
@@ -86,6 +97,12 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 		}
 		// the action string and the absolute path in one allocation
 		// when the path is made absolute here and is already clean
+		if ref {
+			fc.path = resolvePath(p, env, resolve)
+			c.Path = &fc.path
+			c.Detail = fc.path.Abs
+			break
+		}
 		pre := info.ActionPrefix()
 		abs, withPre := joinPath(pre, p, env)
 		fc.path = resolveJoined(p, abs, env, resolve)
@@ -128,7 +145,7 @@ func prepare(tool string, input map[string]any, env Env, resolve bool) *Call {
 	if c.Path != nil || len(c.Modifies) > 0 || c.args != nil {
 		c.realCwd, c.realHome = env.realDirs()
 	}
-	if c.Path != nil {
+	if c.Path != nil && !ref {
 		fc.views.fill(c.Path, c)
 		c.views = &fc.views
 		c.fileViews = c.Err == nil && !IsSearch(c.Tool)

@@ -54,6 +54,7 @@ type Rule struct {
 	tail    string // the literal end of every path the pattern matches
 	need    string // a literal run every path the pattern, or what lies below it, holds
 	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
+	ref     bool   // the slow twin (ParseReferenceRule): none of the cheap tests above
 
 	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
 	Arg  string // the argument inside the parentheses, as written; "" for bare rules
@@ -101,6 +102,26 @@ func (r *Rule) IsRegex() bool { return r.kind == kindRegex }
 func ruleErr(text, example, format string, a ...any) *RuleError {
 	return &RuleError{Rule: text, Msg: fmt.Sprintf(format, a...), Example: example}
 }
+
+// ParseReferenceRule is ParseRule for the slow twin of the matcher: the
+// rule it returns matches as the rule ParseRule returns, without any of the
+// shortcuts taken for speed. A path rule tries its whole pattern on every
+// reading of a path (no test of its literal start, end or run first, no
+// readings worked out beforehand, no end or name tests for a list). The
+// tests hold ParseRule's rules to these; the sandbox's view is made from
+// them, so that a speed bug of the engine cannot open the sandbox too.
+func ParseReferenceRule(text string) (*Rule, error) {
+	r, err := ParseRule(text)
+	if err != nil {
+		return nil, err
+	}
+	r.ref = true
+	r.tail, r.need, r.tailEnd, r.tailMsk = "", "", 0, 0 // nothing is passed over
+	return r, nil
+}
+
+// IsReference reports whether r was made by ParseReferenceRule.
+func (r *Rule) IsReference() bool { return r != nil && r.ref }
 
 // ParseRule parses and compiles one rule. Errors are *RuleError.
 func ParseRule(text string) (*Rule, error) {

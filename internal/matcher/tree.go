@@ -29,7 +29,7 @@ func (r *Rule) holds(p *Path, c *Call) bool {
 			}
 			name := d.Name()
 			for _, g := range r.globs {
-				if g.Match(name) {
+				if r.globMatch(g, name) {
 					found = true
 					return filepath.SkipAll
 				}

@@ -98,4 +98,10 @@ type Options struct {
 	// Guard lists more paths no tool may modify: every policy file of
 	// every layer (present or not), the trust store, the binary.
 	Guard []string
+	// Reference makes the engine the slow twin of the usual one: it
+	// decides as that one does without any shortcut taken for speed (its
+	// rules and calls are the matcher's reference ones, its rule sets are
+	// not cut per call, a read's path is always resolved). The tests hold
+	// the usual engine to it; the sandbox's view is made with it.
+	Reference bool
 }

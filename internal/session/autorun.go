@@ -126,7 +126,7 @@ func (e *Engine) explicitRule(v *matcher.Call, h autorunHit) string {
 // Write(CLAUDE.md), Edit(.claude/commands/**), Bash(git config user.name:*))
 // - never a broad Edit, Write or Bash allow, nor Edit(**).
 func (e *Engine) namedByAllow(v *matcher.Call, h autorunHit) bool {
-	write := matcher.Prepare("Write", map[string]any{"file_path": h.path}, v.Env)
+	write := e.prepare("Write", map[string]any{"file_path": h.path}, v.Env)
 	for _, list := range [][]*rule{e.allow, e.sessAllow} {
 		for _, r := range list {
 			if r.err != nil || r.Rule.IsRegex() || !r.Rule.HasArg() || !namesAny(r.Rule.Arg, h.names) {

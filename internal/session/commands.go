@@ -27,7 +27,7 @@ func (e *Engine) commandView(c *matcher.Call) *matcher.Call {
 	if !ok {
 		return nil
 	}
-	return matcher.Prepare("Bash", map[string]any{"command": cmd}, c.Env)
+	return e.prepare("Bash", map[string]any{"command": cmd}, c.Env)
 }
 
 // commandText is the command a call runs, for describing it.
@@ -89,7 +89,7 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List
 	}
 	rules := make([]*matcher.Rule, 0, len(texts))
 	for _, t := range texts {
-		r, err := matcher.ParseRule(t)
+		r, err := e.parseRule(t)
 		if err != nil {
 			return err
 		}

@@ -61,6 +61,7 @@ type Engine struct {
 	preset  string
 	resumed bool
 	broken  error // settings that cannot be used: every call is denied with this
+	ref     bool  // the slow twin (Options.Reference)
 
 	// guarded are the absolute paths (files or folders) no tool may
 	// modify, resolved on first use (guardList): a process that decides
@@ -102,6 +103,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 		cfg = config.DefaultConfig()
 	}
 	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(cowmap.Map[*ruleSet])}
+	e.ref = opts.Reference
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
 		return e, err
@@ -220,7 +222,7 @@ func (e *Engine) setEnv(opts Options) error {
 func (e *Engine) compile(texts []string, source, layer, origin string) []*rule {
 	out := make([]*rule, 0, len(texts))
 	for _, t := range texts {
-		r, err := matcher.ParseRule(t)
+		r, err := e.parseRule(t)
 		if err != nil {
 			if layer != LayerChat && layer != LayerSession {
 				err = fmt.Errorf("%s: %w", source, err)
@@ -364,7 +366,23 @@ func (e *Engine) Err() error { return e.broken }
 // Prepare prepares a call in this engine's environment.
 func (e *Engine) Prepare(tool string, input map[string]any) *matcher.Call {
 	// Tool names never carry spaces; trimming keeps " Bash" from slipping past "Bash" rules.
-	return matcher.Prepare(strings.TrimSpace(tool), input, e.env)
+	return e.prepare(strings.TrimSpace(tool), input, e.env)
+}
+
+// prepare is matcher.Prepare, or PrepareReference for the slow twin.
+func (e *Engine) prepare(tool string, input map[string]any, env matcher.Env) *matcher.Call {
+	if e.ref {
+		return matcher.PrepareReference(tool, input, env)
+	}
+	return matcher.Prepare(tool, input, env)
+}
+
+// parseRule is matcher.ParseRule, or ParseReferenceRule for the slow twin.
+func (e *Engine) parseRule(text string) (*matcher.Rule, error) {
+	if e.ref {
+		return matcher.ParseReferenceRule(text)
+	}
+	return matcher.ParseRule(text)
 }
 
 // Decide runs the pipeline for one tool call.
@@ -384,7 +402,7 @@ func (e *Engine) GrantSession(text string, allow bool) error {
 	if e.sw.ManagedRulesOnly {
 		return errors.New("only managed rules apply (managed_rules_only), so a session rule would not count")
 	}
-	r, err := matcher.ParseRule(text)
+	r, err := e.parseRule(text)
 	if err != nil {
 		return err
 	}
@@ -418,7 +436,7 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	if e.sw.ManagedRulesOnly {
 		return errors.New("only managed rules apply (managed_rules_only), so a chat rule would not count")
 	}
-	r, err := matcher.ParseRule(text)
+	r, err := e.parseRule(text)
 	if err != nil {
 		return err
 	}

@@ -280,11 +280,11 @@ func (e *Engine) prepareFor(tool string, input map[string]any, env matcher.Env) 
 	if e.pathsIrrelevant(tool) {
 		return matcher.PrepareUnresolved(tool, input, env)
 	}
-	return matcher.Prepare(tool, input, env)
+	return e.prepare(tool, input, env)
 }
 
 func (e *Engine) pathsIrrelevant(tool string) bool {
-	if e.broken != nil || e.mode != "bypassPermissions" {
+	if e.ref || e.broken != nil || e.mode != "bypassPermissions" {
 		return false
 	}
 	canon, _ := tools.Canonical(tool)

@@ -2,8 +2,6 @@ package session
 
 import (
 	"path/filepath"
-
-	"vibing/internal/matcher"
 )
 
 // maxParts bounds the simple commands DecideParts decides for one line.
@@ -28,7 +26,7 @@ func (e *Engine) DecideParts(tool string, input map[string]any, cwd string) []Pa
 	} else {
 		env.Shell, env.ShellLost = e.shell.where()
 	}
-	c := matcher.Prepare(tool, input, env)
+	c := e.prepare(tool, input, env)
 	parts := c.Parts()
 	if len(parts) < 2 {
 		return nil
@@ -38,7 +36,7 @@ func (e *Engine) DecideParts(tool string, input map[string]any, cwd string) []Pa
 	}
 	out := make([]Part, 0, len(parts))
 	for _, p := range parts {
-		out = append(out, Part{Command: p, Decision: e.DecideCall(matcher.Prepare("Bash", map[string]any{"command": p}, env))})
+		out = append(out, Part{Command: p, Decision: e.DecideCall(e.prepare("Bash", map[string]any{"command": p}, env))})
 	}
 	return out
 }

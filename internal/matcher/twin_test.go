@@ -1,0 +1,168 @@
+package matcher
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"vibing/internal/twingen"
+)
+
+// The slow twins of the matcher's shortcuts: every test here draws from
+// twingen and wants the fast answer to be the twin's.
+
+// twinDraws is how many draws each twin test makes (at least 100,000 in
+// make test, fewer with -short); twinBudget bounds the time one may take,
+// past which it fails rather than pass on fewer draws.
+func twinDraws(t *testing.T) int {
+	if testing.Short() {
+		return 5000
+	}
+	if s := os.Getenv("VIBING_TWIN_DRAWS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 100_000
+}
+
+const twinBudget = 4 * time.Minute
+
+// TestGlobTwin holds a compiled pattern's Match (its tests of the literal
+// end and run first) to matchFull (the whole translation, no test first),
+// and that translation to the glob library the syntax comes from, on
+// drawn patterns and paths that match them or nearly do.
+func TestGlobTwin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 1))
+	n, matched, lib := twinDraws(t), 0, 0
+	deadline := time.Now().Add(twinBudget)
+	for i := range n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d draws in %v", i, n, twinBudget)
+		}
+		p := twingen.Pattern(rng)
+		g, err := compileGlob(p)
+		if err != nil {
+			continue
+		}
+		s := twingen.Subject(rng, p)
+		fast, full := g.Match(s), g.matchFull(s)
+		if fast != full {
+			t.Fatalf("pattern %q on %q: Match says %v, the whole pattern %v (tail %q, run %q)", p, s, fast, full, g.tail, g.need)
+		}
+		if full {
+			matched++
+		}
+		if len(s) <= maxGlobFallback {
+			lib++
+			if want := g.g.Match(s); want != full {
+				t.Fatalf("pattern %q on %q: the translation says %v, the glob library %v", p, s, full, want)
+			}
+		}
+	}
+	if matched < n/10 {
+		t.Fatalf("only %d of %d draws matched: the draws miss what the shortcuts are for", matched, n)
+	}
+	t.Logf("%d draws, %d matches, %d also against the glob library", n, matched, lib)
+}
+
+// TestRuleTwin holds a path rule's Match on a prepared call, with the
+// cheap tests a rule set makes first (Skips, EndTest, NameTest), to the
+// reference rule on the reference call (ParseReferenceRule,
+// PrepareReference), in every list, for every file tool and for the
+// words of Bash lines, on a world with secrets at the top, symlinks and a
+// hard link.
+func TestRuleTwin(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := twingen.NewWorld(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := NewEnv(w.Proj, w.Home)
+	rng := rand.New(rand.NewPCG(23, 2))
+	fileTools := []string{"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "LS", "Grep", "Glob", "NotebookRead"}
+	n, hits := twinDraws(t), 0
+	deadline := time.Now().Add(twinBudget)
+	for i := range n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d draws in %v", i, n, twinBudget)
+		}
+		text := twingen.Rule(rng, w)
+		r, err := ParseRule(text)
+		if err != nil {
+			continue
+		}
+		ref, err := ParseReferenceRule(text)
+		if err != nil {
+			t.Fatalf("%s parses, but not as a reference rule: %v", text, err)
+		}
+		p := twingen.Path(rng, w)
+		var tool string
+		var input map[string]any
+		if rng.IntN(4) == 0 {
+			tool, input = "Bash", map[string]any{"command": twingen.Line(rng, p)}
+		} else {
+			tool = fileTools[rng.IntN(len(fileTools))]
+			input = map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "K"}
+		}
+		c, rc := Prepare(tool, input, env), PrepareReference(tool, input, env)
+		for _, list := range []List{AllowList, AskList, DenyList} {
+			want := ref.Match(rc, list)
+			got := !r.Skips(c, list) && r.Match(c, list)
+			if got != want {
+				t.Fatalf("%s on %s %v in %s: %v, the reference says %v", text, tool, input[pathKey(tool)], list, got, want)
+			}
+			if want {
+				hits++
+			}
+			if w, ok := c.EndWord(); ok && want && list == AllowList && r.EndTest().Rejects(w) {
+				t.Fatalf("%s on %s %q: the end test passes over a rule that allows it", text, tool, p)
+			}
+			if want && list != AllowList && r.NameTest().Rejects(c) {
+				t.Fatalf("%s on %s %q in %s: the name test passes over a rule that matches", text, tool, p, list)
+			}
+			if d := r.CwdDir(); want && d != "" && !cwdDirsHold(c, d) {
+				t.Fatalf("%s on %s %q in %s: the cut by folders (%q) drops a rule that matches", text, tool, p, list, d)
+			}
+		}
+		Release(c)
+	}
+	if hits < n/20 {
+		t.Fatalf("only %d matches in %d draws: the draws miss what the shortcuts are for", hits, n)
+	}
+	t.Logf("%d draws, %d matches", n, hits)
+}
+
+func pathKey(tool string) string {
+	switch tool {
+	case "Bash":
+		return "command"
+	case "NotebookEdit", "NotebookRead":
+		return "notebook_path"
+	case "LS", "Grep", "Glob":
+		return "path"
+	}
+	return "file_path"
+}
+
+// cwdDirsHold reports whether the cut by folders keeps a rule anchored in
+// d for c (as session's forCall cuts): always when the call gives no
+// folders.
+func cwdDirsHold(c *Call, d string) bool {
+	dirs, n, ok := c.CwdDirs()
+	if !ok {
+		return true
+	}
+	for _, dir := range dirs[:n] {
+		if len(dir) >= len(d) && dir[:len(d)] == d {
+			return true
+		}
+	}
+	return false
+}
