@@ -84,39 +84,29 @@ func TestRuleTwin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := NewEnv(w.Proj, w.Home)
+	// the working folder as it is, and reached through a symlink
+	envs := []Env{NewEnv(w.Proj, w.Home), NewEnv(filepath.Join(w.Home, "projlink"), w.Home)}
 	rng := rand.New(rand.NewPCG(23, 2))
 	fileTools := []string{"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "LS", "Grep", "Glob", "NotebookRead"}
 	n, hits := twinDraws(t), 0
-	deadline := time.Now().Add(twinBudget)
-	for i := range n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d draws in %v", i, n, twinBudget)
-		}
-		text := twingen.Rule(rng, w)
+	// check holds the fast answers for one call to the reference's
+	check := func(text, tool string, input map[string]any, env Env) {
 		r, err := ParseRule(text)
 		if err != nil {
-			continue
+			return
 		}
 		ref, err := ParseReferenceRule(text)
 		if err != nil {
 			t.Fatalf("%s parses, but not as a reference rule: %v", text, err)
 		}
-		p := twingen.Path(rng, w)
-		var tool string
-		var input map[string]any
-		if rng.IntN(4) == 0 {
-			tool, input = "Bash", map[string]any{"command": twingen.Line(rng, p)}
-		} else {
-			tool = fileTools[rng.IntN(len(fileTools))]
-			input = map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "K"}
-		}
+		p := input[pathKey(tool)]
 		c, rc := Prepare(tool, input, env), PrepareReference(tool, input, env)
+		defer Release(c)
 		for _, list := range []List{AllowList, AskList, DenyList} {
 			want := ref.Match(rc, list)
 			got := !r.Skips(c, list) && r.Match(c, list)
 			if got != want {
-				t.Fatalf("%s on %s %v in %s: %v, the reference says %v", text, tool, input[pathKey(tool)], list, got, want)
+				t.Fatalf("%s on %s %v in %s (working folder %s): %v, the reference says %v", text, tool, p, list, env.Cwd, got, want)
 			}
 			if want {
 				hits++
@@ -128,10 +118,48 @@ func TestRuleTwin(t *testing.T) {
 				t.Fatalf("%s on %s %q in %s: the name test passes over a rule that matches", text, tool, p, list)
 			}
 			if d := r.CwdDir(); want && d != "" && !cwdDirsHold(c, d) {
-				t.Fatalf("%s on %s %q in %s: the cut by folders (%q) drops a rule that matches", text, tool, p, list, d)
+				t.Fatalf("%s on %s %q in %s (working folder %s): the cut by folders (%q) drops a rule that matches", text, tool, p, list, env.Cwd, d)
 			}
 		}
-		Release(c)
+	}
+	fileInput := func(p string) map[string]any {
+		return map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "K"}
+	}
+	// a grid first: folders of the world with a wildcard after them, and
+	// the secrets, on paths that reach them directly and through links
+	var grid []string
+	for _, d := range []string{"secrets", "sub", "src", "docs", "link", "outside", "homelink/.ssh"} {
+		for _, g := range []string{"*", "*.pem", "**", ".e*", "{a,key}.*"} {
+			grid = append(grid, "Read("+d+"/"+g+")", "Edit("+d+"/"+g+")")
+		}
+	}
+	grid = append(grid, "Read(**/.env)", "Read(.env)", "Read(**/secrets/**)", "Read(**/*.pem)", "Edit(**/.env)", "Read(~/.ssh/**)", "Read(//"+w.Root[1:]+"/**/.env)")
+	paths := []string{".env", "./.env", "envlink", "sub/dotenv", "sub/.env", "link/key.pem", "secrets/key.pem", "docs/secret", "docs/hard.txt",
+		"src/up/.env", "src/up/secrets/key.pem", "outside/.env", "outside/secrets/key.pem", "homelink/.ssh/id_rsa", "homelink/../proj/.env",
+		"~/projlink/.env", "~/.ssh/id_rsa", w.Proj + "/.env", "key.pem", "src/a.go", "src/pkg/a.go", "dangling", "."}
+	for _, env := range envs {
+		for _, text := range grid {
+			for _, p := range paths {
+				for _, tool := range []string{"Read", "Edit", "Write", "Grep"} {
+					check(text, tool, fileInput(p), env)
+				}
+				check(text, "Bash", map[string]any{"command": "cat " + p}, env)
+			}
+		}
+	}
+	deadline := time.Now().Add(twinBudget)
+	for i := range n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d draws in %v", i, n, twinBudget)
+		}
+		text := twingen.Rule(rng, w)
+		p := twingen.Path(rng, w)
+		env := envs[rng.IntN(len(envs))]
+		if rng.IntN(4) == 0 {
+			check(text, "Bash", map[string]any{"command": twingen.Line(rng, p)}, env)
+		} else {
+			check(text, fileTools[rng.IntN(len(fileTools))], fileInput(p), env)
+		}
 	}
 	if hits < n/20 {
 		t.Fatalf("only %d matches in %d draws: the draws miss what the shortcuts are for", hits, n)

@@ -214,6 +214,10 @@ func Rule(rng *rand.Rand, w World) string {
 		p = "/" + w.Root + "/" + p // "//" + absolute
 	case 4:
 		p = pick(rng, Names) // a bare name: at any depth in deny and ask
+	case 5, 6:
+		// a folder of the world, then a wildcard: the rule sets' cut by
+		// folders keeps it for the paths in (or resolving into) that folder
+		p = pick(rng, []string{"secrets", "sub", "src", "src/pkg", "docs", "link", "outside"}) + "/" + pick(rng, []string{"*", "*.pem", "**", "?.go", "{a,key}.*", "**/*.go", ".e*"})
 	}
 	return fmt.Sprintf("%s(%s)", tool, p)
 }
