@@ -1,0 +1,110 @@
+package session_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"vibing/internal/config"
+	"vibing/internal/frontmatter"
+	"vibing/internal/session"
+	"vibing/internal/twingen"
+)
+
+// TestDecideTwin holds the engine to its slow twin (Options.Reference:
+// reference rules and calls, rule sets not cut per call, paths always
+// resolved): drawn rule sets in the chat's lists and the managed layer,
+// every mode, and drawn calls of every file tool and Bash lines that name
+// the world's files, each decided by both; decision, reason, rule and
+// source must be the same. At least 100,000 calls (fewer with -short).
+func TestDecideTwin(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := twingen.NewWorld(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 100_000
+	if testing.Short() {
+		n = 5000
+	} else if s := os.Getenv("VIBING_TWIN_DRAWS"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil && v > 0 {
+			n = v
+		}
+	}
+	const perSet = 50
+	budget := 4 * time.Minute
+	deadline := time.Now().Add(budget)
+	rng := rand.New(rand.NewPCG(23, 3))
+	others := []string{"Bash(git:*)", "Bash(cat:*)", "Bash(rm:*)", "Bash(npm test)", "Bash(grep:*)", "Bash(cp:*)", "Bash(echo:*)",
+		"Bash", "Read", "Edit", "Write", "WebFetch(example.com)", "/tool:Read:.*secrets.*/", "Bash(sed -i:*)", "Bash(ls:*)", "Grep", "Glob"}
+	modes := []string{"default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"}
+	fileTools := []string{"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "LS", "Grep", "Glob", "NotebookRead"}
+	draw := func() string {
+		if rng.IntN(4) == 0 {
+			return others[rng.IntN(len(others))]
+		}
+		return twingen.Rule(rng, w)
+	}
+	decided, denied, asked := 0, 0, 0
+	for decided < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d calls in %v", decided, n, budget)
+		}
+		var s frontmatter.Settings
+		managed := session.PolicyFile{Layer: session.LayerManaged, Name: "/etc/vibing/policy.yaml"}
+		for range 1 + rng.IntN(8) {
+			switch r := draw(); rng.IntN(5) {
+			case 0:
+				s.Deny = append(s.Deny, r)
+			case 1:
+				s.Ask = append(s.Ask, r)
+			case 2:
+				managed.Deny = append(managed.Deny, r)
+			default:
+				s.Allow = append(s.Allow, r)
+			}
+		}
+		s.Mode = modes[rng.IntN(len(modes))]
+		opts := session.Options{Cwd: w.Proj, Home: w.Home, ChatFile: filepath.Join(w.Proj, ".vibing/chat/chat.md"), Policy: []session.PolicyFile{managed}}
+		if rng.IntN(3) == 0 {
+			opts.Cwd = filepath.Join(w.Home, "projlink") // the working folder through a symlink
+		}
+		fast, _ := session.New(config.DefaultConfig(), s, opts)
+		opts.Reference = true
+		slow, _ := session.New(config.DefaultConfig(), s, opts)
+		for range perSet {
+			p := twingen.Path(rng, w)
+			var tool string
+			var in map[string]any
+			if rng.IntN(3) == 0 {
+				tool, in = "Bash", map[string]any{"command": twingen.Line(rng, p)}
+			} else {
+				tool = fileTools[rng.IntN(len(fileTools))]
+				in = map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "K", "old_string": "a", "new_string": "b", "content": "x"}
+			}
+			got, want := fast.Decide(tool, in), slow.Decide(tool, in)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s %v in %s with deny %q ask %q allow %q managed deny %q (working folder %s):\n fast %+v\n twin %+v",
+					tool, in["file_path"], s.Mode, s.Deny, s.Ask, s.Allow, managed.Deny, opts.Cwd, got, want)
+			}
+			switch want.Decision {
+			case session.Deny:
+				denied++
+			case session.Ask:
+				asked++
+			}
+			decided++
+		}
+	}
+	if denied < n/20 || asked < n/20 {
+		t.Fatalf("%d denied and %d asked of %d: the draws miss what the shortcuts are for", denied, asked, n)
+	}
+	t.Logf("%d calls: %d denied, %d asked, the rest allowed", decided, denied, asked)
+}
