@@ -17,7 +17,9 @@ var skipWalk = map[string]bool{"/proc": true, "/sys": true, "/dev": true, "/run"
 // hidden lists the existing files and folders a Read deny rule names. Each
 // rule's folder is walked (the project and ~ for a bare name, which counts
 // at any depth), at most max entries a walk; every hit is confirmed with
-// the engine (a Read of it is denied by a rule).
+// the engine's slow twin (a Read of it is denied by a rule). The twin
+// matches without the engine's speed shortcuts, so a bug in one of them
+// cannot leave a file readable here as well as to the engine's tools.
 func (d *deriver) hidden() {
 	x := d.in.Engine.Explain()
 	hid := map[string]bool{}
@@ -26,7 +28,7 @@ func (d *deriver) hidden() {
 		if lr.List != "deny" {
 			continue
 		}
-		r, err := matcher.ParseRule(lr.Rule)
+		r, err := matcher.ParseReferenceRule(lr.Rule) // the slow twin: no shortcut of the engine's
 		if err != nil {
 			continue
 		}
@@ -79,7 +81,7 @@ func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, h
 		if !r.NamesFile(p, d.env.Cwd, d.home) {
 			return nil
 		}
-		dec := d.in.Engine.Decide("Read", map[string]any{"file_path": p})
+		dec := d.twin.Decide("Read", map[string]any{"file_path": p})
 		if dec.Decision != session.Deny || dec.Rule == "" {
 			return nil
 		}

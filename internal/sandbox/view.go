@@ -95,7 +95,7 @@ func Derive(in Input) *View {
 	if home == "" {
 		home = env.Home
 	}
-	d := &deriver{in: in, env: env, home: home, v: &View{Cwd: realPath(env.Cwd)}, max: in.MaxEntries}
+	d := &deriver{in: in, twin: in.Engine.Reference(), env: env, home: home, v: &View{Cwd: realPath(env.Cwd)}, max: in.MaxEntries}
 	if d.max <= 0 {
 		d.max = DefaultMaxEntries
 	}
@@ -112,6 +112,7 @@ func Derive(in Input) *View {
 
 type deriver struct {
 	in   Input
+	twin *session.Engine // in.Engine's slow twin: the view is decided by it (Engine.Reference)
 	env  matcher.Env
 	home string
 	v    *View
@@ -339,14 +340,14 @@ func (d *deriver) madeWritable(dir string) bool {
 	return false
 }
 
-// allowed reports whether the engine lets a Write to p (or into the folder
+// allowed reports whether the engine (its slow twin) lets a Write to p (or into the folder
 // p) run: only an allow rule that names it can, in any mode.
 func (d *deriver) allowed(p string, dir bool) bool {
 	target := p
 	if dir {
 		target = filepath.Join(p, "x")
 	}
-	dec := d.in.Engine.Decide("Write", map[string]any{"file_path": target, "content": ""})
+	dec := d.twin.Decide("Write", map[string]any{"file_path": target, "content": ""})
 	return dec.Decision == session.Allow && dec.Rule != ""
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -454,4 +455,37 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 		e.ask = append(e.ask, &rule{Rule: r, text: text, source: SourceAskList, layer: LayerChat, origin: LayerChat})
 	}
 	return nil
+}
+
+// Reference returns the slow twin of e as it is now (Options.Reference):
+// the same rules of every layer, mode, switches and grants, matched by the
+// matcher's reference rules without any shortcut taken for speed. The
+// sandbox derives its view with it, so that a speed bug of the engine
+// cannot open the sandbox as well.
+func (e *Engine) Reference() *Engine {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	t := &Engine{cfg: e.cfg, env: e.env, mode: e.mode, preset: e.preset, resumed: e.resumed, broken: e.broken, ref: true,
+		guardMake: e.guardMake, chatBase: e.chatBase, sw: e.sw, notes: e.notes, errs: e.errs,
+		ownAllow: maps.Clone(e.ownAllow), presetAllow: maps.Clone(e.presetAllow), layerAllow: maps.Clone(e.layerAllow),
+		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), index: new(cowmap.Map[*ruleSet])}
+	twin := func(rules []*rule) []*rule {
+		out := make([]*rule, len(rules))
+		for i, r := range rules {
+			c := *r
+			if r.Rule != nil {
+				ref, err := matcher.ParseReferenceRule(r.Rule.Text)
+				if err != nil { // (cannot be: the same text parsed as the rule)
+					c.Rule, c.err = nil, err
+				} else {
+					c.Rule = ref
+				}
+			}
+			out[i] = &c
+		}
+		return out
+	}
+	t.deny, t.managedAsk, t.ask, t.allow = twin(e.deny), twin(e.managedAsk), twin(e.ask), twin(e.allow)
+	t.sessDeny, t.sessAllow = twin(e.sessDeny), twin(e.sessAllow)
+	return t
 }

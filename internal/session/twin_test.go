@@ -91,8 +91,12 @@ func TestDecideTwin(t *testing.T) {
 			}
 			got, want := fast.Decide(tool, in), slow.Decide(tool, in)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
+				what := in["file_path"]
+				if tool == "Bash" {
+					what = in["command"]
+				}
 				t.Fatalf("%s %v in %s with deny %q ask %q allow %q managed deny %q (working folder %s):\n fast %+v\n twin %+v",
-					tool, in["file_path"], s.Mode, s.Deny, s.Ask, s.Allow, managed.Deny, opts.Cwd, got, want)
+					tool, what, s.Mode, s.Deny, s.Ask, s.Allow, managed.Deny, opts.Cwd, got, want)
 			}
 			switch want.Decision {
 			case session.Deny:
