@@ -4,7 +4,8 @@
 #                 for check and hook, which hands audit, rpc and run to bin/vibing-agent-full
 #   make deps     install what the tests need into .deps/ (skips what is there): the pinned
 #                 claude CLI and Neovim 0.7, 0.10 and 0.12 unpacked from Debian's packages
-#   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run, the Lua
+#   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run (and the
+#                 slow twins' fuzz targets for TWINDRAWS inputs each), the Lua
 #                 suite and the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12
 #   make bench    the benchmarks (Go and Neovim), ending with the side-by-side figures of
 #                 SPEC §9; BENCHCOUNT=6 repeats them for benchstat (output in bin/bench.txt)
@@ -18,6 +19,7 @@ NVIM_07   ?= $(CURDIR)/.deps/bin/nvim-0.7
 NVIM_010  ?= $(CURDIR)/.deps/bin/nvim-0.10
 NVIM_012  ?= $(CURDIR)/.deps/bin/nvim-0.12
 FUZZTIME  ?= 5s
+TWINDRAWS ?= 100000
 GOFILES   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
@@ -61,6 +63,10 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./internal/matcher/
 	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/
+	@# the slow twins (SPEC §9): every speed shortcut held to its reference, 100,000 inputs each
+	$(GO) test -run '^$$' -fuzz '^FuzzGlobTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
+	$(GO) test -run '^$$' -fuzz '^FuzzRuleTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecideTwin$$' -fuzztime $(TWINDRAWS)x ./internal/session/
 
 test-lua: deps build
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh

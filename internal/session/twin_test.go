@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,4 +112,48 @@ func TestDecideTwin(t *testing.T) {
 		t.Fatalf("%d denied and %d asked of %d: the draws miss what the shortcuts are for", denied, asked, n)
 	}
 	t.Logf("%d calls: %d denied, %d asked, the rest allowed", decided, denied, asked)
+}
+
+// FuzzDecideTwin holds the engine to its slow twin for any deny, ask and
+// allow rule and any path, in every mode, for the file tools and a Bash
+// line naming the path (make test runs it for 100,000 inputs).
+func FuzzDecideTwin(f *testing.F) {
+	rng := rand.New(rand.NewPCG(23, 6))
+	w := twingen.World{Root: "/w", Proj: "/w/proj", Home: "/w/home", Out: "/w/out"}
+	for range 64 {
+		f.Add(twingen.Rule(rng, w), twingen.Rule(rng, w), twingen.Rule(rng, w), twingen.Path(rng, w), uint8(rng.IntN(256)))
+	}
+	f.Add("Read(**/.env)", "Edit(src/**)", "Bash(cat:*)", ".env", uint8(9))
+	dir := f.TempDir()
+	var world twingen.World
+	var worldErr error
+	made := false
+	modes := []string{"default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"}
+	tools := []string{"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "LS", "Grep", "Glob", "NotebookRead", "Bash"}
+	f.Fuzz(func(t *testing.T, deny, ask, allow, p string, k uint8) {
+		if !made {
+			made = true
+			if dir, worldErr = filepath.EvalSymlinks(dir); worldErr == nil {
+				world, worldErr = twingen.NewWorld(dir)
+			}
+		}
+		if worldErr != nil {
+			t.Fatal(worldErr)
+		}
+		fix := func(s string) string { return strings.ReplaceAll(s, "/w/", world.Root+"/") }
+		s := frontmatter.Settings{Deny: []string{fix(deny)}, Ask: []string{fix(ask)}, Allow: []string{fix(allow)}, Mode: modes[int(k)%len(modes)]}
+		opts := session.Options{Cwd: world.Proj, Home: world.Home, ChatFile: filepath.Join(world.Proj, ".vibing/chat/chat.md")}
+		fast, _ := session.New(config.DefaultConfig(), s, opts)
+		opts.Reference = true
+		slow, _ := session.New(config.DefaultConfig(), s, opts)
+		p = fix(p)
+		tool := tools[int(k/5)%len(tools)]
+		in := map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "K", "old_string": "a", "new_string": "b", "content": "x"}
+		if tool == "Bash" {
+			in = map[string]any{"command": "cat " + p}
+		}
+		if got, want := fast.Decide(tool, in), slow.Decide(tool, in); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s %q in %s with deny %q ask %q allow %q:\n fast %+v\n twin %+v", tool, p, s.Mode, s.Deny, s.Ask, s.Allow, got, want)
+		}
+	})
 }
