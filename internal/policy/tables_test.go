@@ -79,3 +79,51 @@ func TestLayerEveryday(t *testing.T) {
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// Claude Code's bare names (Read(.env), Edit(id_rsa)) in the user's and the
+// project's Claude settings are read as **/NAME: they hold at the top of
+// the working folder too, under every spelling, for every file tool and for
+// Bash words; and they leave the files they do not name alone.
+func TestClaudeBareNamesAtTheTop(t *testing.T) {
+	t.Parallel()
+	for _, where := range []string{"~/.claude/settings.json", ".claude/settings.json", ".claude/settings.local.json"} {
+		t.Run(where, func(t *testing.T) {
+			w := newWorld(t)
+			w.write(".env", "SECRET=1\n")
+			w.write("sub/.env", "SECRET=2\n")
+			w.write("src/main.go", "package main\n")
+			w.write(where, `{"permissions":{"deny":["Read(.env)","Edit(*.pem)"]}}`)
+			ch := w.open("permissions_mode: bypassPermissions\n", nil)
+			src := "user:"
+			if where != "~/.claude/settings.json" {
+				src = "project:"
+			}
+			for _, c := range []call{
+				file("Read", ".env", "deny", src),
+				file("Read", "./.env", "deny", src),
+				file("Read", filepath.Join(w.root, ".env"), "deny", src),
+				file("Read", "src/../.env", "deny", src),
+				file("Read", "sub/.env", "deny", src),
+				file("Edit", ".env", "deny", src),
+				file("Write", ".env", "deny", src),
+				file("Write", "key.pem", "deny", src),
+				file("Edit", "./certs/key.pem", "deny", src),
+				{tool: "Grep", input: map[string]any{"pattern": "SECRET", "path": ".env"}, want: "deny", source: src},
+				bash("cat .env", "deny", src),
+				bash("cat .en?", "deny", src),
+				bash("head -c 99 ./.env", "deny", src),
+				bash("echo x > key.pem", "deny", src),
+				// everyday: what the rules do not name
+				file("Read", "src/main.go", "allow", "mode"),
+				file("Read", ".envrc", "allow", "mode"),
+				file("Edit", "src/main.go", "allow", "mode"),
+				bash("cat src/main.go", "allow", "mode"),
+				bash("go vet ./...", "allow", "mode"),
+			} {
+				if d := ch.Engine.Decide(c.tool, c.input); d.Decision != c.want || !hasPrefix(d.Source, c.source) {
+					t.Errorf("%s %v = %s from %s (%s), want %s from %s", c.tool, c.input, d.Decision, d.Source, d.Reason, c.want, c.source)
+				}
+			}
+		})
+	}
+}
