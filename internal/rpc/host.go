@@ -96,6 +96,19 @@ func failed(msg string) map[string]any { return map[string]any{"ok": false, "err
 
 // plain turns a struct with json tags into the map the plugin receives, so
 // Lua sees the same field names as `vibing-agent explain --json`.
+// plainList is plain for a value that encodes as a JSON array (nil for null).
+func plainList(v any) ([]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var l []any
+	if err := json.Unmarshal(b, &l); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
 func plain(v any) (map[string]any, error) {
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -202,7 +202,7 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := plain(ch.Files)
+	files, err := plainList(ch.Files) // a list: one entry per policy file
 	if err != nil {
 		return nil, err
 	}
