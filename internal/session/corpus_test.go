@@ -103,3 +103,8 @@ func TestFileReasonCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "reasons.js
 // folder) under every spelling of the path, for every file tool and for the
 // words of a Bash line.
 func TestDepthZeroCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "depth0.json", 10) }
+
+// What the engine cannot see through, and folders read whole, ask where a
+// person can answer (once) and are refused where none can; a line that also
+// names what a deny rule covers is refused.
+func TestUnseenAsksCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "unseen.json", 10) }

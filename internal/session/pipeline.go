@@ -92,13 +92,22 @@ func guardDenial(c *matcher.Call, p string) Decision {
 // byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
 // view bc (rule set bs).
 func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
-	// 2. deny list and the default deny rules
-	if r := denyRule(c, rs.deny, rs.denyNames); r != nil {
-		return e.denial(c, c, r)
+	// 2. deny list and the default deny rules; a rule that fires only on
+	// what the engine cannot see through (or on a folder read whole that
+	// holds what it names) is held back: it asks below, unless another
+	// rule refuses the call
+	soft, softV := denyRule(c, rs.deny, rs.denyNames), c
+	if soft != nil && !e.softens(c, soft) {
+		return e.denial(c, c, soft)
 	}
 	if bc != nil {
 		if r := denyRule(bc, bs.deny, bs.denyNames); r != nil {
-			return e.denial(c, bc, r)
+			if !e.softens(bc, r) {
+				return e.denial(c, bc, r)
+			}
+			if soft == nil {
+				soft, softV = r, bc
+			}
 		}
 	}
 	if e.cfg.DefaultDeny() {
@@ -113,6 +122,19 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	}
 	if c.Err != nil && c.Tool == "Bash" && strings.TrimSpace(c.Command) == "" {
 		return Decision{Decision: Deny, Source: SourceConfig, Reason: fmt.Sprintf("The Bash call has no command to check (%v), so it is denied.", c.Err)}
+	}
+
+	if soft != nil {
+		// a session deny that fires still refuses; else a person judges
+		if r := firstMatch(c, rs.sessDeny, matcher.DenyList); r != nil {
+			return sessionDenial(c, r)
+		}
+		if bc != nil {
+			if r := firstMatch(bc, bs.sessDeny, matcher.DenyList); r != nil {
+				return sessionDenial(c, r)
+			}
+		}
+		return e.unseenDenyAsk(c, softV, soft)
 	}
 
 	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
@@ -217,7 +239,7 @@ func sessionDenial(c *matcher.Call, r *rule) Decision {
 // denyRule is step 2 for the rules of one view v of a call (names: their
 // name tests side by side, or nil): the rule that denies it, or nil.
 func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest) *rule {
-	var unseenBy *rule // a rule that fires only on what the engine cannot see
+	var unseenBy *rule // a rule that fires only on what the engine cannot see, or on a folder read whole
 	if len(names) != len(rules) {
 		names = nil
 	}
@@ -228,7 +250,7 @@ func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest) *rule {
 		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
-		if unseenBy == nil && r.err == nil && v.Err == nil && r.Rule.Unseen(v, matcher.DenyList) != "" {
+		if unseenBy == nil && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != "") {
 			// name a rule that matches what the line spells out, if one
 			// does, before one that fires on what cannot be seen
 			unseenBy = r
@@ -680,4 +702,60 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// wholeFolder says, for a Read deny rule that fires on v only because v
+// reads a folder whole (grep -r x ., the Grep tool over a folder) that holds
+// a file the rule names, which folder; "" otherwise (also when the rule
+// names every file of that folder: then nothing else is read).
+func wholeFolder(v *matcher.Call, r *rule) string {
+	if r.Rule == nil || !r.Rule.OnFiles() {
+		return ""
+	}
+	if v.Tool == "Bash" {
+		return r.Rule.TreeHit(v, matcher.DenyList)
+	}
+	if searchNote(v, r) != "" {
+		if root, _ := v.SearchRoot(); !r.Rule.NamesAllBelow(&root, v) {
+			return root.Abs
+		}
+	}
+	return ""
+}
+
+// softens reports whether the deny rule r, which fires on v, asks rather
+// than refuses where a person can answer: it fires only on what the engine
+// cannot see through, or on a folder read whole that holds what it names,
+// and it is no rule of the managed layer (the organisation's floor never
+// asks). The person then judges what the engine cannot.
+func (e *Engine) softens(v *matcher.Call, r *rule) bool {
+	if r.err != nil || v.Err != nil || r.layer == LayerManaged {
+		return false
+	}
+	return r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != ""
+}
+
+// unseenDenyAsk is the decision on c when the deny rule r fires on its
+// view v only on what the engine cannot see (softens): an ask in every
+// mode, answered once (an always or session answer would not outrank the
+// rule), or the refusal where no prompt can be shown.
+func (e *Engine) unseenDenyAsk(c, v *matcher.Call, r *rule) Decision {
+	var what string
+	if dir := wholeFolder(v, r); dir != "" {
+		what = fmt.Sprintf("it reads all of %s, which holds what the rule %s denies", dir, r.String())
+	} else {
+		what = fmt.Sprintf("%s, because %s; the rule %s denies what it may touch", unseenWhat(r), r.Rule.Unseen(v, matcher.DenyList), r.String())
+	}
+	if !e.canPrompt() {
+		d := e.denial(c, v, r)
+		if e.mode == "dontAsk" {
+			d.Reason += " It would ask where a prompt can be shown; dontAsk mode never prompts."
+		} else {
+			d.Reason += " It would ask where a prompt can be shown; approval prompts are off for resumed sessions (/new-session starts a fresh one)."
+		}
+		return d
+	}
+	return Decision{Decision: Ask, Rule: r.String(), Source: r.decisionSource(SourceDenyList), NoAlways: true, NoSession: true,
+		Reason: fmt.Sprintf("%s needs your approval in every mode: %s. Approve it only if it leaves that alone.", describe(c), what),
+		Limit:  fmt.Sprintf("the deny rule %s can be set aside for this call only, never always or for the session", r.String())}
 }
