@@ -108,3 +108,9 @@ func TestDepthZeroCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "depth0.json
 // person can answer (once) and are refused where none can; a line that also
 // names what a deny rule covers is refused.
 func TestUnseenAsksCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "unseen.json", 10) }
+
+// A Bash line that only reads inside the working folder is, for the mode, a
+// Read of what it names: it runs without a prompt in default, acceptEdits,
+// plan and dontAsk modes; anything that writes, runs a program, reaches out
+// or cannot be seen through still asks.
+func TestReadOnlyBashCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "readonly.json", 10) }

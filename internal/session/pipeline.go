@@ -517,6 +517,15 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
 
+	if c.Tool == "Bash" && e.mode != "bypassPermissions" && c.ReadsOnlyInside() {
+		// a line that only reads inside the working folder is, for the
+		// mode, a Read of what it names (the Read rules have spoken)
+		d.Decision, d.Reason = Allow, say(c, " only reads inside the working directory, allowed in ", e.mode, " mode.")
+		if e.mode == "default" || e.mode == "acceptEdits" {
+			e.policy(c, &d)
+		}
+		return d
+	}
 	if readOnly && c.Err == nil && e.mode != "bypassPermissions" {
 		if inside {
 			d.Decision, d.Reason = Allow, c.Tool+" is a read-only tool, allowed in "+e.mode+" mode."

@@ -207,8 +207,12 @@ func TestModes(t *testing.T) {
 	cases = append(cases, readAll("dontAsk", session.Allow)...)
 	cases = append(cases, readAll("bypassPermissions", session.Allow)...)
 	cases = append(cases, []tcase{
-		{Name: "empty mode is default", Tool: "Bash", Input: bash("ls"), Want: session.Ask, Source: session.SourceMode, ReasonHas: []string{"default mode"}},
-		{Name: "default bash", Mode: "default", Tool: "Bash", Input: bash("ls"), Want: session.Ask, Source: session.SourceMode},
+		{Name: "empty mode is default", Tool: "Bash", Input: bash("make build"), Want: session.Ask, Source: session.SourceMode, ReasonHas: []string{"default mode"}},
+		{Name: "default bash", Mode: "default", Tool: "Bash", Input: bash("make build"), Want: session.Ask, Source: session.SourceMode},
+		{Name: "default bash that only reads inside", Mode: "default", Tool: "Bash", Input: bash("ls -la && git status && grep -n x src/a.go | head -5"), Want: session.Allow, Source: session.SourceMode, ReasonHas: []string{"only reads inside the working directory"}},
+		{Name: "default bash that reads outside", Mode: "default", Tool: "Bash", Input: bash("cat /etc/hostname"), Want: session.Ask, Source: session.SourceMode},
+		{Name: "plan bash that only reads inside", Mode: "plan", Tool: "Bash", Input: bash("cat src/a.go"), Want: session.Allow, Source: session.SourceMode},
+		{Name: "dontAsk bash that only reads inside", Mode: "dontAsk", Tool: "Bash", Input: bash("wc -l src/a.go"), Want: session.Allow, Source: session.SourceMode},
 		{Name: "default edit", Mode: "default", Tool: "Edit", Input: file("a.go"), Want: session.Ask},
 		{Name: "default webfetch", Mode: "default", Tool: "WebFetch", Input: url("https://go.dev"), Want: session.Ask},
 		{Name: "default unknown mcp", Mode: "default", Tool: "mcp__x__y", Input: map[string]any{}, Want: session.Ask},
@@ -226,17 +230,17 @@ func TestModes(t *testing.T) {
 		{Name: "acceptEdits edit via symlink outside", Mode: "acceptEdits", Tool: "Edit", Input: file("link/x.txt"), Want: session.Ask},
 		{Name: "acceptEdits write traversal", Mode: "acceptEdits", Tool: "Write", Input: file("../outside/y"), Want: session.Ask},
 		{Name: "acceptEdits write home", Mode: "acceptEdits", Tool: "Write", Input: file("~/.bashrc"), Want: session.Ask},
-		{Name: "acceptEdits bash", Mode: "acceptEdits", Tool: "Bash", Input: bash("ls"), Want: session.Ask},
+		{Name: "acceptEdits bash", Mode: "acceptEdits", Tool: "Bash", Input: bash("make build"), Want: session.Ask},
 		{Name: "acceptEdits webfetch", Mode: "acceptEdits", Tool: "WebFetch", Input: url("https://go.dev"), Want: session.Ask},
 		{Name: "acceptEdits read outside", Mode: "acceptEdits", Tool: "Read", Input: file("/etc/passwd"), Want: session.Ask},
 
 		{Name: "plan edit", Mode: "plan", Tool: "Edit", Input: file("a.go"), Want: session.Deny, Source: session.SourceMode, ReasonHas: []string{"plan mode is read-only"}},
-		{Name: "plan bash", Mode: "plan", Tool: "Bash", Input: bash("ls"), Want: session.Deny, ReasonHas: []string{"plan mode is read-only"}},
+		{Name: "plan bash", Mode: "plan", Tool: "Bash", Input: bash("make build"), Want: session.Deny, ReasonHas: []string{"plan mode is read-only"}},
 		{Name: "plan webfetch", Mode: "plan", Tool: "WebFetch", Input: url("https://go.dev"), Want: session.Deny},
 		{Name: "plan allow list still allows", Mode: "plan", Allow: []string{"Bash(ls)"}, Tool: "Bash", Input: bash("ls"), Want: session.Allow, Source: session.SourceAllowList},
 		{Name: "plan read outside asks", Mode: "plan", Tool: "Read", Input: file("/etc/passwd"), Want: session.Ask},
 
-		{Name: "dontAsk bash", Mode: "dontAsk", Tool: "Bash", Input: bash("ls"), Want: session.Deny, Source: session.SourceMode, ReasonHas: []string{"/allow Bash(ls)"}},
+		{Name: "dontAsk bash", Mode: "dontAsk", Tool: "Bash", Input: bash("make build"), Want: session.Deny, Source: session.SourceMode, ReasonHas: []string{"/allow Bash(make build:*)"}},
 		{Name: "dontAsk edit", Mode: "dontAsk", Tool: "Edit", Input: file("a.go"), Want: session.Deny, ReasonHas: []string{"dontAsk", "/allow"}},
 		{Name: "dontAsk ask list becomes deny", Mode: "dontAsk", Ask: []string{"Bash(npm:*)"}, Tool: "Bash", Input: bash("npm i"), Want: session.Deny, Source: session.SourceAskList, Rule: "Bash(npm:*)", ReasonHas: []string{"ask: Bash(npm:*)", "/allow Bash(npm:*)"}},
 		{Name: "dontAsk read outside becomes deny", Mode: "dontAsk", Tool: "Read", Input: file("/etc/passwd"), Want: session.Deny},
