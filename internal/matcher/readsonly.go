@@ -23,7 +23,7 @@ var modeReaders = table[map[string][]string]{make: func() map[string][]string {
 		"xxd": nil, "strings": nil, "jq": nil, "column": nil, "cut": nil, "tr": nil, "uniq": nil,
 		"sort": {"--compress-program"}, "fold": nil, "fmt": nil, "base64": nil, "paste": nil, "join": nil, "expand": nil,
 		"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls", "-fprintf"},
-		"git": nil,
+		"git":  nil,
 	}
 }}
 
