@@ -55,7 +55,7 @@ put README.md <<'MD'
 
 A tiny project for trying vibing without an API key. The demo agent
 (`vibing-agent run --backend demo`) reads this file, edits `hello.py`,
-runs a harmless command, tries a `sudo` command that the default deny
+runs `python3 hello.py`, tries a `sudo` command that the default deny
 rules refuse, pretends to fetch a web page, and proposes a new version of
 this README (a diff: press d in its approval block to review it side by side).
 

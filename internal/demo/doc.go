@@ -9,7 +9,7 @@
 // scripts/demo-project.sh), then reports KindToolResult. A denied call gets
 // an error result carrying the verdict's message, as the model would see it.
 //
-// The script (script.go): read README.md, edit hello.py, run a harmless
+// The script (script.go): read README.md, edit hello.py, run hello.py (a
 // Bash command, try `sudo rm -rf …` (refused by the default deny rules and
 // never executed by the demo whatever the verdict), fetch example.com
 // (simulated: the demo never touches the network), write a new version of

@@ -23,12 +23,12 @@ type Call struct {
 
 // The demo project's files and the demo's commands.
 const (
-	ReadmeFile  = "README.md"
-	HelloFile   = "hello.py"
-	BashCommand = "cat hello.py"
-	GrepCommand = "grep -n return hello.py"
-	SudoCommand = "sudo rm -rf /tmp/vibing-demo-never"
-	FetchURL    = "https://example.com/"
+	ReadmeFile   = "README.md"
+	HelloFile    = "hello.py"
+	BashCommand  = "python3 hello.py"
+	AgainCommand = "python3 hello.py --again"
+	SudoCommand  = "sudo rm -rf /tmp/vibing-demo-never"
+	FetchURL     = "https://example.com/"
 )
 
 var againWord = regexp.MustCompile(`(?i)\bagain\b`)
@@ -51,8 +51,9 @@ var fullScript = []Step{
 	{Text: "\nNext I'll edit `hello.py`. Edits are not in the allow list and the mode is `default`, " +
 		"so you are asked first. Try allow once, deny, or always allow.\n",
 		Call: &Call{Tool: "Edit", Input: editInput(`greet("world")`, `greet("vibing")`)}},
-	{Text: "\nNow a harmless shell command to show the file. `Bash` changes things in general, so it asks too.\n",
-		Call: &Call{Tool: "Bash", Input: bashInput(BashCommand, "Show hello.py")}},
+	{Text: "\nNow I'll run `hello.py`. A command that only reads inside the project (`cat hello.py`) would run " +
+		"without asking, like a Read; running a program may do anything, so `Bash` asks.\n",
+		Call: &Call{Tool: "Bash", Input: bashInput(BashCommand, "Run hello.py")}},
 	{Text: "\nHere is something no agent should be allowed to do: `sudo rm -rf …`. The default deny rules " +
 		"refuse any `sudo` in every mode, without asking you (and the demo would not run it anyway).\n",
 		Call: &Call{Tool: "Bash", Input: bashInput(SudoCommand, "Remove a folder as root"), NeverRun: true}},
@@ -79,10 +80,10 @@ var againScript = []Step{
 		"(one live agent per chat), so where your rules and this session's grants do not cover a call, " +
 		"you are asked again. First an edit:\n",
 		Call: &Call{Tool: "Edit", Input: editInput(`"Hello, "`, `"Hi again, "`)}},
-	{Text: "\nAnd the file as it is now:\n",
-		Call: &Call{Tool: "Bash", Input: bashInput(BashCommand, "Show hello.py")}},
+	{Text: "\nAnd the program as it is now:\n",
+		Call: &Call{Tool: "Bash", Input: bashInput(BashCommand, "Run hello.py")}},
 	{Text: "\nA command this session has not run yet:\n",
-		Call: &Call{Tool: "Bash", Input: bashInput(GrepCommand, "Find the greeting")}},
+		Call: &Call{Tool: "Bash", Input: bashInput(AgainCommand, "Run hello.py again")}},
 	{Text: "\nDone (a demo: nothing was sent to a model).\n"},
 }
 

@@ -143,15 +143,15 @@ func TestDemoHeadless(t *testing.T) {
 		"vibing DEMO",
 		"⏺ Read: README.md — allowed (Read(**))",
 		"⏺ Edit: hello.py — always allowed (Edit(hello.py) added to permissions_allow) by you",
-		"⏺ Bash: cat hello.py — allowed for this session (Bash(cat",
+		"⏺ Bash: python3 hello.py — allowed for this session (Bash(python3",
 		"⏺ Bash: sudo rm -rf /tmp/vibing-demo-never — refused",
 		"⏺ WebFetch: https://example.com/ — denied by you",
 		"⏺ Write: README.md — allowed once by you",
 		// The second message: no prompt where the rule and the grant
 		// apply, a prompt for the new command.
 		"⏺ Edit: hello.py — allowed (Edit(hello.py))",
-		"⏺ Bash: cat hello.py — allowed (Bash(cat",
-		"⏺ Bash: grep -n return hello.py — allowed once by you",
+		"⏺ Bash: python3 hello.py — allowed (Bash(python3",
+		"⏺ Bash: python3 hello.py --again — allowed once by you",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, s)
