@@ -95,7 +95,7 @@ func UpdateFile(path string, fn func(data []byte) ([]byte, error)) error {
 	if err != nil {
 		return named(link, path, err)
 	}
-	defer f.Close() // closing releases the lock
+	defer f.Close()                                      // closing releases the lock
 	data, err := safefile.ReadAll(f, safefile.ChatLimit) // the file lockFile checked is the one at path
 	if err != nil {
 		return err
