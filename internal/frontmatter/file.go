@@ -95,8 +95,9 @@ func UpdateFile(path string, fn func(data []byte) ([]byte, error)) error {
 	if err != nil {
 		return named(link, path, err)
 	}
-	defer f.Close()                                      // closing releases the lock
-	data, err := safefile.ReadAll(f, safefile.ChatLimit) // the file lockFile checked is the one at path
+	defer f.Close() // closing releases the lock
+	// read the file lockFile checked, not whatever the path names now
+	data, err := safefile.ReadAll(f, safefile.ChatLimit)
 	if err != nil {
 		return err
 	}
