@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	leanOnce sync.Once
+	leanDir  string // a folder every user can enter, holding the lean build
+	leanErr  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if leanDir != "" {
+		os.RemoveAll(leanDir)
+	}
+	os.Exit(code)
+}
+
+// leanAgent is the build `make build` puts at bin/vibing-agent (-tags
+// lean: check and hook run in it), built from this tree into a folder
+// that another user (nobody) can run it from.
+func leanAgent(t *testing.T) string {
+	t.Helper()
+	leanOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "vibing-lean-")
+		if err == nil {
+			leanDir = dir
+			err = os.Chmod(dir, 0o755)
+		}
+		if err != nil {
+			leanErr = err.Error()
+			return
+		}
+		out, err := exec.Command("go", "build", "-tags", "lean", "-o", filepath.Join(dir, "vibing-agent"), ".").CombinedOutput()
+		if err != nil {
+			leanErr = err.Error() + "\n" + string(out)
+		}
+	})
+	if leanErr != "" {
+		t.Fatalf("go build -tags lean: %s", leanErr)
+	}
+	return filepath.Join(leanDir, "vibing-agent")
+}
+
+// runBounded runs the agent and fails the test when it has not exited
+// after ten seconds: a regression blocks on a FIFO, and must fail rather
+// than hang the suite. The process may use 1 GiB of data at most, so one
+// that reads /dev/zero dies instead of taking the machine's memory.
+func runBounded(t *testing.T, bin, dir, stdin string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "prlimit", append([]string{"--data=1073741824", "--", bin}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("vibing-agent %s blocked (killed after %v)", args[0], time.Since(start).Round(time.Millisecond))
+	}
+	var ee *exec.ExitError
+	if err != nil && !errorsAs(err, &ee) {
+		t.Fatalf("vibing-agent %v: %v", args, err)
+	}
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+}
+
+func errorsAs(err error, ee **exec.ExitError) bool {
+	e, ok := err.(*exec.ExitError)
+	*ee = e
+	return ok
+}
+
+// check and hook never block on a policy, settings, chat, config or spool
+// file: a FIFO, a symlink to /dev/zero or to a FIFO gets a deny (or, for a
+// chat or config that cannot be read, exit 1) with a sentence naming the
+// file, at once. Everyday files keep deciding as before.
+func TestCheckAndHookNeverBlock(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Fatalf("prlimit (util-linux) is missing: %v", err)
+	}
+	bin := leanAgent(t)
+	type world struct{ dir, home, proj, chat, config, spool string }
+	fifo := func(t *testing.T, p string) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.Remove(p)
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	symlink := func(t *testing.T, to, p string) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.Remove(p)
+		if err := os.Symlink(to, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, w world) string // makes the fault; returns the path the answer names
+		cmd   string                             // check | hook
+		// check: the decision (or "exit1" for a chat or config that
+		// cannot be read); hook: the permissionDecision ("{}" = none)
+		want, says string
+	}{
+		{"everyday files: check", func(t *testing.T, w world) string { return "" }, "check", "deny", "Bash(curl:*)"},
+		{"everyday files: hook", func(t *testing.T, w world) string { return "" }, "hook", "deny", "Bash(curl:*)"},
+		{"user Claude settings a FIFO: check", func(t *testing.T, w world) string {
+			p := filepath.Join(w.home, ".claude", "settings.json")
+			fifo(t, p)
+			return p
+		}, "check", "deny", "cannot be read: not a regular file (a named pipe)"},
+		{"user Claude settings a FIFO: hook", func(t *testing.T, w world) string {
+			p := filepath.Join(w.home, ".claude", "settings.json")
+			fifo(t, p)
+			return p
+		}, "hook", "deny", "cannot be read: not a regular file (a named pipe)"},
+		{"project policy a symlink to a FIFO: check", func(t *testing.T, w world) string {
+			p := filepath.Join(w.proj, ".vibing", "policy.yaml")
+			fifo(t, filepath.Join(w.dir, "pipe"))
+			symlink(t, filepath.Join(w.dir, "pipe"), p)
+			return p
+		}, "check", "deny", "cannot be read: not a regular file (a named pipe)"},
+		{"user policy a symlink to /dev/zero: check", func(t *testing.T, w world) string {
+			p := filepath.Join(w.home, "config", "vibing", "policy.yaml")
+			symlink(t, "/dev/zero", p)
+			return p
+		}, "check", "deny", "cannot be read: not a regular file (a character device)"},
+		{"user policy a symlink to /dev/zero: hook", func(t *testing.T, w world) string {
+			p := filepath.Join(w.home, "config", "vibing", "policy.yaml")
+			symlink(t, "/dev/zero", p)
+			return p
+		}, "hook", "deny", "cannot be read: not a regular file (a character device)"},
+		{"chat a FIFO: check", func(t *testing.T, w world) string {
+			fifo(t, w.chat)
+			return w.chat
+		}, "check", "exit1", "not a regular file (a named pipe)"},
+		{"config a FIFO: check", func(t *testing.T, w world) string {
+			fifo(t, w.config)
+			return w.config
+		}, "check", "exit1", "not a regular file (a named pipe)"},
+		{"config a FIFO: hook", func(t *testing.T, w world) string {
+			fifo(t, w.config)
+			return w.config
+		}, "hook", "deny", "not a regular file (a named pipe)"},
+		{"audit spool a FIFO: hook", func(t *testing.T, w world) string {
+			fifo(t, w.spool)
+			return w.spool
+		}, "hook", "deny", "not a regular file (a named pipe)"},
+		{"learned tool list a FIFO: check", func(t *testing.T, w world) string {
+			fifo(t, filepath.Join(w.home, "state", "vibing", "cli-tools.json"))
+			return ""
+		}, "check", "deny", "Bash(curl:*)"},
+		{"trust store a FIFO: check", func(t *testing.T, w world) string {
+			p := filepath.Join(w.home, "state", "vibing", "trust.json")
+			fifo(t, p)
+			return ""
+		}, "check", "deny", "Bash(curl:*)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			w := world{dir: dir, home: filepath.Join(dir, "home"), proj: filepath.Join(dir, "proj"),
+				config: filepath.Join(dir, "options.json"), spool: filepath.Join(dir, "audit.sqlite.hook-spool")}
+			w.chat = writeChat(t, w.proj, "---\nvibing.nvim: true\npermissions_allow: [\"Bash(curl:*)\", \"Bash(ls)\"]\n---\n")
+			writeFile(t, w.config, `{"audit_path":"`+filepath.Join(dir, "audit.sqlite")+`"}`)
+			writeFile(t, filepath.Join(w.home, ".claude", "settings.json"), `{"permissions":{"deny":["Bash(curl:*)"]}}`)
+			named := tt.setup(t, w)
+			env := []string{"HOME=" + w.home, "XDG_STATE_HOME=" + filepath.Join(w.home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(w.home, "config"), "CLAUDE_PROJECT_DIR=" + w.proj}
+			var out, errOut string
+			var code int
+			if tt.cmd == "check" {
+				out, errOut, code = runBounded(t, bin, w.proj, "", env, "check", "--config", w.config, "--chat", w.chat, "--tool", "Bash", "--input", `{"command":"curl https://example.com"}`)
+			} else {
+				in := `{"session_id":"s","cwd":"` + w.proj + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl https://example.com"}}`
+				out, errOut, code = runBounded(t, bin, w.proj, in, env, "hook", "--config", w.config)
+			}
+			answer := out + errOut
+			var decision string
+			switch {
+			case tt.want == "exit1":
+				if code == exitFail {
+					decision = "exit1"
+				}
+			case tt.cmd == "check":
+				var d struct{ Decision string }
+				json.Unmarshal([]byte(out), &d)
+				decision = d.Decision
+			default:
+				var h struct {
+					HookSpecificOutput struct{ PermissionDecision string } `json:"hookSpecificOutput"`
+				}
+				json.Unmarshal([]byte(out), &h)
+				decision = h.HookSpecificOutput.PermissionDecision
+			}
+			if decision != tt.want || !strings.Contains(answer, tt.says) || !strings.Contains(answer, named) {
+				t.Errorf("%s = %q (exit %d), want %s saying %q about %s\nstdout: %s\nstderr: %s", tt.cmd, decision, code, tt.want, tt.says, named, out, errOut)
+			}
+		})
+	}
+}
