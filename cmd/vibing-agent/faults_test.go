@@ -215,3 +215,105 @@ func TestCheckAndHookNeverBlock(t *testing.T) {
 		})
 	}
 }
+
+// The managed layer as it is deployed: /etc/vibing/policy.d and
+// /etc/claude-code/managed-settings.d made by root under umask 077, so the
+// person (here nobody) cannot list them. Seen through a private mount
+// namespace (an overlay over /etc that only this test's processes see),
+// so the machine's own /etc is never touched. Every call is refused with a
+// sentence naming the folder; once the folder is readable, its deny rules
+// decide again.
+func TestUnreadableManagedFolders(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root for a private mount namespace (unshare -m) and to run check as nobody")
+	}
+	for _, tool := range []string{"unshare", "setpriv"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s (util-linux) is missing: %v", tool, err)
+		}
+	}
+	bin := leanAgent(t)
+	tmp, err := os.MkdirTemp("", "vibing-managed-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	proj, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
+	for _, d := range []string{home, filepath.Join(tmp, "upper"), filepath.Join(tmp, "work")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chat := writeChat(t, proj, "---\nvibing.nvim: true\npermissions_allow: [\"Bash(curl:*)\", \"Bash(ls)\"]\n---\n")
+	script := `set -e
+mount -t overlay overlay -o lowerdir=/etc,upperdir="$TMPD/upper",workdir="$TMPD/work" /etc
+grep -q '^overlay /etc overlay ' /proc/self/mounts || { echo "no overlay on /etc" >&2; exit 3; }
+rm -rf /etc/vibing /etc/claude-code
+check() { setpriv --reuid=65534 --regid=65534 --clear-groups "$AGENT" check --chat "$CHAT" --tool Bash --input "{\"command\":\"$1\"}"; echo; }
+# policy.d made under umask 077; /etc/vibing itself readable
+(umask 077; mkdir -p /etc/vibing/policy.d; printf 'deny: ["Bash(curl:*)"]\n' > /etc/vibing/policy.d/10-net.yaml)
+chmod 755 /etc/vibing
+check "curl https://example.com"
+check ls
+chmod 755 /etc/vibing/policy.d; chmod 644 /etc/vibing/policy.d/10-net.yaml
+check "curl https://example.com"
+check ls
+rm -rf /etc/vibing
+# Claude's managed-settings.d the same way
+(umask 077; mkdir -p /etc/claude-code/managed-settings.d; printf '{"permissions":{"deny":["Bash(curl:*)"]}}' > /etc/claude-code/managed-settings.d/10-net.json)
+chmod 755 /etc/claude-code
+check "curl https://example.com"
+chmod 755 /etc/claude-code/managed-settings.d; chmod 644 /etc/claude-code/managed-settings.d/10-net.json
+check "curl https://example.com"
+`
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "unshare", "-m", "--propagation", "private", "sh", "-c", script)
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "AGENT="+bin, "CHAT="+chat, "TMPD="+tmp, "HOME="+home,
+		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("the namespace script blocked\n%s\n%s", out, stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("unshare: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var got []struct{ Decision, Source, Reason string }
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var d struct{ Decision, Source, Reason string }
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("not a decision: %q (%v)\n%s", line, err, out)
+		}
+		got = append(got, d)
+	}
+	const policyD = "Policy folder /etc/vibing/policy.d cannot be read: permission denied; every tool call is denied until it is fixed."
+	const settingsD = "Settings folder /etc/claude-code/managed-settings.d cannot be read: permission denied; every tool call is denied until it is fixed."
+	want := []struct{ decision, source, reason string }{
+		{"deny", "config", policyD}, // the chat's allow does not get past a folder nobody can read
+		{"deny", "config", policyD}, // nor does anything else
+		{"deny", "managed:/etc/vibing/policy.d/10-net.yaml", ""},
+		{"allow", "allow_list", ""},
+		{"deny", "config", settingsD},
+		{"deny", "managed:/etc/claude-code/managed-settings.d/10-net.json", ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d decisions, want %d:\n%s\n%s", len(got), len(want), out, stderr.String())
+	}
+	for i, w := range want {
+		if got[i].Decision != w.decision || got[i].Source != w.source || w.reason != "" && got[i].Reason != w.reason {
+			t.Errorf("call %d = %s from %s (%s), want %s from %s (%s)", i+1, got[i].Decision, got[i].Source, got[i].Reason, w.decision, w.source, w.reason)
+		}
+	}
+	if _, err := os.Stat("/etc/vibing/policy.d/10-net.yaml"); err == nil {
+		t.Error("/etc/vibing/policy.d/10-net.yaml exists outside the namespace: the test touched the real /etc")
+	}
+}
