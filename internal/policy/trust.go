@@ -37,7 +37,7 @@ func LoadTrust(path string) (*Trust, error) {
 		return t, nil
 	}
 	if err != nil {
-		return t, fmt.Errorf("trust store %s: %w", path, err)
+		return t, fmt.Errorf("trust store %s: %w", path, pathless(path, err))
 	}
 	var doc struct {
 		Files map[string]TrustEntry `json:"files"`

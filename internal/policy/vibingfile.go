@@ -36,13 +36,18 @@ func (e *UnreadableError) Unwrap() error { return e.Err }
 // Is makes an UnreadableError an ErrMalformed.
 func (e *UnreadableError) Is(target error) bool { return target == ErrMalformed }
 
-// unreadable says why path cannot be read without naming it twice.
+// unreadable says why path cannot be read.
 func unreadable(what, path string, err error) error {
+	return &UnreadableError{What: what, Path: path, Err: pathless(path, err)}
+}
+
+// pathless is err without the path a sentence names already.
+func pathless(path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {
-		err = pe.Err
+		return pe.Err
 	}
-	return &UnreadableError{What: what, Path: path, Err: err}
+	return err
 }
 
 // vibingFile is a vibing policy file (/etc/vibing/policy.yaml,
