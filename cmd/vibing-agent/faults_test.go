@@ -117,60 +117,76 @@ func TestCheckAndHookNeverBlock(t *testing.T) {
 		// check: the decision (or "exit1" for a chat or config that
 		// cannot be read); hook: the permissionDecision ("{}" = none)
 		want, says string
+		call       []string // check's tool, input and flags; nil: Bash curl
 	}{
-		{"everyday files: check", func(t *testing.T, w world) string { return "" }, "check", "deny", "Bash(curl:*)"},
-		{"everyday files: hook", func(t *testing.T, w world) string { return "" }, "hook", "deny", "Bash(curl:*)"},
+		{"everyday files: check", func(t *testing.T, w world) string { return "" }, "check", "deny", "Bash(curl:*)", nil},
+		{"everyday files: hook", func(t *testing.T, w world) string { return "" }, "hook", "deny", "Bash(curl:*)", nil},
 		{"user Claude settings a FIFO: check", func(t *testing.T, w world) string {
 			p := filepath.Join(w.home, ".claude", "settings.json")
 			fifo(t, p)
 			return p
-		}, "check", "deny", "cannot be read: not a regular file (a named pipe)"},
+		}, "check", "deny", "cannot be read: not a regular file (a named pipe)", nil},
 		{"user Claude settings a FIFO: hook", func(t *testing.T, w world) string {
 			p := filepath.Join(w.home, ".claude", "settings.json")
 			fifo(t, p)
 			return p
-		}, "hook", "deny", "cannot be read: not a regular file (a named pipe)"},
+		}, "hook", "deny", "cannot be read: not a regular file (a named pipe)", nil},
 		{"project policy a symlink to a FIFO: check", func(t *testing.T, w world) string {
 			p := filepath.Join(w.proj, ".vibing", "policy.yaml")
 			fifo(t, filepath.Join(w.dir, "pipe"))
 			symlink(t, filepath.Join(w.dir, "pipe"), p)
 			return p
-		}, "check", "deny", "cannot be read: not a regular file (a named pipe)"},
+		}, "check", "deny", "cannot be read: not a regular file (a named pipe)", nil},
 		{"user policy a symlink to /dev/zero: check", func(t *testing.T, w world) string {
 			p := filepath.Join(w.home, "config", "vibing", "policy.yaml")
 			symlink(t, "/dev/zero", p)
 			return p
-		}, "check", "deny", "cannot be read: not a regular file (a character device)"},
+		}, "check", "deny", "cannot be read: not a regular file (a character device)", nil},
 		{"user policy a symlink to /dev/zero: hook", func(t *testing.T, w world) string {
 			p := filepath.Join(w.home, "config", "vibing", "policy.yaml")
 			symlink(t, "/dev/zero", p)
 			return p
-		}, "hook", "deny", "cannot be read: not a regular file (a character device)"},
+		}, "hook", "deny", "cannot be read: not a regular file (a character device)", nil},
 		{"chat a FIFO: check", func(t *testing.T, w world) string {
 			fifo(t, w.chat)
 			return w.chat
-		}, "check", "exit1", "not a regular file (a named pipe)"},
+		}, "check", "exit1", "not a regular file (a named pipe)", nil},
 		{"config a FIFO: check", func(t *testing.T, w world) string {
 			fifo(t, w.config)
 			return w.config
-		}, "check", "exit1", "not a regular file (a named pipe)"},
+		}, "check", "exit1", "not a regular file (a named pipe)", nil},
 		{"config a FIFO: hook", func(t *testing.T, w world) string {
 			fifo(t, w.config)
 			return w.config
-		}, "hook", "deny", "not a regular file (a named pipe)"},
+		}, "hook", "deny", "not a regular file (a named pipe)", nil},
 		{"audit spool a FIFO: hook", func(t *testing.T, w world) string {
 			fifo(t, w.spool)
 			return w.spool
-		}, "hook", "deny", "not a regular file (a named pipe)"},
+		}, "hook", "deny", "not a regular file (a named pipe)", nil},
 		{"learned tool list a FIFO: check", func(t *testing.T, w world) string {
 			fifo(t, filepath.Join(w.home, "state", "vibing", "cli-tools.json"))
 			return ""
-		}, "check", "deny", "Bash(curl:*)"},
+		}, "check", "deny", "Bash(curl:*)", nil},
 		{"trust store a FIFO: check", func(t *testing.T, w world) string {
 			p := filepath.Join(w.home, "state", "vibing", "trust.json")
 			fifo(t, p)
 			return ""
-		}, "check", "deny", "Bash(curl:*)"},
+		}, "check", "deny", "Bash(curl:*)", nil},
+		// paths the agent chooses, read on the way to a decision or a preview
+		{"an Edit of a FIFO: check --preview", func(t *testing.T, w world) string {
+			fifo(t, filepath.Join(w.proj, "a.txt"))
+			return ""
+		}, "check", "ask", "the file cannot be read (not a regular file (a named pipe))",
+			[]string{"--tool", "Edit", "--preview", "--input", `{"file_path":"a.txt","old_string":"a","new_string":"b"}`}},
+		{".git a FIFO: check of git apply", func(t *testing.T, w world) string {
+			fifo(t, filepath.Join(w.proj, ".git"))
+			writeFile(t, filepath.Join(w.proj, "fix.patch"), "x\n")
+			return ""
+		}, "check", "deny", "", []string{"--tool", "Bash", "--input", `{"command":"git apply fix.patch"}`}},
+		{"package.json a FIFO: check --preview of npm run", func(t *testing.T, w world) string {
+			fifo(t, filepath.Join(w.proj, "package.json"))
+			return ""
+		}, "check", "ask", "npm script", []string{"--tool", "Bash", "--preview", "--input", `{"command":"npm run build"}`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,7 +202,11 @@ func TestCheckAndHookNeverBlock(t *testing.T) {
 			var out, errOut string
 			var code int
 			if tt.cmd == "check" {
-				out, errOut, code = runBounded(t, bin, w.proj, "", env, "check", "--config", w.config, "--chat", w.chat, "--tool", "Bash", "--input", `{"command":"curl https://example.com"}`)
+				call := tt.call
+				if call == nil {
+					call = []string{"--tool", "Bash", "--input", `{"command":"curl https://example.com"}`}
+				}
+				out, errOut, code = runBounded(t, bin, w.proj, "", env, append([]string{"check", "--config", w.config, "--chat", w.chat}, call...)...)
 			} else {
 				in := `{"session_id":"s","cwd":"` + w.proj + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl https://example.com"}}`
 				out, errOut, code = runBounded(t, bin, w.proj, in, env, "hook", "--config", w.config)
