@@ -242,6 +242,14 @@ func TestUnreadablePolicyFailsClosed(t *testing.T) {
 			w.write("/etc/vibing/policy.d/10-net.yaml", netDeny)
 			chmod(w, "/etc/vibing/policy.d/10-net.yaml", 0o600)
 		}, curl: "deny", ls: "deny", source: "config", unreadable: "policy file /etc/vibing/policy.d/10-net.yaml cannot be read: permission denied"},
+		{name: "/etc/vibing made under umask 077", setup: func(w *world) {
+			w.write("/etc/vibing/policy.d/10-net.yaml", netDeny)
+			chmod(w, "/etc/vibing/", 0o700)
+		}, curl: "deny", ls: "deny", source: "config", unreadable: "/etc/vibing/policy.d cannot be read: permission denied"},
+		{name: "~/.claude made under umask 077 by another user", setup: func(w *world) {
+			w.write("~/.claude/settings.json", `{"permissions":{"deny":["Bash(curl:*)"]}}`)
+			chmod(w, "~/.claude", 0o700)
+		}, curl: "deny", ls: "deny", source: "config", unreadable: "settings file ~/.claude/settings.json cannot be read: permission denied"},
 		{name: "policy.d is a FIFO", setup: func(w *world) { mkfifo(w, "/etc/vibing/policy.d") },
 			curl: "deny", ls: "deny", source: "config", unreadable: "policy folder /etc/vibing/policy.d cannot be read: not a directory"},
 		{name: "policy.yaml is a FIFO", setup: func(w *world) { mkfifo(w, "/etc/vibing/policy.yaml") },
