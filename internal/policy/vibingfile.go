@@ -13,14 +13,15 @@ import (
 )
 
 // ErrMalformed is wrapped by every error about a policy file that cannot be
-// read as one: the engine then refuses every call (SPEC §3, fail closed).
+// read as one: the engine then refuses every call (SPEC §3, fail closed),
+// as it does for an UnreadableError.
 var ErrMalformed = errors.New("malformed policy file")
 
 // UnreadableError is a policy or settings file, or a folder of them, of any
 // layer that exists but cannot be read: no permission, a FIFO or a device,
-// larger than safefile.PolicyLimit. Like a malformed file (it is an
-// ErrMalformed too) it makes the engine refuse every call: the rules it
-// holds may be the ones that deny this call.
+// larger than safefile.PolicyLimit. Like a malformed file it makes the
+// engine refuse every call: the rules it holds may be the ones that deny
+// this call.
 type UnreadableError struct {
 	What string // policy file, settings file, policy folder, settings folder
 	Path string
@@ -32,9 +33,6 @@ func (e *UnreadableError) Error() string {
 }
 
 func (e *UnreadableError) Unwrap() error { return e.Err }
-
-// Is makes an UnreadableError an ErrMalformed.
-func (e *UnreadableError) Is(target error) bool { return target == ErrMalformed }
 
 // unreadable says why path cannot be read.
 func unreadable(what, path string, err error) error {
