@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"vibing/internal/config"
+	"vibing/internal/safefile"
 	"vibing/internal/tools"
 )
 
@@ -22,7 +23,8 @@ func learnedToolsFile() string { return filepath.Join(config.StateDir(), "cli-to
 // learnTools teaches the tool table what the last run's CLI offered.
 func learnTools() {
 	learnOnce.Do(func() {
-		data, err := os.ReadFile(learnedToolsFile())
+		// check and hook read it first: a FIFO there must not stop them
+		data, err := safefile.ReadFile(learnedToolsFile(), safefile.PolicyLimit)
 		if err != nil {
 			return
 		}
@@ -39,7 +41,7 @@ func learnTools() {
 func rememberTools(names []string) {
 	names = slices.Clone(names)
 	slices.Sort(names)
-	if old, err := os.ReadFile(learnedToolsFile()); err == nil {
+	if old, err := safefile.ReadFile(learnedToolsFile(), safefile.PolicyLimit); err == nil {
 		var prev []string
 		if json.Unmarshal(old, &prev) == nil && slices.Equal(prev, names) {
 			return

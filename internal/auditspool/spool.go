@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"vibing/internal/safefile"
 )
 
 // Entry is one spooled audit row; the fields are those of the database.
@@ -67,9 +69,11 @@ func Append(path string, e Entry) error {
 }
 
 // appendOnce writes line when the file it locked is still the spool; false
-// (and no error) means it was renamed away meanwhile.
+// (and no error) means it was renamed away meanwhile. A spool that is not a
+// regular file (a FIFO would block the hook's open(2) until a reader came)
+// is an error: the hook then refuses the call it records.
 func appendOnce(path string, line []byte) (bool, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := safefile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return false, err
 	}
@@ -126,7 +130,7 @@ func Import(path string, record func([]Entry) error) (int, error) {
 
 // takeOver renames the spool to an importing name while holding its lock.
 func takeOver(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := safefile.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -148,7 +152,7 @@ func takeOver(path string) error {
 }
 
 func importFile(name string, record func([]Entry) error) (int, error) {
-	f, err := os.Open(name)
+	f, err := safefile.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil // another importer finished it
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"vibing/internal/atomicfile"
+	"vibing/internal/safefile"
 )
 
 // Defaults.
@@ -363,7 +364,7 @@ func read(path string, max int64) (data []byte, mode fs.FileMode, existed bool, 
 	if fi.Size() > max {
 		return nil, 0, true, fmt.Errorf("%s: %w (%d bytes, the limit is %d)", path, ErrTooLarge, fi.Size(), max)
 	}
-	data, err = os.ReadFile(path)
+	data, err = safefile.ReadFile(path, max) // it may have become a FIFO since the stat
 	if err != nil {
 		return nil, 0, true, err
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"vibing/internal/safefile"
 )
 
 // Resume-ask settings.
@@ -180,12 +182,12 @@ func Load(path string) (*Config, error) {
 	if path == "" {
 		return DefaultConfig(), nil
 	}
-	f, err := os.Open(path)
+	// the editor writes it, but a path can name a FIFO or a device
+	data, err := safefile.ReadFile(path, safefile.PolicyLimit)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	defer f.Close()
-	c, err := Parse(f)
+	c, err := Parse(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"vibing/internal/config"
 )
@@ -87,5 +89,25 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := config.Load(p); err == nil || !strings.Contains(err.Error(), p) {
 		t.Errorf("Load(bad) error = %v, want it to name the file", err)
+	}
+}
+
+// A config path that names a FIFO is refused at once (check and hook load
+// it before deciding), naming the file.
+func TestLoadFIFO(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "options.json")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := config.Load(p); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Load(FIFO) = %v, want an error naming the file", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Load(FIFO) blocked for 5 s")
 	}
 }

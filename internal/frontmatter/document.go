@@ -3,12 +3,13 @@ package frontmatter
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"vibing/internal/safefile"
 )
 
 // Document is a chat file split into its frontmatter (kept as a YAML node tree
@@ -63,9 +64,10 @@ func Parse(content []byte) (*Document, error) {
 	return d, nil
 }
 
-// ReadFile reads and parses a chat file.
+// ReadFile reads and parses a chat file. It never blocks: a chat that is a
+// FIFO or a device, or larger than safefile.ChatLimit, is an error naming it.
 func ReadFile(path string) (*Document, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.ChatLimit)
 	if err != nil {
 		return nil, err
 	}

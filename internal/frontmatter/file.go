@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"vibing/internal/safefile"
 )
 
 // WriteFileAtomic writes data to path through a temp file in the same folder
@@ -85,15 +87,17 @@ func EditFile(path string, fn func(*Document) error) error {
 // lock wrote before is read, never overwritten. Nothing is written when fn
 // fails or returns the content unchanged.
 func UpdateFile(path string, fn func(data []byte) ([]byte, error)) error {
+	link := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
 	f, err := lockFile(path)
 	if err != nil {
-		return err
+		return named(link, path, err)
 	}
 	defer f.Close() // closing releases the lock
-	data, err := os.ReadFile(path)
+	// read the file lockFile checked, not whatever the path names now
+	data, err := safefile.ReadAll(f, safefile.ChatLimit)
 	if err != nil {
 		return err
 	}
@@ -112,15 +116,16 @@ func UpdateFile(path string, fn func(data []byte) ([]byte, error)) error {
 // the file before the append and renamed its copy over it after). The
 // append is fsynced before the lock is released.
 func AppendFile(path string, data []byte) error {
+	link := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
 	f, err := lockFile(path)
 	if err != nil {
-		return err
+		return named(link, path, err)
 	}
 	defer f.Close()
-	a, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	a, err := safefile.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
@@ -137,10 +142,20 @@ func AppendFile(path string, data []byte) error {
 	return nil
 }
 
+// named makes an error about real, the file the chat's symlink link points
+// to, name the chat too.
+func named(link, real string, err error) error {
+	if link == real {
+		return err
+	}
+	return fmt.Errorf("%s: %w", link, err)
+}
+
 // lockFile opens path and holds an exclusive flock on the file it names now.
+// Only a regular file is opened, without blocking: a FIFO would hang open(2).
 func lockFile(path string) (*os.File, error) {
 	for {
-		f, err := os.Open(path)
+		f, err := safefile.Open(path)
 		if err != nil {
 			return nil, err
 		}

@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(appendHelperEnv); spec != "" {
 		os.Exit(appendHelper(spec))
 	}
+	if spec := os.Getenv(faultHelperEnv); spec != "" {
+		os.Exit(faultHelper(spec))
+	}
 	flag.Parse()
 	os.Exit(m.Run())
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"vibing/internal/atomicfile"
+	"vibing/internal/safefile"
 )
 
 // Scopes of a Claude Code settings file.
@@ -130,10 +131,11 @@ type Settings struct {
 
 // ReadSettings reads a settings file; a missing or empty file is an empty
 // object. A file that is not one JSON object is an error naming the file
-// and line.
+// and line, as is one that is not a regular file (it is never opened in a
+// way that blocks) or is larger than safefile.PolicyLimit.
 func ReadSettings(path string) (*Settings, error) {
 	s := &Settings{Path: path, mode: 0o644, top: object{}}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.PolicyLimit)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, nil

@@ -2,11 +2,14 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+
+	"vibing/internal/safefile"
 )
 
 // Found is one vibing entry in one settings file.
@@ -63,7 +66,11 @@ func Status(p Paths, self string, run Runner) Report {
 		return s
 	}
 	var managed []*Settings
-	for _, f := range managedFiles(p.managed()) {
+	mfiles, err := managedFiles(p.managed())
+	if err != nil {
+		r.Problems = append(r.Problems, fmt.Sprintf("%s settings: %v; a managed setting there may switch the hook off.", ScopeManaged, err))
+	}
+	for _, f := range mfiles {
 		if s := read(ScopeManaged, f); s != nil {
 			managed = append(managed, s)
 			r.collect(ScopeManaged, s)
@@ -105,11 +112,25 @@ func Status(p Paths, self string, run Runner) Report {
 	return r
 }
 
-func managedFiles(dir string) []string {
+// managedFiles are Claude Code's managed settings files in dir; the error
+// says the drop-in folder exists but cannot be listed (the files found are
+// still returned).
+func managedFiles(dir string) ([]string, error) {
 	out := []string{filepath.Join(dir, "managed-settings.json")}
-	more, _ := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json"))
-	sort.Strings(more)
-	return append(out, more...)
+	d := filepath.Join(dir, "managed-settings.d")
+	names, err := safefile.ReadDirNames(d)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("the folder %s cannot be read (%w)", d, err)
+	}
+	for _, n := range names {
+		if ok, _ := filepath.Match("*.json", n); ok {
+			out = append(out, filepath.Join(d, n))
+		}
+	}
+	return out, nil
 }
 
 func (r *Report) collect(scope string, s *Settings) {
@@ -223,7 +244,7 @@ func (r Report) Text() string {
 // (managed, user, project, local), skipping files that cannot be read.
 func Installed(p Paths) []Found {
 	var r Report
-	files := managedFiles(p.managed())
+	files, _ := managedFiles(p.managed())
 	scopes := make([]string, len(files))
 	for i := range files {
 		scopes[i] = ScopeManaged

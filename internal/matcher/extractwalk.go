@@ -1,10 +1,11 @@
 package matcher
 
 import (
-	"io"
 	"os"
 	"path"
 	"strings"
+
+	"vibing/internal/safefile"
 )
 
 // extractRecord is an extraction whose file was read: the member paths it
@@ -367,18 +368,10 @@ func statErr(f string) error {
 	return err
 }
 
-// readSmall reads a small settings file (at most 1 MiB).
+// readSmall reads a small settings file (at most 1 MiB). A FIFO or a device
+// (".git" is the agent's to make) is not read and never blocks.
 func readSmall(f string) (string, bool) {
-	fh, err := os.Open(f)
-	if err != nil {
-		return "", false
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-		return "", false
-	}
-	b, err := io.ReadAll(io.LimitReader(fh, 1<<20))
+	b, err := safefile.ReadFile(f, 1<<20)
 	return string(b), err == nil
 }
 

@@ -3,11 +3,12 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"vibing/internal/safefile"
 )
 
 // Case is one line of a policy test: a tool call and the decision it must
@@ -35,7 +36,7 @@ type Cases struct {
 // ReadCases reads a policy test file; every case must name a tool, an input
 // and one of allow, ask, deny.
 func ReadCases(path string) (*Cases, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.PolicyLimit)
 	if err != nil {
 		return nil, err
 	}

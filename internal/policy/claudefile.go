@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,20 +33,12 @@ type claudePermissions struct {
 var knownPermissionKeys = map[string]bool{"allow": true, "ask": true, "deny": true, "defaultMode": true,
 	"additionalDirectories": true, "disableBypassPermissionsMode": true}
 
-// readClaudeFile reads a Claude Code settings file (JSON) with Claude's own
-// meanings (SPEC §11). root is what a rule's "/x" is relative to: the
-// project root for a project's files, ~/.claude for the user's, / for the
-// managed ones. A file that does not exist is (nil, nil); one that is not
-// valid JSON, or whose permissions have the wrong shape, is an error naming
-// its line.
-func readClaudeFile(path, layer, name, root, home string) (*claudeFile, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, path, err)
-	}
+// parseClaudeFile reads data, the Claude Code settings file (JSON) at path,
+// with Claude's own meanings (SPEC §11). root is what a rule's "/x" is
+// relative to: the project root for a project's files, ~/.claude for the
+// user's, / for the managed ones. A file that is not valid JSON, or whose
+// permissions have the wrong shape, is an error naming its line.
+func parseClaudeFile(data []byte, path, layer, name, root, home string) (*claudeFile, error) {
 	f := &claudeFile{rules: session.PolicyFile{Layer: layer, Name: name}}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return f, nil

@@ -1,13 +1,15 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"vibing/internal/config"
+	"vibing/internal/safefile"
 	"vibing/internal/selfexe"
 	"vibing/internal/session"
 )
@@ -87,21 +89,31 @@ type candidate struct {
 	layer, name, path, kind, root string
 }
 
-// candidates lists the policy files of every layer, highest first.
-func candidates(pl Places, root string, cfg *config.Config) []candidate {
+// candidates lists the policy files of every layer, highest first. A
+// drop-in folder (policy.d, managed-settings.d) that exists but cannot be
+// listed is an error: its deny rules must not vanish without a word.
+func candidates(pl Places, root string, cfg *config.Config) ([]candidate, error) {
 	var out []candidate
 	add := func(layer, name, path, kind, root string) {
 		out = append(out, candidate{layer, name, path, kind, root})
 	}
 	add(session.LayerManaged, filepath.Join(pl.Managed, "policy.yaml"), filepath.Join(pl.Managed, "policy.yaml"), "vibing", "/")
-	for _, p := range sortedGlob(filepath.Join(pl.Managed, "policy.d", "*.yaml")) {
+	dropIns, err := folderFiles(filepath.Join(pl.Managed, "policy.d"), "*.yaml", "policy folder")
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range dropIns {
 		add(session.LayerManaged, p, p, "vibing", "/")
 	}
 	claude := cfg.ReadClaudeSettings()
 	if claude {
 		p := filepath.Join(pl.ClaudeManaged, "managed-settings.json")
 		add(session.LayerManaged, p, p, "claude", "/")
-		for _, p := range sortedGlob(filepath.Join(pl.ClaudeManaged, "managed-settings.d", "*.json")) {
+		dropIns, err := folderFiles(filepath.Join(pl.ClaudeManaged, "managed-settings.d"), "*.json", "settings folder")
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range dropIns {
 			add(session.LayerManaged, p, p, "claude", "/")
 		}
 	}
@@ -114,13 +126,44 @@ func candidates(pl Places, root string, cfg *config.Config) []candidate {
 		add(session.LayerProject, ".claude/settings.json", filepath.Join(root, ".claude", "settings.json"), "claude", root)
 		add(session.LayerProject, ".claude/settings.local.json", filepath.Join(root, ".claude", "settings.local.json"), "claude", root)
 	}
-	return out
+	return out, nil
 }
 
-func sortedGlob(pattern string) []string {
-	m, _ := filepath.Glob(pattern)
-	sort.Strings(m)
-	return m
+// folderFiles lists the files of dir whose names match pattern, sorted. A
+// folder that does not exist has none.
+func folderFiles(dir, pattern, what string) ([]string, error) {
+	names, err := safefile.ReadDirNames(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, unreadable(what, dir, err)
+	}
+	var out []string
+	for _, n := range names {
+		if ok, _ := filepath.Match(pattern, n); ok {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	return out, nil
+}
+
+// readCandidate reads one policy file; found is false when it does not
+// exist. It never blocks and reads at most safefile.PolicyLimit: a FIFO, a
+// device or a huge file is an UnreadableError.
+func readCandidate(c candidate) (data []byte, found bool, err error) {
+	data, err = safefile.ReadFile(c.path, safefile.PolicyLimit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
+		what := "policy file"
+		if c.kind == "claude" {
+			what = "settings file"
+		}
+		return nil, false, unreadable(what, c.path, err)
+	}
+	return data, true, nil
 }
 
 // guardPaths are the places no tool may modify, whether a file is there or
@@ -151,36 +194,43 @@ func loadLayers(pl Places, root string, cfg *config.Config, configFile string, t
 		ls.files = append(ls.files, File{Layer: f.Layer, Name: f.Name, Kind: "setup", Deny: f.Deny, Ask: f.Ask})
 	}
 	var claudeModes []*session.PolicyFile // Claude's defaultMode: managed > local > project > user
-	for _, c := range candidates(pl, root, cfg) {
+	cands, err := candidates(pl, root, cfg)
+	if err != nil {
+		ls.err = err
+		return ls
+	}
+	for _, c := range cands {
+		data, found, err := readCandidate(c)
+		if err != nil {
+			ls.err = err
+			return ls
+		}
+		if !found {
+			continue
+		}
 		var rules session.PolicyFile
 		var sw session.Switches
 		var warnings []string
 		switch c.kind {
 		case "vibing":
-			f, err := readVibingFile(c.path, c.layer, c.name)
+			f, err := parseVibingFile(data, c.path, c.layer, c.name)
 			if err != nil {
 				ls.err = err
 				return ls
-			}
-			if f == nil {
-				continue
 			}
 			rules, sw = f.rules, f.switches
 		default:
-			f, err := readClaudeFile(c.path, c.layer, c.name, c.root, pl.Home)
+			f, err := parseClaudeFile(data, c.path, c.layer, c.name, c.root, pl.Home)
 			if err != nil {
 				ls.err = err
 				return ls
-			}
-			if f == nil {
-				continue
 			}
 			rules, sw, warnings = f.rules, f.switches, f.warnings
 		}
 		file := File{Layer: c.layer, Name: c.name, Path: c.path, Kind: c.kind, Warnings: warnings,
 			Allow: rules.Allow, Ask: rules.Ask, Deny: rules.Deny, Mode: rules.Mode}
 		if c.layer == session.LayerProject {
-			file.Trust = trustState(trust, c.path)
+			file.Trust = trustState(trust, c.path, data) // the content the rules came from
 			if file.Trust != Trusted {
 				file.Waiting = append(file.Waiting, rules.Allow...)
 				if rules.Mode != "" {
@@ -212,12 +262,8 @@ func loadLayers(pl Places, root string, cfg *config.Config, configFile string, t
 	return ls
 }
 
-func trustState(t *Trust, path string) string {
-	sum, err := FileSum(path)
-	if err != nil {
-		return Untrusted
-	}
-	if t.Trusted(path, sum) {
+func trustState(t *Trust, path string, data []byte) string {
+	if t.Trusted(path, sum(data)) {
 		return Trusted
 	}
 	if _, ok := t.Files[path]; ok {

@@ -21,7 +21,13 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	return newWorldIn(t, t.TempDir())
+}
+
+// newWorldIn makes the world in the folder tmp.
+func newWorldIn(t *testing.T, tmp string) *world {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +52,19 @@ func (w *world) mkdir(d string) {
 	}
 }
 
-// write puts a file at a path: "~/" is the home, "/etc/vibing/" and
-// "/etc/claude-code/" the managed folders, anything else the project.
+// write puts a file at a path (see at).
 func (w *world) write(p, content string) string {
+	p = w.at(p)
+	w.mkdir(filepath.Dir(p))
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
+// at is where a path of the world is: "~/" is the home, "/etc/vibing/" and
+// "/etc/claude-code/" the managed folders, anything else the project.
+func (w *world) at(p string) string {
 	switch {
 	case strings.HasPrefix(p, "~/"):
 		p = filepath.Join(w.places.Home, p[2:])
@@ -58,10 +74,6 @@ func (w *world) write(p, content string) string {
 		p = filepath.Join(w.places.ClaudeManaged, strings.TrimPrefix(p, "/etc/claude-code/"))
 	default:
 		p = filepath.Join(w.root, p)
-	}
-	w.mkdir(filepath.Dir(p))
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		w.t.Fatal(err)
 	}
 	return p
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"vibing/internal/safefile"
 )
 
 // Trust is the store of project policy files the person trusted (SPEC §11):
@@ -30,12 +32,12 @@ type TrustEntry struct {
 // cannot be read is an error (the caller trusts nothing then).
 func LoadTrust(path string) (*Trust, error) {
 	t := &Trust{Path: path, Files: map[string]TrustEntry{}}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.PolicyLimit)
 	if errors.Is(err, os.ErrNotExist) {
 		return t, nil
 	}
 	if err != nil {
-		return t, fmt.Errorf("trust store %s: %w", path, err)
+		return t, fmt.Errorf("trust store %s: %w", path, pathless(path, err))
 	}
 	var doc struct {
 		Files map[string]TrustEntry `json:"files"`
@@ -49,14 +51,19 @@ func LoadTrust(path string) (*Trust, error) {
 	return t, nil
 }
 
-// FileSum is the SHA-256 of a file's content, in hex.
+// FileSum is the SHA-256 of a policy file's content, in hex. Like the
+// loader it reads only a regular file of at most safefile.PolicyLimit.
 func FileSum(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.PolicyLimit)
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), nil
+	return sum(data), nil
+}
+
+func sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
 }
 
 // Trusted reports whether the file at path is trusted with content sum.

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 
 	"gopkg.in/yaml.v3"
 
@@ -13,8 +13,40 @@ import (
 )
 
 // ErrMalformed is wrapped by every error about a policy file that cannot be
-// read as one: the engine then refuses every call (SPEC §3, fail closed).
+// read as one: the engine then refuses every call (SPEC §3, fail closed),
+// as it does for an UnreadableError.
 var ErrMalformed = errors.New("malformed policy file")
+
+// UnreadableError is a policy or settings file, or a folder of them, of any
+// layer that exists but cannot be read: no permission, a FIFO or a device,
+// larger than safefile.PolicyLimit. Like a malformed file it makes the
+// engine refuse every call: the rules it holds may be the ones that deny
+// this call.
+type UnreadableError struct {
+	What string // policy file, settings file, policy folder, settings folder
+	Path string
+	Err  error
+}
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("%s %s cannot be read: %v", e.What, e.Path, e.Err)
+}
+
+func (e *UnreadableError) Unwrap() error { return e.Err }
+
+// unreadable says why path cannot be read.
+func unreadable(what, path string, err error) error {
+	return &UnreadableError{What: what, Path: path, Err: pathless(path, err)}
+}
+
+// pathless is err without the path a sentence names already.
+func pathless(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err
+	}
+	return err
+}
 
 // vibingFile is a vibing policy file (/etc/vibing/policy.yaml,
 // ~/.config/vibing/policy.yaml, <project>/.vibing/policy.yaml):
@@ -35,18 +67,11 @@ var switchKeys = map[string]func(*session.Switches) *bool{
 	"managed_rules_only":     func(s *session.Switches) *bool { return &s.ManagedRulesOnly },
 }
 
-// readVibingFile reads the policy file at path of the given layer. A file
-// that does not exist is (nil, nil). Every key is checked: an unknown key is
-// an error naming its line (a misspelled "denny:" must not drop a deny list
-// without a word), and so are switches outside the managed layer.
-func readVibingFile(path, layer, name string) (*vibingFile, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrMalformed, path, err)
-	}
+// parseVibingFile reads data, the policy file at path of the given layer.
+// Every key is checked: an unknown key is an error naming its line (a
+// misspelled "denny:" must not drop a deny list without a word), and so are
+// switches outside the managed layer.
+func parseVibingFile(data []byte, path, layer, name string) (*vibingFile, error) {
 	f := &vibingFile{rules: session.PolicyFile{Layer: layer, Name: name}}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return f, nil

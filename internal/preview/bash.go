@@ -3,13 +3,13 @@ package preview
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"vibing/internal/matcher"
+	"vibing/internal/safefile"
 )
 
 // command previews a Bash call: the whole command, the agent's description,
@@ -202,7 +202,7 @@ func (e *effects) packageScript(name string) (string, bool) {
 	if len(e.c.Env.Shell) > 0 {
 		dir = e.c.Env.Shell[0]
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	b, err := safefile.ReadFile(filepath.Join(dir, "package.json"), safefile.PolicyLimit)
 	if err != nil {
 		return "", false
 	}

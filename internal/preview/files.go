@@ -12,6 +12,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"vibing/internal/matcher"
+	"vibing/internal/safefile"
 )
 
 // fileChange previews Edit, MultiEdit, Write and NotebookEdit against the
@@ -102,18 +103,24 @@ func fileChange(c *matcher.Call) Preview {
 }
 
 // readBounded reads a file as it is now; a missing file is not an error.
+// The path is the agent's to choose: a FIFO or a device is never opened
+// in a way that blocks, nor read.
 func readBounded(abs string) (string, bool, error) {
-	f, err := os.Open(abs)
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return "", false, errors.New("the path is a folder, not a file")
+	}
+	f, err := safefile.Open(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return "", false, fmt.Errorf("the file cannot be read (%v), so the change cannot be shown", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return "", false, errors.New("the path is a folder, not a file")
-	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return "", false, fmt.Errorf("the file cannot be read (%v), so the change cannot be shown", err)
