@@ -5,8 +5,42 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+var (
+	madeOnce sync.Once
+	madeBin  string
+	madeErr  string
+)
+
+// madeAgent builds the pair `make build` builds, with its flags (static,
+// -trimpath): the lean vibing-agent, which runs check and hook, and
+// vibing-agent-full beside it, which runs audit, rpc and run for it. It
+// returns the lean one, the program a hook entry runs.
+func madeAgent(t *testing.T) string {
+	t.Helper()
+	madeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "vibing-made-")
+		if err != nil {
+			madeErr = err.Error()
+			return
+		}
+		if out, err := staticBuild(filepath.Join(dir, "vibing-agent-full"), "."); err != nil {
+			madeErr = err.Error() + "\n" + out
+			return
+		}
+		madeBin = filepath.Join(dir, "vibing-agent")
+		if out, err := staticBuild(madeBin, ".", "lean"); err != nil {
+			madeErr = err.Error() + "\n" + out
+		}
+	})
+	if madeErr != "" {
+		t.Fatalf("build as make does: %s", madeErr)
+	}
+	return madeBin
+}
 
 // The hook's row goes to the spool, `audit` imports it into the database,
 // and a spool that cannot be written refuses the call.
@@ -92,5 +126,39 @@ func TestHookReadsLayers(t *testing.T) {
 	}
 	if out := hookOut("npm test"); !strings.Contains(out, `"permissionDecision":"allow"`) {
 		t.Errorf("a trusted project allow: hook answered %s", out)
+	}
+}
+
+// A hook killed mid-write leaves the spool without its last newline: the
+// next hook's row must still reach the database, and `audit` names the torn
+// line instead of dropping it unseen.
+func TestHookRowAfterTornSpoolLine(t *testing.T) {
+	bin := madeAgent(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "state", "audit.sqlite")
+	cfg := filepath.Join(dir, "options.json")
+	writeFile(t, cfg, `{"audit_path":"`+db+`"}`)
+	hookCall := func(session string) {
+		in := `{"session_id":"` + session + `","cwd":"` + dir + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo ls"}}`
+		if out := runAgentIn(t, bin, dir, in, "hook", "--config", cfg); !strings.Contains(out, `"permissionDecision":"deny"`) {
+			t.Fatalf("hook answered %s, want a deny", out)
+		}
+	}
+	hookCall("sess-torn")
+	spool := db + ".hook-spool"
+	fi, err := os.Stat(spool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(spool, fi.Size()-10); err != nil { // the writer died 10 bytes short
+		t.Fatal(err)
+	}
+	hookCall("sess-after")
+	out, errOut, code := runAgent(t, bin, dir, nil, "audit", "--config", cfg, "--json")
+	if code != 0 || !strings.Contains(out, `"session_id":"sess-after"`) {
+		t.Errorf("audit = exit %d, rows %s; want the row written after the torn line", code, out)
+	}
+	if !strings.Contains(errOut, "torn") || !strings.Contains(errOut, "lines [1]") {
+		t.Errorf("audit said %q on stderr, want the torn line 1 named", errOut)
 	}
 }
