@@ -162,3 +162,36 @@ func TestHookRowAfterTornSpoolLine(t *testing.T) {
 		t.Errorf("audit said %q on stderr, want the torn line 1 named", errOut)
 	}
 }
+
+// `hook status` runs the installed hook on `rm -rf /` as its self-test:
+// that decision is not a call of anyone's, so it stays out of the audit.
+func TestHookStatusSelfTestLeavesNoAuditRow(t *testing.T) {
+	bin := madeAgent(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	db := filepath.Join(dir, "state", "audit.sqlite")
+	cfg := filepath.Join(dir, "options.json")
+	writeFile(t, cfg, `{"audit_path":"`+db+`"}`)
+	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+	if out, errOut, code := runAgent(t, bin, dir, env, "hook", "install", "--config", cfg); code != exitOK {
+		t.Fatalf("hook install = exit %d %s %s", code, out, errOut)
+	}
+	out, errOut, code := runAgent(t, bin, dir, env, "hook", "status", "--project", dir)
+	if code != exitOK || !strings.Contains(out, "self-test of") || !strings.Contains(out, "passed") {
+		t.Fatalf("hook status = exit %d\n%s%s\nwant a passed self-test", code, out, errOut)
+	}
+	if m, _ := filepath.Glob(db + "*"); len(m) != 0 {
+		t.Errorf("the self-test left audit files %v, want none", m)
+	}
+	rows, errOut, code := runAgent(t, bin, dir, env, "audit", "--config", cfg, "--json")
+	if code != exitOK || strings.TrimSpace(rows) != "" {
+		t.Errorf("audit after hook status = exit %d %q %s, want no rows", code, rows, errOut)
+	}
+	// the hook itself still records a real call
+	in := `{"session_id":"sess-real","cwd":"` + dir + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"status"}`
+	runAgentIn(t, bin, dir, in, "hook", "--config", cfg)
+	rows, _, _ = runAgent(t, bin, dir, env, "audit", "--config", cfg, "--json")
+	if !strings.Contains(rows, `"session_id":"sess-real"`) || !strings.Contains(rows, `"decision":"deny"`) {
+		t.Errorf("audit after a real call = %q, want its deny row", rows)
+	}
+}
