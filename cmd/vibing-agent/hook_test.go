@@ -5,8 +5,42 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+var (
+	madeOnce sync.Once
+	madeBin  string
+	madeErr  string
+)
+
+// madeAgent builds the pair `make build` builds, with its flags (static,
+// -trimpath): the lean vibing-agent, which runs check and hook, and
+// vibing-agent-full beside it, which runs audit, rpc and run for it. It
+// returns the lean one, the program a hook entry runs.
+func madeAgent(t *testing.T) string {
+	t.Helper()
+	madeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "vibing-made-")
+		if err != nil {
+			madeErr = err.Error()
+			return
+		}
+		if out, err := staticBuild(filepath.Join(dir, "vibing-agent-full"), "."); err != nil {
+			madeErr = err.Error() + "\n" + out
+			return
+		}
+		madeBin = filepath.Join(dir, "vibing-agent")
+		if out, err := staticBuild(madeBin, ".", "lean"); err != nil {
+			madeErr = err.Error() + "\n" + out
+		}
+	})
+	if madeErr != "" {
+		t.Fatalf("build as make does: %s", madeErr)
+	}
+	return madeBin
+}
 
 // The hook's row goes to the spool, `audit` imports it into the database,
 // and a spool that cannot be written refuses the call.
@@ -92,5 +126,72 @@ func TestHookReadsLayers(t *testing.T) {
 	}
 	if out := hookOut("npm test"); !strings.Contains(out, `"permissionDecision":"allow"`) {
 		t.Errorf("a trusted project allow: hook answered %s", out)
+	}
+}
+
+// A hook killed mid-write leaves the spool without its last newline: the
+// next hook's row must still reach the database, and `audit` names the torn
+// line instead of dropping it unseen.
+func TestHookRowAfterTornSpoolLine(t *testing.T) {
+	bin := madeAgent(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "state", "audit.sqlite")
+	cfg := filepath.Join(dir, "options.json")
+	writeFile(t, cfg, `{"audit_path":"`+db+`"}`)
+	hookCall := func(session string) {
+		in := `{"session_id":"` + session + `","cwd":"` + dir + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"sudo ls"}}`
+		if out := runAgentIn(t, bin, dir, in, "hook", "--config", cfg); !strings.Contains(out, `"permissionDecision":"deny"`) {
+			t.Fatalf("hook answered %s, want a deny", out)
+		}
+	}
+	hookCall("sess-torn")
+	spool := db + ".hook-spool"
+	fi, err := os.Stat(spool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(spool, fi.Size()-10); err != nil { // the writer died 10 bytes short
+		t.Fatal(err)
+	}
+	hookCall("sess-after")
+	out, errOut, code := runAgent(t, bin, dir, nil, "audit", "--config", cfg, "--json")
+	if code != 0 || !strings.Contains(out, `"session_id":"sess-after"`) {
+		t.Errorf("audit = exit %d, rows %s; want the row written after the torn line", code, out)
+	}
+	if !strings.Contains(errOut, "torn") || !strings.Contains(errOut, "lines [1]") {
+		t.Errorf("audit said %q on stderr, want the torn line 1 named", errOut)
+	}
+}
+
+// `hook status` runs the installed hook on `rm -rf /` as its self-test:
+// that decision is not a call of anyone's, so it stays out of the audit.
+func TestHookStatusSelfTestLeavesNoAuditRow(t *testing.T) {
+	bin := madeAgent(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	db := filepath.Join(dir, "state", "audit.sqlite")
+	cfg := filepath.Join(dir, "options.json")
+	writeFile(t, cfg, `{"audit_path":"`+db+`"}`)
+	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+	if out, errOut, code := runAgent(t, bin, dir, env, "hook", "install", "--config", cfg); code != exitOK {
+		t.Fatalf("hook install = exit %d %s %s", code, out, errOut)
+	}
+	out, errOut, code := runAgent(t, bin, dir, env, "hook", "status", "--project", dir)
+	if code != exitOK || !strings.Contains(out, "self-test of") || !strings.Contains(out, "passed") {
+		t.Fatalf("hook status = exit %d\n%s%s\nwant a passed self-test", code, out, errOut)
+	}
+	if m, _ := filepath.Glob(db + "*"); len(m) != 0 {
+		t.Errorf("the self-test left audit files %v, want none", m)
+	}
+	rows, errOut, code := runAgent(t, bin, dir, env, "audit", "--config", cfg, "--json")
+	if code != exitOK || strings.TrimSpace(rows) != "" {
+		t.Errorf("audit after hook status = exit %d %q %s, want no rows", code, rows, errOut)
+	}
+	// the hook itself still records a real call
+	in := `{"session_id":"sess-real","cwd":"` + dir + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"status"}`
+	runAgentIn(t, bin, dir, in, "hook", "--config", cfg)
+	rows, _, _ = runAgent(t, bin, dir, env, "audit", "--config", cfg, "--json")
+	if !strings.Contains(rows, `"session_id":"sess-real"`) || !strings.Contains(rows, `"decision":"deny"`) {
+		t.Errorf("audit after a real call = %q, want its deny row", rows)
 	}
 }

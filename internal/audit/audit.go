@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -32,8 +34,15 @@ const (
 	DecisionDefer  = "defer"
 )
 
-// ErrDecision is wrapped when an entry's decision is not one of the five.
-var ErrDecision = errors.New("audit: unknown decision")
+// Errors.
+var (
+	// ErrDecision is wrapped when an entry's decision is not one of those recorded.
+	ErrDecision = errors.New("audit: unknown decision")
+	// ErrClosed is wrapped when a closed DB is used.
+	ErrClosed = errors.New("the audit database is closed")
+
+	errCheckpointBusy = errors.New("another process is reading the log")
+)
 
 // Entry is one audit row.
 type Entry struct {
@@ -74,11 +83,28 @@ type Query struct {
 }
 
 // DB is an open audit database. It is safe for concurrent use.
+//
+// A DB keeps writing to the file at its path: a person may delete or
+// replace that file while a long run holds it open, and a row written to
+// the unlinked file would be lost with it. Each use first checks that the
+// file at the path is still the one opened (device and inode), and opens
+// the path again when it is not; each write checks again once committed.
 type DB struct {
-	db    *sql.DB
-	path  string
-	retry time.Duration
+	path string
+	opts Options
+
+	mu     sync.RWMutex // held for reading while db is used, for writing to swap it
+	db     *sql.DB      // nil after opening the path again failed: the next use tries again
+	files  opened       // the files db has open
+	closed bool
 }
+
+// opened are the files of an open database: the database and, beside it,
+// its write-ahead log and the log's index (nil when there were none).
+type opened struct{ db, wal, shm os.FileInfo }
+
+// The suffixes of a WAL database's log and its index.
+var logSuffixes = [...]string{"-wal", "-shm"}
 
 const schema = `
 CREATE TABLE IF NOT EXISTS audit (
@@ -123,11 +149,43 @@ func OpenWith(path string, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
+	db := &DB{path: abs, opts: o}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("audit: cannot create the folder for %s: %w", abs, err)
 	}
+	unlock, err := lockFolder(abs, syscall.LOCK_SH)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if db.db, db.files, err = open(abs, o); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// lockFolder takes flock(2) on the folder of the database at abs: shared
+// while a database is opened (and maybe created) there, exclusive while a
+// handle whose file was replaced removes that file's logs (see reopen).
+// unlock releases it.
+func lockFolder(abs string, how int) (unlock func(), err error) {
+	f, err := os.Open(filepath.Dir(abs))
+	if err != nil {
+		return nil, fmt.Errorf("audit: cannot lock the folder of %s: %w", abs, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), how); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("audit: cannot lock the folder of %s: %w", abs, err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// open opens (creating if needed) the database at abs, whose folder exists
+// and is locked, and returns the files it opened.
+func open(abs string, o Options) (*sql.DB, opened, error) {
+	var files opened
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("audit: %s is a folder, not a database file", abs)
+		return nil, files, fmt.Errorf("audit: %s is a folder, not a database file", abs)
 	}
 	// busy_timeout first: switching to WAL needs a lock another process may
 	// hold. synchronous FULL: a row is on disk when Record returns (a call
@@ -137,7 +195,7 @@ func OpenWith(path string, o Options) (*DB, error) {
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("audit: open %s: %w", abs, err)
+		return nil, files, fmt.Errorf("audit: open %s: %w", abs, err)
 	}
 	err = retryBusy(context.Background(), o.RetryFor, func() error {
 		tx, err := db.Begin() // BEGIN IMMEDIATE (_txlock): wait for the write lock up front
@@ -152,9 +210,17 @@ func OpenWith(path string, o Options) (*DB, error) {
 	})
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("audit: cannot use %s as the audit database: %w", abs, err)
+		return nil, files, fmt.Errorf("audit: cannot use %s as the audit database: %w", abs, err)
 	}
-	return &DB{db: db, path: abs, retry: o.RetryFor}, nil
+	// the files just opened and migrated: a replacement after this is
+	// caught by the check before each use
+	if files.db, err = os.Stat(abs); err != nil {
+		db.Close()
+		return nil, files, fmt.Errorf("audit: %s vanished as it was opened: %w", abs, err)
+	}
+	files.wal, _ = os.Stat(abs + logSuffixes[0])
+	files.shm, _ = os.Stat(abs + logSuffixes[1])
+	return db, files, nil
 }
 
 // columns added after the first schema, each with its definition: a
@@ -223,6 +289,9 @@ func retryBusy(ctx context.Context, d time.Duration, fn func() error) error {
 }
 
 func isBusy(err error) bool {
+	if errors.Is(err, errCheckpointBusy) {
+		return true
+	}
 	var coded interface{ Code() int }
 	if errors.As(err, &coded) {
 		c := coded.Code() & 0xff
@@ -241,7 +310,107 @@ const (
 func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.db.Close() }
+func (db *DB) Close() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	db.closed = true
+	if db.db == nil {
+		return nil
+	}
+	err := db.db.Close()
+	db.db = nil
+	return err
+}
+
+// atPath reports whether fi is still the file at the database's path.
+func (db *DB) atPath(fi os.FileInfo) bool {
+	st, err := os.Stat(db.path)
+	return err == nil && fi != nil && os.SameFile(fi, st)
+}
+
+// use returns the handle of the file at the path, opening the path again
+// when that is another file (or none) than the one open. release ends the
+// use; file is the database file the handle has open.
+func (db *DB) use() (h *sql.DB, file os.FileInfo, release func(), err error) {
+	for {
+		db.mu.RLock()
+		if db.db != nil && db.atPath(db.files.db) {
+			return db.db, db.files.db, db.mu.RUnlock, nil
+		}
+		db.mu.RUnlock()
+		db.mu.Lock()
+		switch {
+		case db.closed:
+			err = fmt.Errorf("audit: %s: %w", db.path, ErrClosed)
+		case db.db == nil || !db.atPath(db.files.db):
+			err = db.reopen()
+		}
+		db.mu.Unlock()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+	}
+}
+
+// reopen leaves the file that is no longer at the path and opens the path
+// (creating the database when it is gone). It runs with mu held.
+//
+// The log and its index are named for the path, not for the file: SQLite
+// would lay the old file's pages over whatever database is at the path now
+// (one renamed there, or the new one), and processes with the old and the
+// new file open would share one index. So the old handle's log is first
+// checkpointed into the old file and emptied (a log that cannot be emptied,
+// because another process is reading it, keeps the old handle and fails
+// this use: the next one tries again), and the log and index this handle
+// opened are removed from the path if they are still there: whoever has
+// them open keeps them, apart from the new database.
+func (db *DB) reopen() error {
+	if db.db != nil {
+		if err := checkpoint(db.db, db.opts.RetryFor); err != nil {
+			return fmt.Errorf("audit: %s was removed or replaced since it was opened, and the log of the file it was cannot be emptied: %w", db.path, err)
+		}
+		_ = db.db.Close() // its rows are on disk: synchronous FULL, and checkpointed
+		db.db = nil
+	}
+	if err := os.MkdirAll(filepath.Dir(db.path), 0o700); err != nil {
+		return fmt.Errorf("audit: cannot create the folder for %s: %w", db.path, err)
+	}
+	unlock, err := lockFolder(db.path, syscall.LOCK_EX)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for i, old := range []os.FileInfo{db.files.wal, db.files.shm} {
+		name := db.path + logSuffixes[i]
+		if st, err := os.Stat(name); err == nil && old != nil && os.SameFile(old, st) {
+			if err := os.Remove(name); err != nil {
+				return fmt.Errorf("audit: %s was removed or replaced since it was opened, and its old log cannot be moved out of the way: %w", db.path, err)
+			}
+		}
+	}
+	db.files = opened{}
+	h, files, err := open(db.path, db.opts)
+	if err != nil {
+		return fmt.Errorf("%w (the file there was removed or replaced since it was opened)", err)
+	}
+	db.db, db.files = h, files
+	return nil
+}
+
+// checkpoint copies the write-ahead log into the database file and empties
+// it.
+func checkpoint(h *sql.DB, d time.Duration) error {
+	return retryBusy(context.Background(), d, func() error {
+		var busy, log, done int
+		if err := h.QueryRow("PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &log, &done); err != nil {
+			return err
+		}
+		if busy != 0 {
+			return errCheckpointBusy
+		}
+		return nil
+	})
+}
 
 // ValidDecision reports whether d is one of the recorded decisions.
 func ValidDecision(d string) bool {
@@ -277,8 +446,37 @@ func (db *DB) Record(ctx context.Context, e Entry) error {
 	if e.Key != "" {
 		key = e.Key
 	}
-	err := retryBusy(ctx, db.retry, func() error {
-		tx, err := db.db.BeginTx(ctx, nil)
+	for moved := 0; ; moved++ {
+		h, file, release, err := db.use()
+		if err != nil {
+			return err
+		}
+		err = db.record(ctx, h, key, e)
+		// replaced while the row was written: it may be in the file that
+		// left, so it is written again to the file at the path (a keyed
+		// row rewrites itself; another may then stand in both files)
+		again := err == nil && !db.atPath(file)
+		release()
+		if err != nil {
+			return fmt.Errorf("audit: record in %s: %w", db.path, err)
+		}
+		if !again {
+			return nil
+		}
+		if moved == maxMoves {
+			return fmt.Errorf("audit: record in %s: the file kept being replaced while the row was written", db.path)
+		}
+	}
+}
+
+// maxMoves bounds how often Record writes a row again because the file was
+// replaced meanwhile.
+const maxMoves = 3
+
+// record writes e on h in one transaction.
+func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
+	return retryBusy(ctx, db.opts.RetryFor, func() error {
+		tx, err := h.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
@@ -304,10 +502,6 @@ func (db *DB) Record(ctx context.Context, e Entry) error {
 		}
 		return tx.Commit()
 	})
-	if err != nil {
-		return fmt.Errorf("audit: record in %s: %w", db.path, err)
-	}
-	return nil
 }
 
 // Query returns the matching entries, newest first.
@@ -331,7 +525,12 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		stmt += " LIMIT ?"
 		args = append(args, q.Limit)
 	}
-	rows, err := db.db.QueryContext(ctx, stmt, args...)
+	h, _, release, err := db.use()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	rows, err := h.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
 	}

@@ -10,5 +10,8 @@
 // spool file: the importer renames the spool away while holding the lock,
 // and a writer that got the lock checks that its open file is still the one
 // at the spool path (else it reopens), so no line lands in a file that was
-// already imported. This package imports no database driver.
+// already imported. A writer killed mid-line leaves a torn line: the next
+// row starts a line of its own, and the import takes every whole row and
+// names the torn lines, keeping their file. This package imports no
+// database driver.
 package auditspool

@@ -73,7 +73,7 @@ func Append(path string, e Entry) error {
 // regular file (a FIFO would block the hook's open(2) until a reader came)
 // is an error: the hook then refuses the call it records.
 func appendOnce(path string, line []byte) (bool, error) {
-	f, err := safefile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600) // (read: does it end in a newline)
 	if err != nil {
 		return false, err
 	}
@@ -84,10 +84,32 @@ func appendOnce(path string, line []byte) (bool, error) {
 	if !sameFile(f, path) {
 		return false, nil
 	}
+	torn, err := endsTorn(f)
+	if err != nil {
+		return false, err
+	}
+	if torn {
+		// a writer was killed mid-line: this row starts a line of its own
+		// rather than end that one, where the import could not read it
+		line = append([]byte{'\n'}, line...)
+	}
 	if _, err := f.Write(line); err != nil {
 		return false, err
 	}
 	return true, f.Close()
+}
+
+// endsTorn reports whether f's last line has no newline.
+func endsTorn(f *os.File) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false, err
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], fi.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 func sameFile(f *os.File, path string) bool {
@@ -181,7 +203,7 @@ func importFile(name string, record func([]Entry) error) (int, error) {
 		if err := os.Rename(name, kept); err != nil {
 			return len(entries), fmt.Errorf("audit spool: %w", err)
 		}
-		return len(entries), fmt.Errorf("%w: lines %v of %s (kept there)", ErrUnreadable, bad, kept)
+		return len(entries), fmt.Errorf("%w: lines %v of %s are torn or not audit rows (every whole row was imported; the file is kept there)", ErrUnreadable, bad, kept)
 	}
 	if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return len(entries), fmt.Errorf("audit spool: %w", err)
@@ -190,7 +212,7 @@ func importFile(name string, record func([]Entry) error) (int, error) {
 }
 
 // readEntries parses a spool's lines; bad holds the numbers of lines that
-// are not entries (a write cut short by a crash, say).
+// are not entries, or not only entries (a write cut short by a crash, say).
 func readEntries(r io.Reader) (entries []Entry, bad []int, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
@@ -198,14 +220,43 @@ func readEntries(r io.Reader) (entries []Entry, bad []int, err error) {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		var e Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Decision == "" {
-			bad = append(bad, i)
+		if e, ok := parseEntry(sc.Bytes()); ok {
+			entries = append(entries, e)
 			continue
 		}
-		entries = append(entries, e)
+		bad = append(bad, i)
+		entries = append(entries, salvage(sc.Bytes())...)
 	}
 	return entries, bad, sc.Err()
+}
+
+func parseEntry(b []byte) (Entry, bool) {
+	var e Entry
+	err := json.Unmarshal(b, &e)
+	return e, err == nil && e.Decision != ""
+}
+
+// rowStart begins every spooled row (json.Marshal writes Time first, and
+// escapes the quotes of any string that could hold these bytes).
+var rowStart = []byte(`{"time":`)
+
+// salvage returns the whole rows of a line that does not parse: a writer
+// older than the torn-line check glued its row to the end of a torn one.
+func salvage(line []byte) []Entry {
+	var out []Entry
+	for len(line) > 0 {
+		next := bytes.Index(line[1:], rowStart)
+		piece := line
+		if next >= 0 {
+			piece, line = line[:next+1], line[next+1:]
+		} else {
+			line = nil
+		}
+		if e, ok := parseEntry(piece); ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // globEscape quotes the glob metacharacters of a literal path.

@@ -21,6 +21,17 @@ const (
 // Source is the audit source of every row the hook writes.
 const Source = "hook"
 
+// The self-test of `hook status` (selfTests): its session id, and the
+// variable status sets in the environment of the hook it runs. A hook that
+// has both keeps the self-test's decisions out of the audit: they are no
+// one's calls. Neither alone is enough: the CLI gives its sessions ids of
+// its own, and a variable in the environment of a real session would
+// otherwise hide its calls.
+const (
+	SelfTestSession = "vibing-hook-status"
+	SelfTestEnv     = "VIBING_HOOK_SELF_TEST"
+)
+
 // Input is one hook input as Claude Code sends it on stdin.
 type Input struct {
 	SessionID      string          `json:"session_id"`
@@ -63,6 +74,9 @@ type Hook struct {
 	Chat string
 	// Home is the home directory, for "@~/x" mentions.
 	Home string
+	// SelfTest says that `hook status` started this hook ($SelfTestEnv):
+	// rows of the SelfTestSession are not recorded.
+	SelfTest bool
 }
 
 // Empty is the answer that leaves a call to the CLI's own rules and mode.
@@ -150,7 +164,7 @@ func (h *Hook) recordedDeny(in *Input, tool, reason string) []byte {
 }
 
 func (h *Hook) record(e auditspool.Entry) error {
-	if h.Record == nil {
+	if h.Record == nil || (h.SelfTest && e.SessionID == SelfTestSession) {
 		return nil
 	}
 	if e.Time.IsZero() {

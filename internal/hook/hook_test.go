@@ -234,3 +234,37 @@ func TestMode(t *testing.T) {
 		}
 	}
 }
+
+// Only the self-test of `hook status` is kept out of the audit: its session
+// in a process that status started. Any other call is recorded, whatever
+// the environment says.
+func TestSelfTestRowsStayOut(t *testing.T) {
+	tests := []struct {
+		name     string
+		selfTest bool
+		session  string
+		recorded bool
+	}{
+		{"the self-test", true, hook.SelfTestSession, false},
+		{"a real session in a self-test process", true, "sess-1", true},
+		{"the self-test's session outside a self-test", false, hook.SelfTestSession, true},
+		{"a real call", false, "sess-1", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			h := p.hook(frontmatter.Settings{})
+			h.SelfTest = tt.selfTest
+			in := map[string]any{"session_id": tt.session, "cwd": p.dir, "permission_mode": "default", "hook_event_name": hook.EventPreToolUse,
+				"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}, "tool_use_id": "status"}
+			raw, _ := json.Marshal(in)
+			out := string(h.Handle(raw))
+			if !strings.Contains(out, `"permissionDecision":"deny"`) {
+				t.Errorf("Handle = %s, want a deny", out)
+			}
+			if got := len(p.rows) == 1; got != tt.recorded {
+				t.Errorf("rows %v, recorded = %v, want %v", p.rows, got, tt.recorded)
+			}
+		})
+	}
+}

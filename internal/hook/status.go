@@ -30,11 +30,13 @@ type Report struct {
 // OK reports whether an entry is installed and nothing switches it off.
 func (r Report) OK() bool { return len(r.Entries) > 0 && len(r.Problems) == 0 }
 
-// Runner runs a hook command with stdin and returns its stdout.
+// Runner runs a hook command with stdin and returns its stdout; it sets
+// SelfTestEnv=1 in the command's environment.
 type Runner func(command string, args []string, stdin []byte) ([]byte, error)
 
 // selfTests are the inputs status feeds the installed command: a line every
-// vibing engine denies (default rule), and a prompt without mentions.
+// vibing engine denies (default rule), and a prompt without mentions. The
+// Runner sets SelfTestEnv, so that the deny is no audit row.
 func selfTests(cwd string) []struct {
 	name, want string
 	input      map[string]any
@@ -43,9 +45,9 @@ func selfTests(cwd string) []struct {
 		name, want string
 		input      map[string]any
 	}{
-		{"PreToolUse of Bash (rm -rf /)", "deny", map[string]any{"session_id": "vibing-hook-status", "cwd": cwd, "hook_event_name": EventPreToolUse,
+		{"PreToolUse of Bash (rm -rf /)", "deny", map[string]any{"session_id": SelfTestSession, "cwd": cwd, "hook_event_name": EventPreToolUse,
 			"permission_mode": "default", "tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf /"}, "tool_use_id": "status"}},
-		{"UserPromptSubmit without mentions", "{}", map[string]any{"session_id": "vibing-hook-status", "cwd": cwd, "hook_event_name": EventUserPromptSubmit,
+		{"UserPromptSubmit without mentions", "{}", map[string]any{"session_id": SelfTestSession, "cwd": cwd, "hook_event_name": EventUserPromptSubmit,
 			"permission_mode": "default", "prompt": "hello"}},
 	}
 }

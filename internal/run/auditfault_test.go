@@ -245,6 +245,35 @@ func inject(name, path string) (func() error, error) {
 		}
 		f.Sync()
 		return func() error { return os.Remove(filepath.Join(dir, "filler")) }, nil
+	case "removed":
+		// The person deletes the database between two calls.
+		return nil, os.Remove(path)
+	case "replaced":
+		// Another database is renamed over it (restored from a backup).
+		other := filepath.Join(dir, "other.sqlite")
+		db, err := audit.Open(other)
+		if err != nil {
+			return nil, err
+		}
+		if err := db.Record(context.Background(), audit.Entry{Action: "tool:Bash:other", Decision: audit.DecisionDeny}); err != nil {
+			return nil, err
+		}
+		if err := db.Close(); err != nil {
+			return nil, err
+		}
+		return nil, os.Rename(other, path)
+	case "folder":
+		// The database is moved aside and a folder takes its path: it
+		// cannot be opened again there.
+		if err := os.Rename(path, path+".kept"); err != nil {
+			return nil, err
+		}
+		return func() error {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+			return os.Rename(path+".kept", path)
+		}, os.Mkdir(path, 0o700)
 	case "corrupt":
 		// Every page but the first (the schema) is overwritten with
 		// garbage: the file opens, the table's pages do not read.
@@ -311,6 +340,11 @@ func TestAuditFailsClosed(t *testing.T) {
 		{"read-only-mid", true, []string{"ls", "ls 2", "ask 3"}}, // open descriptors still write
 		{"read-only", true, nil},                                 // the run does not start
 		{"corrupt", false, nil},
+		// the file at audit_path is no longer the one the run opened: the
+		// next rows go to the file at the path, or the calls are refused
+		{"removed", false, []string{"ls", "ls 2", "ask 3"}},
+		{"replaced", false, []string{"ls", "ls 2", "ask 3"}},
+		{"folder", false, []string{"ls"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -333,6 +367,9 @@ func TestAuditFailsClosed(t *testing.T) {
 				return
 			}
 			for _, c := range rep.Allowed {
+				if c == "ls" && (tt.name == "removed" || tt.name == "replaced") {
+					continue // its row left with the file the person removed
+				}
 				if !rep.RowsRead {
 					t.Errorf("%q ran, but the database cannot be read back", c)
 					continue
@@ -341,6 +378,9 @@ func TestAuditFailsClosed(t *testing.T) {
 				if rep.Rows[c] != want {
 					t.Errorf("%q ran with audit row %q, want %q", c, rep.Rows[c], want)
 				}
+			}
+			if tt.name == "replaced" && rep.Rows["other"] != audit.DecisionDeny {
+				t.Errorf("the row of the database renamed over the path reads %q, want deny (rows %v)", rep.Rows["other"], rep.Rows)
 			}
 			slices.Sort(rep.Allowed)
 			if want := slices.Sorted(slices.Values(tt.want)); !slices.Equal(rep.Allowed, want) {

@@ -90,6 +90,8 @@ type Permission struct {
 	// one call to the next); "" when it does not.
 	Cwd   string
 	Reply func(Verdict)
+
+	key string // callKey, once worked out
 }
 
 // Conn is one running turn of a backend.

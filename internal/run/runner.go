@@ -77,7 +77,7 @@ func (r *Runner) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // before the run starts).
 func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
 	s := &state{r: r, w: w, ctx: ctx, verdicts: map[string]Verdict{}, held: map[string][]*Permission{},
-		runID: newRunID(), audit: newAuditQueue(r.Audit, r.AuditWait)}
+		askedIDs: map[string]int{}, runID: newRunID(), audit: newAuditQueue(r.Audit, r.AuditWait)}
 	defer s.audit.close()
 	if r.ApprovalTimeout <= 0 {
 		r.ApprovalTimeout = DefaultApprovalTimeout
@@ -156,12 +156,13 @@ type state struct {
 	sessionSent bool
 	queue       []*Permission
 	pending     *pendingApproval
-	verdicts    map[string]Verdict // by tool_use_id: a call is decided once
+	verdicts    map[string]Verdict // by callKey: a call is decided once
 	approvals   int
+	askedIDs    map[string]int // tool_use_id -> approvals asked for it
 
 	runID string                   // names this run in the audit rows' call keys
 	audit *auditQueue              // audit rows, written off the loop
-	held  map[string][]*Permission // allowed calls waiting for their audit row, by tool_use_id
+	held  map[string][]*Permission // allowed calls waiting for their audit row, by callKey
 	idle  *time.Timer              // no backend event for IdleTimeout
 	idled bool
 
@@ -294,16 +295,9 @@ func (s *state) handle(ev Event) {
 		s.bashResult(ev.ToolUseID)
 		_ = s.w.Write(Output{Type: "tool_result", ID: ev.ToolUseID, IsError: ptr(ev.IsError), Content: ptr(ev.Content)})
 	case KindPermission:
-		p := ev.Permission
-		if v, ok := s.verdicts[p.ToolUseID]; ok && p.ToolUseID != "" {
-			p.Reply(v)
-			return
+		if !s.decided(ev.Permission) {
+			s.queue = append(s.queue, ev.Permission)
 		}
-		if h, ok := s.held[p.ToolUseID]; ok && p.ToolUseID != "" {
-			s.held[p.ToolUseID] = append(h, p) // answered with the first once its row is written
-			return
-		}
-		s.queue = append(s.queue, p)
 	case KindWithdraw:
 		s.withdraw(ev.RequestID)
 	case KindNotice:
@@ -410,12 +404,34 @@ func (s *state) withdraw(id string) {
 	}
 }
 
+// decided answers p with the verdict of the same call, or holds it until
+// that call's row is written, and reports whether it did. The CLI may ask
+// twice about one call (its hook, then its own check); the same id with
+// another tool or input is another call.
+func (s *state) decided(p *Permission) bool {
+	k := callKey(p)
+	if k == "" {
+		return false
+	}
+	if v, ok := s.verdicts[k]; ok {
+		p.Reply(v)
+		return true
+	}
+	if h, ok := s.held[k]; ok {
+		s.held[k] = append(h, p) // answered with the first once its row is written
+		return true
+	}
+	return false
+}
+
 // pump decides queued permission requests while none waits for the person.
 func (s *state) pump() {
 	for s.pending == nil && len(s.queue) > 0 {
 		p := s.queue[0]
 		s.queue = s.queue[1:]
-		s.decide(p)
+		if !s.decided(p) { // asked again while the first request was asked
+			s.decide(p)
+		}
 	}
 }
 
@@ -492,6 +508,13 @@ func (s *state) ask(p *Permission, d session.Decision) {
 	id := p.ToolUseID
 	if id == "" {
 		id = fmt.Sprintf("approval-%d", s.approvals)
+	} else if n := s.askedIDs[id]; n > 0 {
+		// the same id asked again about another input: an answer meant for
+		// the earlier approval must not settle this one
+		s.askedIDs[id] = n + 1
+		id = fmt.Sprintf("%s#%d", id, n+1)
+	} else {
+		s.askedIDs[id] = 1
 	}
 	ap := &pendingApproval{id: id, perm: p, decision: d, timer: time.NewTimer(s.r.ApprovalTimeout)}
 	if p.Tool == QuestionTool {
@@ -570,6 +593,34 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	s.settleWith(ap.perm, v, ap.decision, outcome, reason, func(e *AuditEntry) {
 		e.InputSHA256, e.Edited = InputHash(input), edited
 	})
+}
+
+// callKey names one tool call for reusing its verdict: its tool_use_id with
+// a fingerprint of its tool and input ("" when the backend gave no id).
+func callKey(p *Permission) string {
+	if p.ToolUseID == "" {
+		return ""
+	}
+	if p.key == "" {
+		p.key = p.ToolUseID + ":" + callPrint(p.Tool, p.Input)
+	}
+	return p.key
+}
+
+// callPrint is a short fingerprint of a tool and its input (JSON, keys
+// sorted): calls that differ in either never share a verdict or an audit
+// row.
+func callPrint(tool string, input map[string]any) string {
+	b, err := json.Marshal(struct {
+		Tool  string         `json:"tool"`
+		Input map[string]any `json:"input"`
+	}{tool, input})
+	if err != nil {
+		// not JSON: a fingerprint no other input shares, so never reused
+		b = fmt.Appendf(nil, "%p", input)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
 }
 
 // InputHash is the hex SHA-256 of a tool input's JSON (keys sorted), the

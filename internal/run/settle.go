@@ -38,8 +38,8 @@ func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome
 		})
 		return
 	}
-	if p.ToolUseID != "" {
-		s.held[p.ToolUseID] = nil
+	if k := callKey(p); k != "" {
+		s.held[k] = nil
 	}
 	s.recordWith(p, d, outcome, reason, extra, func(err error) {
 		v := v
@@ -52,13 +52,19 @@ func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome
 }
 
 // reply answers p, and every request for the same call that waited for it.
+// The verdict is kept for the same call asked again: the same id, tool and
+// input, or the input the person edited it to, which the CLI asks about
+// when it runs the edit.
 func (s *state) reply(p *Permission, v Verdict) {
-	if p.ToolUseID != "" {
-		s.verdicts[p.ToolUseID] = v
-		for _, q := range s.held[p.ToolUseID] {
+	if k := callKey(p); k != "" {
+		s.verdicts[k] = v
+		if v.Allow && v.UpdatedInput != nil {
+			s.verdicts[callKey(&Permission{ToolUseID: p.ToolUseID, Tool: p.Tool, Input: v.UpdatedInput})] = v
+		}
+		for _, q := range s.held[k] {
 			q.Reply(v)
 		}
-		delete(s.held, p.ToolUseID)
+		delete(s.held, k)
 	}
 	p.Reply(v)
 }
@@ -71,7 +77,7 @@ func (s *state) record(p *Permission, d session.Decision, outcome, reason string
 
 // recordWith is record with more fields set by extra.
 func (s *state) recordWith(p *Permission, d session.Decision, outcome, reason string, extra func(*AuditEntry), done func(error)) {
-	key := p.ToolUseID
+	key := callKey(p) // another input under the same id is a row of its own
 	if key == "" {
 		key = p.ID
 	}
