@@ -37,6 +37,8 @@ func TestNothingLeftBehind(t *testing.T) {
 		// nobody is left to see or answer it: the turn is cancelled
 		{"editor gone, the CLI hangs", "init\nprompt\ntool_group\ndaemon\nhang\n", false, true, 0, false, "cancelled"},
 		{"idle timeout", "init\nprompt\ntool_group\ndaemon\nhang\n", false, false, 300 * time.Millisecond, false, "sent nothing"},
+		{"idle timeout mid-line", "init\nprompt\ntool_group\ndaemon\npartial\nhang\n", false, false, 300 * time.Millisecond, false,
+			"sent only an incomplete line of 35 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

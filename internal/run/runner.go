@@ -512,7 +512,13 @@ func (s *state) touch() {
 // the kill after the grace period.
 func (s *state) idleOut() {
 	s.idled = true
-	_ = s.fail(fmt.Errorf("the agent sent nothing for %s (idle_timeout_s), so the run was stopped", s.r.IdleTimeout))
+	sent := "nothing"
+	if p, ok := s.conn.(Partial); ok {
+		if n := p.PartialLine(); n > 0 {
+			sent = fmt.Sprintf("only an incomplete line of %d bytes", n)
+		}
+	}
+	_ = s.fail(fmt.Errorf("the agent sent %s for %s (idle_timeout_s), so the run was stopped", sent, s.r.IdleTimeout))
 	s.cancelled = true
 	if err := s.conn.Interrupt(); err != nil {
 		s.conn.Kill()
