@@ -83,7 +83,7 @@ type abortKey struct{}
 func watchSignals(parent context.Context) (ctx context.Context, stop func()) {
 	abort := make(chan struct{})
 	ctx, cancel := context.WithCancel(context.WithValue(parent, abortKey{}, (<-chan struct{})(abort)))
-	sigs := make(chan os.Signal, 1)
+	sigs := make(chan os.Signal, 2) // two at once are two
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {

@@ -459,10 +459,10 @@ func (s *state) decide(p *Permission) {
 	switch {
 	case d.Decision == session.Allow:
 		s.settle(p, Verdict{Allow: true}, d, AuditAllow, d.Reason)
+	case d.Decision == session.Ask && s.editorGone: // before cancelled: its going away cancelled the run
+		s.settle(p, Verdict{Message: "Approval needed, but the editor is gone, so the call is denied"}, d, AuditAskDenied, "editor closed")
 	case d.Decision == session.Ask && s.cancelled:
 		s.settle(p, Verdict{Message: "The run was cancelled"}, d, AuditAskDenied, "run cancelled")
-	case d.Decision == session.Ask && s.editorGone:
-		s.settle(p, Verdict{Message: "Approval needed, but the editor is gone, so the call is denied"}, d, AuditAskDenied, "editor closed")
 	case d.Decision == session.Ask:
 		s.ask(p, d)
 	default: // deny, or anything the runner does not understand
