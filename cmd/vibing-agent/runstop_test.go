@@ -19,45 +19,28 @@ import (
 	"vibing/internal/sandbox"
 )
 
-var (
-	pairOnce         sync.Once
-	pairBin, fakeCLI string
-	pairErr          string
-)
-
 const (
 	stopTreeEnv = "VIBING_TEST_STOP_TREE" // every process of one test's run carries it
 	toolCmdline = "sleep\x00300\x00"      // the fake CLI's long tool (tool_group)
 	goneWithin  = 2 * time.Second         // for the run's processes, once it exited
 )
 
-// stopBinaries builds, once for the package's tests, the pair make builds
-// (vibing-agent lean, vibing-agent-full beside it) and the scripted CLI
-// stand-in (tests/fakeclaude).
+// stopBinaries builds the pair make builds (vibing-agent lean,
+// vibing-agent-full beside it) and the scripted CLI stand-in
+// (tests/fakeclaude) into a folder of t's.
 func stopBinaries(t *testing.T) (agent, cli string) {
 	t.Helper()
-	pairOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vibing-stop-")
-		if err != nil {
-			pairErr = err.Error()
-			return
+	dir := t.TempDir()
+	for _, b := range [][]string{
+		{"build", "-o", filepath.Join(dir, fullBinary), "."},
+		{"build", "-tags", "lean", "-o", filepath.Join(dir, "vibing-agent"), "."},
+		{"build", "-o", filepath.Join(dir, "fakeclaude"), "vibing/tests/fakeclaude"},
+	} {
+		if out, err := exec.Command("go", b...).CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(b, " "), err, out)
 		}
-		for _, b := range [][]string{
-			{"build", "-o", filepath.Join(dir, fullBinary), "."},
-			{"build", "-tags", "lean", "-o", filepath.Join(dir, "vibing-agent"), "."},
-			{"build", "-o", filepath.Join(dir, "fakeclaude"), "vibing/tests/fakeclaude"},
-		} {
-			if out, err := exec.Command("go", b...).CombinedOutput(); err != nil {
-				pairErr = fmt.Sprintf("go %s: %v\n%s", strings.Join(b, " "), err, out)
-				return
-			}
-		}
-		pairBin, fakeCLI = filepath.Join(dir, "vibing-agent"), filepath.Join(dir, "fakeclaude")
-	})
-	if pairErr != "" {
-		t.Fatal(pairErr)
 	}
-	return pairBin, fakeCLI
+	return filepath.Join(dir, "vibing-agent"), filepath.Join(dir, "fakeclaude")
 }
 
 // stoppedRun is one vibing-agent run process, started as the editor
@@ -73,11 +56,10 @@ type stoppedRun struct {
 	events []string
 }
 
-// startStoppedRun starts run with the fake CLI following script, sends the
-// prompt, and waits until the CLI's long tool runs.
-func startStoppedRun(t *testing.T, script, sandboxSetting string) *stoppedRun {
+// startStoppedRun starts agent's run with the fake CLI cli following
+// script, sends the prompt, and waits until the CLI's long tool runs.
+func startStoppedRun(t *testing.T, agent, cli, script, sandboxSetting string) *stoppedRun {
 	t.Helper()
-	agent, cli := stopBinaries(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "project")
 	chat := writeChat(t, dir, "---\nvibing.nvim: true\n---\n\n## User\n\nhello\n")
@@ -245,11 +227,12 @@ func TestRunStops(t *testing.T) {
 		{"stdin closed", answers, func(r *stoppedRun) { r.stdin.Close() }, 5 * time.Second},
 		{"stdin closed, the CLI hangs", hangs, func(r *stoppedRun) { r.stdin.Close() }, 5 * time.Second},
 	}
+	agent, cli := stopBinaries(t)
 	for _, sb := range sandboxSettings(t) {
 		for _, tt := range tests {
 			t.Run("sandbox "+sb+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				r := startStoppedRun(t, tt.script, sb)
+				r := startStoppedRun(t, agent, cli, tt.script, sb)
 				var pids []int
 				for _, p := range r.tree() {
 					pids = append(pids, p.Pid)
