@@ -30,11 +30,13 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, io stdio) int
-	// signals: SIGINT and SIGTERM cancel the command's context, and it
-	// stops cleanly (run kills its backend's process group). Without it
-	// they end the process at once; the short commands (check, hook, ...)
-	// have nothing to clean up, and watching for signals costs a start-up
-	// thread.
+	// signals: the first SIGINT or SIGTERM cancels the command's context,
+	// and it stops cleanly (run ends the turn and the CLI with its tools);
+	// a second one closes abortOf(ctx), and a command that can stop at
+	// once does (run kills the CLI and its tools without waiting for the
+	// turn to end); later ones are ignored. Without it they end the process
+	// at once; the short commands (check, hook, ...) have nothing to clean
+	// up, and watching for signals costs a start-up thread.
 	signals bool
 }
 
@@ -67,11 +69,45 @@ func Run(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	if c.signals {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		var stop func()
+		ctx, stop = watchSignals(ctx)
 		defer stop()
 	}
 	return c.run(ctx, args[1:], io)
+}
+
+type abortKey struct{}
+
+// watchSignals returns ctx cancelled by the first SIGINT or SIGTERM, whose
+// abortOf is closed by the second. stop stops watching.
+func watchSignals(parent context.Context) (ctx context.Context, stop func()) {
+	abort := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.WithValue(parent, abortKey{}, (<-chan struct{})(abort)))
+	sigs := make(chan os.Signal, 2) // two at once are two
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		for _, fire := range []func(){cancel, func() { close(abort) }} {
+			select {
+			case <-sigs:
+				fire()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
+}
+
+// abortOf is closed by a second SIGINT or SIGTERM to a command that watches
+// signals (nil, which is never closed, for one that does not).
+func abortOf(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(abortKey{}).(<-chan struct{})
+	return ch
 }
 
 func usage(w io.Writer) {

@@ -37,7 +37,9 @@ drives the agent, gates every tool call through the chat's permission
 pipeline and writes JSON Lines events to stdout (see docs/protocol.md).
 The claude CLI stays alive after a turn's "result": more prompt lines are
 later messages of the same session. Exits 0 once stdin closes after a
-"result", and 1 after an "error" event.
+"result", and 1 after an "error" event. Stdin closing while a turn runs (the
+editor is gone), SIGTERM or SIGINT end the run: the turn is cancelled and
+the CLI ends with its tools (a second signal kills them at once).
 
 Flags:
 `
@@ -57,7 +59,7 @@ func limitMemory() {
 
 const runExamples = `
 Examples:
-  echo '{"type":"prompt","text":"list the files"}' | vibing-agent run --chat .vibing/chat/chat-20261122-100000.md
+  vibing-agent run --chat .vibing/chat/chat-20261122-100000.md   # then type {"type":"prompt","text":"list the files"}
   vibing-agent run --chat chat.md --config ~/.local/state/vibing/options.json --write-back
   vibing-agent run --chat chat.md --session-allow 'Bash(npm test:*)' --session-deny WebFetch
 `
@@ -139,6 +141,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	}
 	r := &run.Runner{
 		Backend:         be,
+		Abort:           abortOf(ctx), // a second signal: a first one ends the run through ctx
 		Engine:          run.SessionEngine{Engine: eng},
 		Audit:           rec,
 		Chat:            chatPath,

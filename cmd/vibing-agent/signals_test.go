@@ -3,7 +3,8 @@ package main
 import "testing"
 
 // The commands that must stop cleanly on SIGINT and SIGTERM watch for them
-// (run denies its pending approval and kills its backend's process group:
+// (run denies its pending approval, ends the turn and the CLI with its
+// tools, and a second signal kills them at once: TestRunStops,
 // TestRealSignalDuringApproval); the short ones leave the signals alone, so
 // that their start pays for no signal thread.
 func TestCommandsThatWatchSignals(t *testing.T) {

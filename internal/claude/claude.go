@@ -49,6 +49,7 @@ var (
 	_ run.Backend  = (*Claude)(nil)
 	_ run.Prompter = (*conn)(nil)
 	_ run.Switcher = (*conn)(nil)
+	_ run.Partial  = (*conn)(nil)
 )
 
 func init() {
@@ -142,8 +143,8 @@ func (c *Claude) Start(ctx context.Context, t run.Turn) (run.Conn, error) {
 		maxLine = DefaultMaxLine
 	}
 	k := &conn{cmd: cmd, stdin: stdin, stderr: stderr, events: make(chan run.Event, 256),
-		initDone: make(chan error, 1), maxLine: maxLine, marker: marker}
-	go k.read(stdout)
+		initDone: make(chan error, 1), maxLine: maxLine, marker: marker, out: &lineTail{r: stdout}}
+	go k.read(k.out)
 
 	initReq := map[string]any{"subtype": "initialize", "hooks": map[string]any{
 		"PreToolUse": []any{map[string]any{"matcher": nil, "hookCallbackIds": []string{hookCallbackID},
@@ -210,6 +211,10 @@ func (k *conn) control(req map[string]any) error {
 	return k.send(map[string]any{"type": "control_request", "request_id": id, "request": req})
 }
 
+// PartialLine is how many bytes of an output line the CLI has written
+// without the line's end.
+func (k *conn) PartialLine() int { return int(k.out.n.Load()) }
+
 // EndInput closes the CLI's stdin: it exits once idle (after a result).
 func (k *conn) EndInput() { k.closeStdin() }
 
@@ -247,6 +252,7 @@ type conn struct {
 	maxLine  int
 	marker   string // in the environment of every process of the turn
 	text     textStream
+	out      *lineTail // the CLI's stdout
 	killOnce sync.Once
 	exited   atomic.Bool // the keeper was waited for: its pid may be reused
 	turnOpen atomic.Bool // a message was sent and its result has not come yet

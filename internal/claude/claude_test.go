@@ -344,8 +344,8 @@ wait_eof
 	if tu.err != nil {
 		t.Fatalf("Run() = %v; events %v", tu.err, tu.types())
 	}
-	if d, _ := hookDecision(tu.answers()["req-a1"]); d != "deny" {
-		t.Errorf("ask with the editor gone answered %q, want deny", d)
+	if d, why := hookDecision(tu.answers()["req-a1"]); d != "deny" || !strings.Contains(why, "editor is gone") {
+		t.Errorf("ask with the editor gone answered %q (%q), want a deny that says the editor is gone", d, why)
 	}
 	if d, _ := hookDecision(tu.answers()["req-a2"]); d != "allow" {
 		t.Errorf("allowed call answered %q, want allow", d)

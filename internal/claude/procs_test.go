@@ -15,9 +15,9 @@ import (
 
 // TestNothingLeftBehind ends a turn every way it can end, with a tool
 // running in a process group of its own and a background server that
-// left the tree's session and environment, and checks that no process is
-// left: the spawned pids are gone and /proc holds nothing with the run's
-// marker.
+// left the tree's session and environment, and checks that the run ends
+// within seconds and no process is left: the spawned pids are gone and
+// /proc holds nothing with the run's marker.
 func TestNothingLeftBehind(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -34,7 +34,11 @@ func TestNothingLeftBehind(t *testing.T) {
 		{"cancel while the CLI hangs", "init\nprompt\ntool_group\ndaemon\nhang\n", true, false, 0, false, "cancelled"},
 		{"garbage", "init\nprompt\ntool_group\ndaemon\ngarbage\nwait_eof\n", false, false, 0, false, "not stream-json"},
 		{"editor gone", "init\nprompt\ntool_group\ndaemon\nsleep 100\nresult\nwait_eof\n", false, true, 0, true, ""},
+		// nobody is left to see or answer it: the turn is cancelled
+		{"editor gone, the CLI hangs", "init\nprompt\ntool_group\ndaemon\nhang\n", false, true, 0, false, "cancelled"},
 		{"idle timeout", "init\nprompt\ntool_group\ndaemon\nhang\n", false, false, 300 * time.Millisecond, false, "sent nothing"},
+		{"idle timeout mid-line", "init\nprompt\ntool_group\ndaemon\npartial\nhang\n", false, false, 300 * time.Millisecond, false,
+			"sent only an incomplete line of 35 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +51,11 @@ func TestNothingLeftBehind(t *testing.T) {
 					}
 				}
 			}
+			start := time.Now()
 			tu.run()
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("the run took %s to end", took.Round(time.Millisecond))
+			}
 			if tt.ok != (tu.err == nil) {
 				t.Fatalf("Run() = %v; events %v", tu.err, tu.types())
 			}

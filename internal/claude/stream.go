@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"vibing/internal/run"
@@ -125,6 +126,23 @@ func (lr *lineReader) next() ([]byte, error) {
 		return buf, err
 	}
 	return buf[:len(buf)-1], nil
+}
+
+// lineTail reads the CLI's output and counts the bytes read since the last
+// newline: the part of a line the CLI wrote without its end.
+type lineTail struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (t *lineTail) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		t.n.Store(int64(n - i - 1))
+	} else {
+		t.n.Add(int64(n))
+	}
+	return n, err
 }
 
 // release lets the long-line buffer go (the turn is over).

@@ -115,6 +115,13 @@ type Prompter interface {
 	EndInput()
 }
 
+// Partial is a Conn that can say how much of an output line it has received
+// without its end: the bytes of a line not yet read as an event (the idle
+// timeout's error says so rather than "sent nothing").
+type Partial interface {
+	PartialLine() int
+}
+
 // Switcher is a live Conn that can change the model and the permission
 // mode between messages (the person typed /model or /permission plan).
 type Switcher interface {

@@ -2,7 +2,6 @@ package run_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -142,9 +141,9 @@ func TestFilesChanged(t *testing.T) {
 				store.Dir = filepath.Join(root, "blocked", "chat-1")
 			}
 			be := &fileBackend{events: make(chan run.Event, 16), calls: tt.calls(root)}
-			var out bytes.Buffer
+			out := newCaller(1, `{"type":"prompt","text":"go"}`)
 			r := &run.Runner{Backend: be, Engine: denySecret{}, Changes: store, Turn: run.Turn{Cwd: root}}
-			if err := r.Run(context.Background(), strings.NewReader(`{"type":"prompt","text":"go"}`+"\n"), &out); err != nil {
+			if err := r.Run(context.Background(), out.in, out); err != nil {
 				t.Fatalf("Run() = %v\n%s", err, out.String())
 			}
 			var allows []bool
@@ -159,7 +158,7 @@ func TestFilesChanged(t *testing.T) {
 			}
 			var got []want
 			var types []string
-			sc := bufio.NewScanner(&out)
+			sc := bufio.NewScanner(out)
 			for sc.Scan() {
 				var o run.Output
 				if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
@@ -239,15 +238,14 @@ func TestFilesChangedPerTurn(t *testing.T) {
 	root := t.TempDir()
 	put(root, "a.txt", "v0")
 	be := &liveFiles{fileBackend: fileBackend{events: make(chan run.Event, 16)}, dir: root}
-	var out bytes.Buffer
+	out := newCaller(2, `{"type":"prompt","text":"one"}`, `{"type":"prompt","text":"two"}`)
 	r := &run.Runner{Backend: be, Engine: denySecret{}, Changes: &changes.Store{Dir: changes.ChatDir(root, "chat-1.md")}}
-	in := `{"type":"prompt","text":"one"}` + "\n" + `{"type":"prompt","text":"two"}` + "\n"
-	if err := r.Run(context.Background(), strings.NewReader(in), &out); err != nil {
+	if err := r.Run(context.Background(), out.in, out); err != nil {
 		t.Fatalf("Run() = %v\n%s", err, out.String())
 	}
 	var befores []string
 	dirs := map[string]bool{}
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		var o run.Output
 		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {

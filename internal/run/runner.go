@@ -59,6 +59,12 @@ type Runner struct {
 	// event), so rules for tools newer than vibing's table are accepted.
 	OnTools func(names []string)
 
+	// Abort, when set, ends the run at once once it is closed (a second
+	// SIGTERM): the agent and everything it started are killed, without the
+	// interrupt and its grace period. (The context, when done, ends the run
+	// too, but lets the agent stop the turn first.)
+	Abort <-chan struct{}
+
 	// Reload, when set, builds the engine again before each later message
 	// of a live backend (a Prompter): the person may have changed the
 	// chat's rules in between. The runner applies its session grants to
@@ -117,7 +123,8 @@ func (r *Runner) RunWith(ctx context.Context, in io.Reader, w *Writer) error {
 }
 
 // readInputs decodes editor lines until EOF; a line that is not valid JSON
-// is reported as a notice and skipped.
+// is reported as a notice and skipped. A read that fails (a line over 1 MiB)
+// ends the input as EOF does, with a notice that says why.
 func readInputs(in io.Reader, ch chan<- Input, w *Writer) {
 	defer close(ch)
 	sc := bufio.NewScanner(in)
@@ -133,6 +140,9 @@ func readInputs(in io.Reader, ch chan<- Input, w *Writer) {
 			continue
 		}
 		ch <- m
+	}
+	if err := sc.Err(); err != nil {
+		_ = w.Write(Output{Type: "notice", Message: fmt.Sprintf("stopped reading stdin: %v", err)})
 	}
 }
 
@@ -172,12 +182,14 @@ type state struct {
 	errorSent  bool
 	killC      <-chan time.Time
 
-	turn     int      // the message being answered, from 1
-	between  bool     // a live backend finished a turn and waits for the next message
-	prompts  []string // messages that arrived while a turn ran
-	inputEOF bool     // the editor closed stdin
-	grants   []grant  // session grants of this run, for a reloaded engine
-	onces    []string // tools granted by the once policy, likewise
+	turn    int      // the message being answered, from 1
+	between bool     // a live backend finished a turn and waits for the next message
+	prompts []string // messages that arrived while a turn ran
+	// ending: no message comes any more (the editor is gone, or a signal
+	// came): the run ends once the running turn stopped
+	ending bool
+	grants []grant  // session grants of this run, for a reloaded engine
+	onces  []string // tools granted by the once policy, likewise
 
 	changed  *changes.Turn       // the files this turn may change (changes.go)
 	bashKept map[string][]string // Bash tool_use id -> files it kept, settled at its result
@@ -186,6 +198,7 @@ type state struct {
 func (s *state) loop(inputs <-chan Input) error {
 	events := s.conn.Events()
 	done := s.ctx.Done()
+	abort := s.r.Abort
 	broken := s.w.Broken()
 	if s.r.IdleTimeout > 0 {
 		s.idle = time.NewTimer(s.r.IdleTimeout)
@@ -218,9 +231,7 @@ func (s *state) loop(inputs <-chan Input) error {
 		case m, ok := <-inputs:
 			if !ok {
 				inputs = nil
-				s.inputEOF = true
 				s.closeEditor()
-				s.endInputIfIdle()
 				continue
 			}
 			s.input(m)
@@ -231,7 +242,11 @@ func (s *state) loop(inputs <-chan Input) error {
 			s.conn.Kill()
 		case <-done:
 			done = nil
-			s.cancel()
+			s.end()
+		case <-abort:
+			abort = nil
+			s.end()
+			s.conn.Kill()
 		}
 		s.pump()
 	}
@@ -372,11 +387,29 @@ func (s *state) cancel() {
 	s.armKill()
 }
 
+// closeEditor handles the editor going away (stdin closed, or stdout
+// broken): nobody can answer an approval or read what the agent does, so
+// the run ends (end) rather than work on headless.
 func (s *state) closeEditor() {
 	s.editorGone = true
 	if s.pending != nil {
 		s.resolve(false, ByCancel, "The editor closed before the person answered", AuditAskDenied, "deny_once")
 	}
+	s.end()
+}
+
+// end ends the run: the running turn is cancelled (its waiting approval
+// and later asks are denied, the agent is interrupted), messages that wait
+// are dropped, and the agent's input closes once the turn stopped; an
+// agent that does not stop is killed after the grace period, with
+// everything it started.
+func (s *state) end() {
+	s.ending = true
+	s.prompts = nil
+	if !s.between {
+		s.cancel()
+	}
+	s.endInputIfIdle()
 }
 
 // withdraw handles the backend withdrawing permission request id: the
@@ -442,10 +475,10 @@ func (s *state) decide(p *Permission) {
 	switch {
 	case d.Decision == session.Allow:
 		s.settle(p, Verdict{Allow: true}, d, AuditAllow, d.Reason)
+	case d.Decision == session.Ask && s.editorGone: // before cancelled: its going away cancelled the run
+		s.settle(p, Verdict{Message: "Approval needed, but the editor is gone, so the call is denied"}, d, AuditAskDenied, "editor closed")
 	case d.Decision == session.Ask && s.cancelled:
 		s.settle(p, Verdict{Message: "The run was cancelled"}, d, AuditAskDenied, "run cancelled")
-	case d.Decision == session.Ask && s.editorGone:
-		s.settle(p, Verdict{Message: "Approval needed, but the editor is gone, so the call is denied"}, d, AuditAskDenied, "editor closed")
 	case d.Decision == session.Ask:
 		s.ask(p, d)
 	default: // deny, or anything the runner does not understand
@@ -495,7 +528,13 @@ func (s *state) touch() {
 // the kill after the grace period.
 func (s *state) idleOut() {
 	s.idled = true
-	_ = s.fail(fmt.Errorf("the agent sent nothing for %s (idle_timeout_s), so the run was stopped", s.r.IdleTimeout))
+	sent := "nothing"
+	if p, ok := s.conn.(Partial); ok {
+		if n := p.PartialLine(); n > 0 {
+			sent = fmt.Sprintf("only an incomplete line of %d bytes", n)
+		}
+	}
+	_ = s.fail(fmt.Errorf("the agent sent %s for %s (idle_timeout_s), so the run was stopped", sent, s.r.IdleTimeout))
 	s.cancelled = true
 	if err := s.conn.Interrupt(); err != nil {
 		s.conn.Kill()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -74,9 +75,9 @@ func TestFailingPipelineDenies(t *testing.T) {
 				Input: map[string]any{"command": "ls"}, Reply: func(v run.Verdict) { got <- v }}}
 			be.events <- run.Event{Kind: run.KindResult}
 			close(be.events)
-			var out bytes.Buffer
+			out := newCaller(1, `{"type":"prompt","text":"x"}`)
 			r := &run.Runner{Backend: be, Engine: tt.eng}
-			if err := r.Run(context.Background(), strings.NewReader(`{"type":"prompt","text":"x"}`+"\n"), &out); err != nil {
+			if err := r.Run(context.Background(), out.in, out); err != nil {
 				t.Fatalf("Run() = %v", err)
 			}
 			if v := <-got; v.Allow || v.Message == "" {
@@ -84,4 +85,34 @@ func TestFailingPipelineDenies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// caller is the stdin and stdout of a run whose caller sends lines and
+// closes stdin once it read the results it waits for (stdin closing while
+// a turn runs ends the run: the editor is gone). Its Buffer holds stdout.
+type caller struct {
+	bytes.Buffer
+	in      *io.PipeReader
+	inW     *io.PipeWriter
+	results int
+}
+
+func newCaller(results int, lines ...string) *caller {
+	c := &caller{results: results}
+	c.in, c.inW = io.Pipe()
+	go func() {
+		for _, l := range lines {
+			if _, err := c.inW.Write([]byte(l + "\n")); err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+func (c *caller) Write(p []byte) (int, error) {
+	if c.results -= bytes.Count(p, []byte(`"type":"result"`)); c.results <= 0 {
+		c.inW.Close()
+	}
+	return c.Buffer.Write(p)
 }

@@ -48,7 +48,7 @@ func (s *state) endTurn(ev Event) {
 // endInputIfIdle ends a live backend that waits for a message that cannot
 // come any more: the run then exits 0 after the last result.
 func (s *state) endInputIfIdle() {
-	if !s.inputEOF || !s.between {
+	if !s.ending || !s.between {
 		return
 	}
 	if p, ok := s.conn.(Prompter); ok {
@@ -65,6 +65,8 @@ func (s *state) prompt(text string) {
 	switch {
 	case !live:
 		s.notice("this agent answers one message per run; the message was ignored")
+	case s.ending:
+		s.notice("the run is ending; the message was ignored")
 	case s.cancelled && !s.between:
 		s.notice("the run is being cancelled; the message was ignored")
 	case s.between:

@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"vibing/internal/fakeapi"
+	"vibing/internal/procs"
 	"vibing/internal/run"
 )
 
@@ -114,6 +118,78 @@ func TestRealSignalDuringApproval(t *testing.T) {
 				t.Errorf("audit rows %v, want one allow and one %s", got, tt.row)
 			}
 			w.waitGone(5 * time.Second)
+		})
+	}
+}
+
+// TestRealRunStops stops the run while the real CLI runs an allowed long
+// command ("sleep 300"), with stdin left open after a signal (a supervisor,
+// Ctrl-C in a terminal) or closed (the editor was killed): the run exits
+// within seconds, and the command, the CLI and bubblewrap with it.
+func TestRealRunStops(t *testing.T) {
+	tests := []struct {
+		name string
+		stop func(cmd *exec.Cmd, stdin io.Closer)
+	}{
+		{"SIGTERM", func(cmd *exec.Cmd, _ io.Closer) { cmd.Process.Signal(syscall.SIGTERM) }},
+		{"SIGINT", func(cmd *exec.Cmd, _ io.Closer) { cmd.Process.Signal(syscall.SIGINT) }},
+		{"stdin closed", func(_ *exec.Cmd, stdin io.Closer) { stdin.Close() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// (the CLI refuses a command that starts with "sleep 300")
+			w := newWorld(t, "permissions_allow: [\"Bash(sleep:*)\", \"Bash(echo:*)\"]\n", "", bash("echo waiting && sleep 300"))
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := w.command(ctx)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := json.Marshal(run.Input{Type: "prompt", Text: "sleep a while"})
+			stdin.Write(append(data, '\n'))
+			var mu sync.Mutex
+			var types []string
+			exited := make(chan struct{})
+			go func() {
+				sc := bufio.NewScanner(stdout)
+				for sc.Scan() {
+					var o run.Output
+					_ = json.Unmarshal(sc.Bytes(), &o)
+					mu.Lock()
+					types = append(types, o.Type)
+					mu.Unlock()
+				}
+				cmd.Wait()
+				close(exited)
+			}()
+			seen := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), types...) }
+			sleeper := 0
+			for deadline := time.Now().Add(30 * time.Second); sleeper == 0; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the command never started; events %v", seen())
+				}
+				for _, pid := range w.leftovers() {
+					if cmdline, _ := os.ReadFile("/proc/" + itoa(pid) + "/cmdline"); string(cmdline) == "sleep\x00300\x00" {
+						sleeper = pid
+					}
+				}
+			}
+			tree := w.leftovers()
+			tt.stop(cmd, stdin)
+			start := time.Now()
+			select {
+			case <-exited:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("vibing-agent run still runs 10 s after it was stopped; events %v", seen())
+			}
+			t.Logf("the run ended %s after it was stopped (%d processes in its tree); events %v",
+				time.Since(start).Round(time.Millisecond), len(tree), seen())
+			w.waitGone(3 * time.Second)
+			if p, ok := procs.Stat(sleeper); ok && p.Alive() {
+				t.Errorf("the command (pid %d) outlived the run", sleeper)
+			}
 		})
 	}
 }

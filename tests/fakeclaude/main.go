@@ -253,7 +253,9 @@ func step(line string) {
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 	case "hang":
 		signalIgnore()
-		select {}
+		for { // not select{}: once stdin closed, Go would end a fake with nothing left to wait for
+			time.Sleep(time.Hour)
+		}
 	case "garbage":
 		raw("this is not json at all\n")
 	case "bigline":
