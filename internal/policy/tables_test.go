@@ -68,7 +68,8 @@ func TestLayerEveryday(t *testing.T) {
 		file("Read", "src/main.go", "allow", "mode"),
 		file("Read", "README.md", "allow", "mode"),
 		file("Edit", "docs/a.md", "ask", "mode"),
-		bash("ls -la", "ask", "mode"),
+		bash("ls -la", "allow", "mode"), // a line that only reads inside the project: a read
+		bash("npm install", "ask", "mode"),
 		{tool: "Grep", input: map[string]any{"pattern": "TODO", "path": "src"}, want: "allow", source: "mode"},
 		{tool: "WebFetch", input: map[string]any{"url": "https://go.dev/doc"}, want: "ask", source: "mode"},
 	} {
