@@ -51,7 +51,7 @@ function M.entries(dir)
   local run = require("vibing.chat.run")
   local out = {}
   for _, path in ipairs(vim.fn.glob(dir .. "/*.md", false, true)) do
-    local lines = vim.fn.readfile(path, "", 400)
+    local lines = require("vibing.safefile").readfile(path, "", 400) or {} -- a FIFO would block
     if lines[1] == "---" and table.concat(lines, "\n", 1, math.min(#lines, 40)):find("\nvibing%.nvim:%s*true") then
       local bufnr = vim.fn.bufnr(path)
       local stat = vim.loop.fs_stat(path)

@@ -21,7 +21,7 @@ local function read(path)
   if path == "" or vim.fn.filereadable(path) == 0 then
     return nil
   end
-  return vim.fn.readfile(path)
+  return (require("vibing.safefile").readfile(path)) -- (nil for a FIFO or a device)
 end
 
 -- Split lines at the end of the frontmatter (the closing fence).
