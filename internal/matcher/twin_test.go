@@ -2,9 +2,7 @@ package matcher
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -14,22 +12,9 @@ import (
 // The slow twins of the matcher's shortcuts: every test here draws from
 // twingen and wants the fast answer to be the twin's.
 
-// twinDraws is how many draws each twin test makes (at least 100,000 in
-// make test, fewer with -short); twinBudget bounds the time one may take,
-// past which it fails rather than pass on fewer draws.
-func twinDraws(t *testing.T) int {
-	if testing.Short() {
-		return 5000
-	}
-	if s := os.Getenv("VIBING_TWIN_DRAWS"); s != "" {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			return n
-		}
-	}
-	return 100_000
-}
+func twinDraws(*testing.T) int { return twingen.Draws(testing.Short()) }
 
-const twinBudget = 4 * time.Minute
+const twinBudget = twingen.Budget
 
 // TestGlobTwin holds a compiled pattern's Match (its tests of the literal
 // end and run first) to matchFull (the whole translation, no test first),

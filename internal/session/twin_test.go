@@ -3,9 +3,7 @@ package session_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,16 +29,9 @@ func TestDecideTwin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 100_000
-	if testing.Short() {
-		n = 5000
-	} else if s := os.Getenv("VIBING_TWIN_DRAWS"); s != "" {
-		if v, err := strconv.Atoi(s); err == nil && v > 0 {
-			n = v
-		}
-	}
+	n := twingen.Draws(testing.Short())
 	const perSet = 50
-	budget := 4 * time.Minute
+	budget := twingen.Budget
 	deadline := time.Now().Add(budget)
 	rng := rand.New(rand.NewPCG(23, 3))
 	others := []string{"Bash(git:*)", "Bash(cat:*)", "Bash(rm:*)", "Bash(npm test)", "Bash(grep:*)", "Bash(cp:*)", "Bash(echo:*)",

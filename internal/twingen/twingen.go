@@ -12,8 +12,28 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 )
+
+// Budget bounds the time one twin test may take: past it the test fails
+// rather than pass on fewer draws than Draws says.
+const Budget = 4 * time.Minute
+
+// Draws is how many draws a twin test makes: 100,000 (what make test runs),
+// 5,000 with -short, or VIBING_TWIN_DRAWS.
+func Draws(short bool) int {
+	if short {
+		return 5000
+	}
+	if s := os.Getenv("VIBING_TWIN_DRAWS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 100_000
+}
 
 // Names are the file and folder names the draws are made of; World makes
 // them exist (some of them) so that symlinks and hard links are met too.
