@@ -27,17 +27,102 @@ var modeReaders = table[map[string][]string]{make: func() map[string][]string {
 	}
 }}
 
-// modeGitReaders are the git subcommands that pass as a read (no network:
-// ls-remote is not among them), and gitRunners the options of git or of
-// those subcommands that run a program or change its configuration.
+// modeGitReaders are the git subcommands that pass as a read: none that
+// prints what a file holds (show, blame, grep, cat-file: a tracked .env
+// that a Read rule denies would be printed from the object store, where no
+// path names it), none that reaches the network (ls-remote). log and diff
+// pass only with options from gitListing (names, counts, messages).
 var modeGitReaders = map[string]bool{
-	"status": true, "diff": true, "log": true, "show": true, "blame": true, "ls-files": true, "grep": true,
-	"rev-parse": true, "describe": true, "shortlog": true, "ls-tree": true, "cat-file": true, "rev-list": true,
-	"reflog": true, "merge-base": true, "version": true,
+	"status": true, "ls-files": true, "rev-parse": true, "describe": true, "shortlog": true, "ls-tree": true,
+	"rev-list": true, "reflog": true, "merge-base": true, "version": true, "log": true, "diff": true,
 }
 
-var gitRunners = []string{"-c", "--config-env", "--exec-path", "-O", "--open-files-in-pager", "--ext-diff", "--textconv",
-	"--output", "--git-dir", "--work-tree"}
+// gitListing are the options log and diff may take here: what they print
+// is names, counts and messages, never a file's lines. diff needs one of
+// gitDiffSummary (else it prints the changed lines).
+var gitListing = map[string]bool{
+	"--oneline": true, "--graph": true, "--stat": true, "--shortstat": true, "--numstat": true, "--name-only": true,
+	"--name-status": true, "--summary": true, "--decorate": true, "--all": true, "--no-merges": true, "--merges": true,
+	"--reverse": true, "--first-parent": true, "--abbrev-commit": true, "--cached": true, "--staged": true,
+	"--no-color": true, "--color": true, "--compact-summary": true, "--dirstat": true,
+}
+
+var gitListingValue = []string{"--format=", "--pretty=", "--since=", "--until=", "--after=", "--before=", "--author=",
+	"--committer=", "--max-count=", "--date=", "--stat=", "--grep=", "-n", "--abbrev="}
+
+var gitDiffSummary = map[string]bool{"--stat": true, "--shortstat": true, "--numstat": true, "--name-only": true,
+	"--name-status": true, "--summary": true, "--compact-summary": true, "--dirstat": true}
+
+// gitListingOnly reports whether the arguments of git log or diff ask only
+// for names, counts and messages (revisions and paths, no option outside
+// gitListing, no REV:path).
+func gitListingOnly(sub string, args []string) bool {
+	summary := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		switch {
+		case strings.ContainsRune(a, ':'):
+			return false // REV:path names a file's contents in the object store
+		case !strings.HasPrefix(a, "-"):
+			continue // a revision or a path (the file rules look at paths)
+		case gitListing[a]:
+			summary = summary || gitDiffSummary[a]
+		default:
+			ok := false
+			for _, v := range gitListingValue {
+				if strings.HasPrefix(a, v) && (v != "-n" || isDigits(a[2:])) {
+					ok = true
+				}
+			}
+			if !ok && strings.HasPrefix(a, "-") && isDigits(a[1:]) {
+				ok = true // log -5
+			}
+			if !ok {
+				return false
+			}
+			summary = summary || strings.HasPrefix(a, "--stat=")
+		}
+	}
+	return sub == "log" || summary
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// gitRunners are the options of git itself that run a program, change its
+// configuration or where it looks.
+var gitRunners = []string{"-c", "-C", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace", "--super-prefix"}
+
+// badOption reports whether argument a is (or abbreviates: GNU and git
+// take any unambiguous start of a long option) one of the options bad.
+func badOption(a string, bad []string) bool {
+	name := a
+	if i := strings.IndexByte(a, '='); i >= 0 {
+		name = a[:i]
+	}
+	for _, b := range bad {
+		switch {
+		case a == b || name == b:
+			return true
+		case strings.HasPrefix(b, "--") && strings.HasPrefix(name, "--") && len(name) > 3 && strings.HasPrefix(b, name):
+			return true // --compress-prog for --compress-program
+		case len(b) == 2 && b[0] == '-' && b[1] != '-' && strings.HasPrefix(a, b) && !strings.HasPrefix(a, "--"):
+			return true // -Cdir, -zx
+		}
+	}
+	return false
+}
 
 // ReadsOnlyInside reports whether the Bash line c only reads, and only what
 // lies inside the working folder: every command is one of modeReaders (a
@@ -83,20 +168,27 @@ func (c *Call) ReadsOnlyInside() bool {
 		}
 		args := cmd.Args[1:]
 		if name == "git" {
-			sub, _ := gitSubcommand(args)
+			sub, rest := gitSubcommand(args)
 			if !modeGitReaders[sub] {
 				return false
 			}
-			bad = gitRunners
+			for _, a := range args[:len(args)-len(rest)] {
+				if badOption(a, gitRunners) {
+					return false
+				}
+			}
+			if (sub == "log" || sub == "diff") && !gitListingOnly(sub, rest) {
+				return false
+			}
+			args = rest
+			bad = []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager"}
 		}
 		for _, a := range args {
 			if a == "--" {
 				break
 			}
-			for _, b := range bad {
-				if a == b || strings.HasPrefix(a, b+"=") || (len(b) == 2 && b[0] == '-' && b[1] != '-' && strings.HasPrefix(a, b) && !strings.HasPrefix(a, "--")) {
-					return false
-				}
+			if badOption(a, bad) {
+				return false
 			}
 		}
 	}
