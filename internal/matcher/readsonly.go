@@ -15,7 +15,7 @@ import "strings"
 var modeReaders = table[map[string][]string]{make: func() map[string][]string {
 	return map[string][]string{
 		"cat": nil, "tac": nil, "head": nil, "tail": {"-f", "-F", "--follow"}, "wc": nil, "nl": nil, "rev": nil,
-		"grep": nil, "egrep": nil, "fgrep": nil, "rg": {"--pre", "--pre-glob", "--search-zip", "-z"},
+		"grep": nil, "egrep": nil, "fgrep": nil, "rg": {"--pre", "--pre-glob", "--search-zip", "-z", "--hostname-bin"},
 		"ls": nil, "dir": nil, "tree": nil, "stat": nil, "file": nil, "du": nil, "pwd": nil, "cd": nil,
 		"diff": nil, "cmp": nil, "comm": nil, "md5sum": nil, "sha1sum": nil, "sha256sum": nil, "sha512sum": nil,
 		"cksum": nil, "b2sum": nil, "echo": nil, "printf": nil, "true": nil, "test": nil, "[": nil,
