@@ -48,6 +48,7 @@ deps:
 	@scripts/install-nvim.sh 0.12
 
 lint:
+	@echo "== make test: gofmt, go vet, the lean build"
 	@out=$$(gofmt -l cmd internal tests); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) build -tags lean -o /dev/null ./cmd/vibing-agent
@@ -55,10 +56,12 @@ lint:
 test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
 
 test-go: deps build
+	@echo "== make test: every Go test (the e2e tests on Neovim 0.7), then the race detector on four packages"
 	VIBING_TEST_NVIM=$(NVIM_07) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
 
 test-fuzz:
+	@echo "== make test: short fuzz runs, then the slow twins' fuzz targets ($(TWINDRAWS) inputs each)"
 	$(GO) test -run '^$$' -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./internal/matcher/
 	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./internal/matcher/
 	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
@@ -69,12 +72,14 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecideTwin$$' -fuzztime $(TWINDRAWS)x ./internal/session/
 
 test-lua: deps build
+	@echo "== make test: the Lua suite on Neovim 0.7, 0.10 and 0.12"
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_012) scripts/test-lua.sh
 
 # test-go ran the e2e tests on $(NVIM_07) already.
 test-e2e-nvim: deps build
+	@echo "== make test: the embedded-Neovim end-to-end tests on Neovim 0.10 and 0.12"
 	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
 	VIBING_TEST_NVIM=$(NVIM_012) $(GO) test -count=1 ./tests/e2e/
 
