@@ -236,6 +236,7 @@ func loadLayers(pl Places, root string, cfg *config.Config, configFile string, t
 				if rules.Mode != "" {
 					file.Waiting = append(file.Waiting, "mode: "+rules.Mode)
 				}
+				rules.Untrusted = rules.Allow // (they only explain an ask)
 				rules.Allow, rules.Mode = nil, ""
 			}
 		}

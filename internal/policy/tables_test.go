@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -126,5 +127,41 @@ func TestClaudeBareNamesAtTheTop(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An untrusted team policy allows nothing, but an ask it would have allowed
+// says which file and how to trust it; once trusted, the call runs.
+func TestUntrustedAllowExplainsTheAsk(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.write(".vibing/policy.yaml", "allow: [\"Bash(npm test)\", \"Edit(src/**)\"]\n")
+	w.write(".claude/settings.json", `{"permissions":{"allow":["Bash(go test:*)"]}}`)
+	ch := w.open("", nil)
+	for _, c := range []struct {
+		call
+		has string
+	}{
+		{bash("npm test", "ask", "mode"), ".vibing/policy.yaml would allow it (Bash(npm test))"},
+		{file("Edit", "src/a.go", "ask", "mode"), ".vibing/policy.yaml would allow it (Edit(src/**))"},
+		{bash("go test ./...", "ask", "mode"), ".claude/settings.json would allow it (Bash(go test:*))"},
+		{bash("npm test && go test ./...", "ask", "mode"), "would allow it"},
+		{bash("make deploy", "ask", "mode"), ""}, // no file allows it: nothing to say
+	} {
+		d := ch.Engine.Decide(c.tool, c.input)
+		if d.Decision != c.want || !hasPrefix(d.Source, c.source) {
+			t.Errorf("%s %v = %s from %s (%s), want %s from %s", c.tool, c.input, d.Decision, d.Source, d.Reason, c.want, c.source)
+		}
+		if c.has != "" && !strings.Contains(d.Reason, c.has) || c.has != "" && !strings.Contains(d.Reason, ":VibingTrust") {
+			t.Errorf("%s %v: reason %q lacks %q and :VibingTrust", c.tool, c.input, d.Reason, c.has)
+		}
+		if c.has == "" && strings.Contains(d.Reason, "VibingTrust") {
+			t.Errorf("%s %v: reason %q speaks of trust", c.tool, c.input, d.Reason)
+		}
+	}
+	w.trust(".vibing/policy.yaml")
+	ch = w.open("", nil)
+	if d := ch.Engine.Decide("Bash", map[string]any{"command": "npm test"}); d.Decision != "allow" {
+		t.Errorf("npm test after trust = %s (%s), want allow", d.Decision, d.Reason)
 	}
 }

@@ -47,6 +47,10 @@ type PolicyFile struct {
 	// over it.
 	Mode    string
 	Default bool
+	// Untrusted are the allow rules of a project file the person has not
+	// trusted (yet): they allow nothing, but an ask they would have
+	// allowed says so (":VibingTrust").
+	Untrusted []string
 }
 
 // Switches are the managed layer's switches (SPEC §11).

@@ -86,6 +86,7 @@ type Engine struct {
 	allowSrc    map[string]string // allow rule text -> the source a decision by the first rule of that text names
 	sessDeny    []*rule
 	sessAllow   []*rule
+	untrusted   []*rule // allow rules of untrusted project files: they only explain an ask (noteUntrusted)
 	onceGranted map[string]bool
 	index       *cowmap.Map[*ruleSet] // tool name -> its rules, rebuilt after every change
 
@@ -157,6 +158,11 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 			e.ask = append(e.ask, e.compile(f.Ask, src, f.Layer, src)...)
 		}
 		e.allow = append(e.allow, e.compile(f.Allow, src, f.Layer, src)...)
+		for _, t := range f.Untrusted {
+			if r, err := e.parseRule(t); err == nil { // (an invalid one: the file's own warning says so)
+				e.untrusted = append(e.untrusted, &rule{Rule: r, text: t, source: src, layer: f.Layer, origin: src})
+			}
+		}
 	}
 	if lower {
 		e.deny = append(e.deny, e.compile(preset.Deny, SourcePreset, LayerChat, SourcePreset)...)
@@ -486,6 +492,6 @@ func (e *Engine) Reference() *Engine {
 		return out
 	}
 	t.deny, t.managedAsk, t.ask, t.allow = twin(e.deny), twin(e.managedAsk), twin(e.ask), twin(e.allow)
-	t.sessDeny, t.sessAllow = twin(e.sessDeny), twin(e.sessAllow)
+	t.sessDeny, t.sessAllow, t.untrusted = twin(e.sessDeny), twin(e.sessAllow), twin(e.untrusted)
 	return t
 }
