@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vibing/internal/sandbox"
+	"vibing/internal/testdeps"
 )
 
 // started is a sandboxed shell line that waits for its stop file.
@@ -26,7 +27,7 @@ func (p *project) start(t *testing.T, name, line string) *started {
 	t.Helper()
 	bwrap, err := sandbox.Find()
 	if err != nil {
-		t.Fatalf("these tests need bubblewrap and user namespaces: %v", err)
+		testdeps.Missing(t, "these tests need bubblewrap and user namespaces: %v", err)
 	}
 	s := &started{stop: filepath.Join(p.dir, "stop-"+name)}
 	s.pr, err = p.view(t).Prepare(sandbox.Options{})

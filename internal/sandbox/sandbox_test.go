@@ -10,6 +10,7 @@ import (
 	"vibing/internal/config"
 	"vibing/internal/policy"
 	"vibing/internal/sandbox"
+	"vibing/internal/testdeps"
 )
 
 // project is a project with a chat, a home, secrets and a git repository.
@@ -79,7 +80,7 @@ func (p *project) sh(t *testing.T, v *sandbox.View, line string) (string, bool) 
 	t.Helper()
 	bwrap, err := sandbox.Find()
 	if err != nil {
-		t.Fatalf("these tests need bubblewrap and user namespaces: %v", err)
+		testdeps.Missing(t, "these tests need bubblewrap and user namespaces: %v", err)
 	}
 	pr, err := v.Prepare(sandbox.Options{})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"vibing/internal/fakeapi"
 	"vibing/internal/procs"
 	"vibing/internal/run"
+	"vibing/internal/testdeps"
 )
 
 var agentBin string
@@ -55,7 +56,7 @@ func claudeBin(t *testing.T) string {
 	_, file, _, _ := runtime.Caller(0)
 	p := filepath.Join(filepath.Dir(file), "..", "..", ".deps", "claude", "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("the claude CLI is not installed (%v): run make deps, or set $VIBING_TEST_CLAUDE_BIN", err)
+		testdeps.Missing(t, "the claude CLI is not installed (%v; or set $VIBING_TEST_CLAUDE_BIN)", err)
 	}
 	return p
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/neovim/go-client/nvim"
 	"gopkg.in/yaml.v3"
+
+	"vibing/internal/testdeps"
 )
 
 // repoRoot is the checkout this file lives in (the plugin's root).
@@ -37,7 +39,7 @@ func nvimBinary(t *testing.T) string {
 	}
 	path, err := exec.LookPath(name)
 	if err != nil {
-		t.Fatalf("Neovim binary %q not found (set VIBING_TEST_NVIM): %v", name, err)
+		testdeps.Missing(t, "Neovim binary %q not found (or set VIBING_TEST_NVIM): %v", name, err)
 	}
 	return path
 }

@@ -14,6 +14,7 @@ import (
 	"vibing/internal/fakeapi"
 	"vibing/internal/run"
 	"vibing/internal/sandbox"
+	"vibing/internal/testdeps"
 )
 
 // needSandbox fails (never skips) where bubblewrap cannot start: the
@@ -22,7 +23,7 @@ import (
 func needSandbox(t *testing.T) {
 	t.Helper()
 	if _, err := sandbox.Find(); err != nil {
-		t.Fatalf("the sandbox tests need bubblewrap and user namespaces: %v", err)
+		testdeps.Missing(t, "the sandbox tests need bubblewrap and user namespaces: %v", err)
 	}
 }
 
