@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"vibing/internal/rpc"
@@ -69,5 +70,44 @@ func TestExplainWithPolicyFiles(t *testing.T) {
 				t.Fatalf("files = %v, want at least %d", files, tc.want)
 			}
 		})
+	}
+}
+
+// TestExplainLiveState: explain describes the state the chat is in. A chat
+// with a session_id and no live run will resume (asks refused); while its
+// live run is a fresh session (the editor passes resumed = false) asks
+// prompt; a live run that resumed says so.
+func TestExplainLiveState(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, ".state"))
+	fm := lines("---", "vibing.nvim: true", "session_id: 3f2a", "---")
+	for _, tc := range []struct {
+		name    string
+		resumed any // nil: no live run
+		want    bool
+	}{
+		{"no live run", nil, true},
+		{"a fresh live run", false, false},
+		{"a live run that resumed", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := map[string]any{"lines": fm, "cwd": t.TempDir()}
+			if tc.resumed != nil {
+				args["resumed"] = tc.resumed
+			}
+			got, err := (&rpc.Host{}).Handle(context.Background(), "explain", []any{args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, _ := got.(map[string]any)["text"].(string)
+			if has := strings.Contains(text, "Resumed session"); has != tc.want {
+				t.Errorf("text says resumed: %v, want %v:\n%s", has, tc.want, text)
+			}
+		})
+	}
+	if _, err := (&rpc.Host{}).Handle(context.Background(), "explain", []any{map[string]any{"lines": fm, "resumed": "yes"}}); err == nil {
+		t.Errorf("explain with resumed = \"yes\" did not fail")
 	}
 }

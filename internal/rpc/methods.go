@@ -14,6 +14,7 @@ import (
 	"vibing/internal/matcher"
 	"vibing/internal/policy"
 	"vibing/internal/sandbox"
+	"vibing/internal/session"
 	"vibing/internal/tools"
 	"vibing/internal/version"
 )
@@ -192,7 +193,16 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	}
 	// the same loader as vibing-agent check/explain/run: same project root,
 	// working directory and guarded paths
-	ch, err := policy.Open(policy.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd})
+	// the chat's live run says whether its session is resumed (the
+	// editor knows: the run's session event); without one, the next
+	// message resumes whatever session_id the chat holds
+	resumed, live, err := p.optBool("resumed")
+	if err != nil {
+		return nil, err
+	}
+	var opts session.Options
+	opts.Resumed, opts.Fresh = live && resumed, live && !resumed
+	ch, err := policy.Open(policy.Request{Config: h.cfg(), ConfigFile: h.ConfigFile, ChatFile: chat, Settings: &s, Dir: cwd, Options: opts})
 	if err != nil {
 		return failed(err.Error()), nil
 	}

@@ -139,6 +139,19 @@ func (p params) lines() ([]string, error) {
 }
 
 // int returns a non-negative integer under key (0 when absent).
+// optBool is the boolean under key; set is false when it is absent.
+func (p params) optBool(key string) (v, set bool, err error) {
+	x, ok := p[key]
+	if !ok || x == nil {
+		return false, false, nil
+	}
+	b, ok := x.(bool)
+	if !ok {
+		return false, false, badRequest("%s must be a boolean, got %s", key, typeName(x))
+	}
+	return b, true, nil
+}
+
 func (p params) int(key string, max int) (int, error) {
 	v, ok := p[key]
 	if !ok || v == nil {

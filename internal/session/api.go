@@ -89,6 +89,7 @@ type Options struct {
 	ProjectRoot  string // folder whose .vibing/ is guarded; default: Cwd
 	ConfigFile   string // the user's config file (guarded)
 	Resumed      bool   // force resumed behaviour (else: settings.SessionID != "")
+	Fresh        bool   // the chat's live run started a fresh session: not resumed, whatever its session_id
 	SessionAllow []string
 	SessionDeny  []string
 

@@ -111,7 +111,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 		return e, err
 	}
 	// a forked chat's first run resumes the session it forks (fork_of)
-	e.resumed = opts.Resumed || s.SessionID != "" || s.ForkOf != ""
+	e.resumed = !opts.Fresh && (opts.Resumed || s.SessionID != "" || s.ForkOf != "")
 	if opts.Broken != nil {
 		e.broken = opts.Broken
 		env := e.env

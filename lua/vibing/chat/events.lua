@@ -15,6 +15,9 @@ local handlers = {}
 M.handlers = handlers
 
 function handlers.session(r, ev)
+  if r.live and type(ev.resumed) == "boolean" then
+    r.live.resumed = ev.resumed -- what :VibingPermissions describes while the process lives
+  end
   local id = render.field(ev, "session_id")
   if type(id) ~= "string" or id == "" or id == r.session then
     return

@@ -490,6 +490,19 @@ function M.live(bufnr)
   return l ~= nil and l.proc ~= nil and not l.proc.exited
 end
 
+---Whether the chat's live process resumed a session (its session event
+---said so): true or false while it runs, nil when there is none or it has
+---not said yet.
+---@param bufnr integer
+---@return boolean|nil
+function M.resumed(bufnr)
+  local l = lives[bufnr]
+  if l == nil or l.proc == nil or l.proc.exited then
+    return nil
+  end
+  return l.resumed
+end
+
 ---End the chat's live process: its stdin closes, so `vibing-agent run` ends
 ---once idle; a message still running is stopped (waiting approvals are
 ---denied by the run). With `opts.closing` the buffer is being closed: the

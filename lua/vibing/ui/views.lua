@@ -32,6 +32,8 @@ function M.permissions()
     lines = (require("vibing.chat.frontmatter").lines(buf)),
     chat = vim.api.nvim_buf_get_name(buf),
     cwd = vim.fn.getcwd(),
+    -- the live process's state; without one, what the next message gets
+    resumed = require("vibing.chat.run").resumed(buf),
   })
   if not res then
     log.error(err)
