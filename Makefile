@@ -26,7 +26,7 @@ export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
 # the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
 export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
 
-.PHONY: all build deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint
+.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint
 
 all: build
 
@@ -39,6 +39,11 @@ $(BIN): $(GOFILES)
 	@mkdir -p bin
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_FULL) ./cmd/vibing-agent
 	CGO_ENABLED=0 $(GO) build -trimpath -tags lean -o $(BIN) ./cmd/vibing-agent
+
+# doc/tags, committed so that :help vibing works from a plain runtimepath
+# install too (the Lua suite checks it is current): make doc after editing doc/vibing.txt
+doc: deps
+	$(NVIM_012) --headless -u NONE -c 'helptags doc' -c 'qa!'
 
 deps:
 	@command -v bwrap >/dev/null 2>&1 || scripts/install-nvim.sh bwrap

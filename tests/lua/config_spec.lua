@@ -75,3 +75,21 @@ describe("setup", function()
     assert.equals("chats", require("vibing").options().chat_dir)
   end)
 end)
+
+describe("the help file", function()
+  it("doc/tags is what :helptags makes of doc/vibing.txt, so :help vibing works from a plain runtimepath", function()
+    local root = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h:h")
+    local tmp = vim.fn.tempname()
+    vim.fn.mkdir(tmp, "p")
+    vim.fn.writefile(vim.fn.readfile(root .. "/doc/vibing.txt", "b"), tmp .. "/vibing.txt", "b")
+    vim.cmd("helptags " .. vim.fn.fnameescape(tmp))
+    local want = vim.fn.readfile(tmp .. "/tags")
+    local have = vim.fn.filereadable(root .. "/doc/tags") == 1 and vim.fn.readfile(root .. "/doc/tags") or {}
+    assert.equals(table.concat(want, "\n"), table.concat(have, "\n"), "doc/tags is stale: run make doc")
+    local found = false
+    for _, l in ipairs(have) do
+      found = found or l:match("^vibing\t") ~= nil or l:match("^vibing%.txt\t") ~= nil
+    end
+    assert.truthy(found, "doc/tags has no tag for vibing")
+  end)
+end)
