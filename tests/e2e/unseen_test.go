@@ -79,3 +79,38 @@ func TestUnseenAsksAndReadsRunInChat(t *testing.T) {
 		t.Errorf("the secret reached the API")
 	}
 }
+
+// In a terminal `claude -p` session (no prompt can be shown) with the hook
+// and a project's Read(.env): the search of the project that holds .env is
+// handed to the CLI as an ask, which in -p mode it refuses; the secret
+// never reaches the API; a line that only reads inside the project runs.
+func TestUnseenAskRefusedInPrintSession(t *testing.T) {
+	w := newHookWorld(t)
+	w.api.Close()
+	w.api = fakeapi.New(bash("grep -rn KEY ."), bash("ls && cat notes.txt"), fakeapi.Turn{Text: "done"})
+	t.Cleanup(w.api.Close)
+	const secret = "UNSEEN-PRINT-SECRET-9c2d"
+	for name, body := range map[string]string{".env": "KEY=" + secret + "\n", "notes.txt": "notes: read me\n",
+		".claude/settings.json": `{"permissions":{"deny":["Read(.env)"]}}`} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(w.dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(w.dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.claude("look for keys")
+	if w.api.Received(secret) {
+		t.Errorf("the secret reached the API; tool results:\n%s", toolResults(w.api))
+	}
+	if !w.api.Received("notes: read me") {
+		t.Errorf("the read-only line did not run; tool results:\n%s", toolResults(w.api))
+	}
+	var decisions []string
+	for _, r := range w.hookRows() {
+		decisions = append(decisions, r["decision"]+" "+r["action"])
+	}
+	if !slices.ContainsFunc(decisions, func(s string) bool { return strings.HasPrefix(s, "ask") && strings.Contains(s, "grep -rn KEY .") }) {
+		t.Errorf("hook rows %q: want an ask for the search", decisions)
+	}
+}
