@@ -103,3 +103,50 @@ describe("live process", function()
     end, 10), ":bw! ended the live process")
   end)
 end)
+
+describe("idle notice", function()
+  local cases = {
+    {
+      ask = "deny",
+      want = [[⏹ The agent's session went idle; the next message resumes it: asks will be refused. Send /new-session for a fresh one, or set resume_ask = "prompt".]],
+    },
+    { ask = "prompt", want = [[⏹ The agent's session went idle; the next message resumes it: asks will still prompt (resume_ask = "prompt").]] },
+  }
+  for _, c in ipairs(cases) do
+    it("is written when the live process ends after live_timeout_s, resume_ask = " .. c.ask, function()
+      local pidfile = fake_agent({ live_timeout_s = 1, resume_ask = c.ask })
+      local buf, path = helpers.new_chat()
+      say(buf, "hello", 1)
+      local pid = pid_of(pidfile)
+      assert.falsy(text(buf):find(c.want, 1, true), "no notice before the timeout")
+      assert.truthy(vim.wait(5000, function()
+        return not alive(pid)
+      end, 10), "the live process ended on its idle timeout")
+      assert.truthy(vim.wait(2000, function()
+        return text(buf):find(c.want, 1, true) ~= nil
+      end, 10), "the idle notice is in the chat: " .. text(buf))
+      assert.matches("answer 1\n\n" .. vim.pesc(c.want) .. "\n\n## User\n\n$", text(buf))
+      assert.falsy(run().live(buf), "no live process any more")
+      assert.falsy(vim.bo[buf].modified, "the chat is saved with the notice")
+      assert.matches(vim.pesc(c.want), helpers.read(path))
+      local hl = vim.api.nvim_buf_get_extmarks(buf, require("vibing.chat.writer").ns, 0, -1, { details = true })
+      local found = false
+      for _, m in ipairs(hl) do
+        found = found or (m[4].hl_group == "VibingNotice" and vim.api.nvim_buf_get_lines(buf, m[2], m[2] + 1, false)[1] == c.want)
+      end
+      assert.truthy(found, "the notice is highlighted VibingNotice")
+    end)
+  end
+  it("is not written when the chat is closed before the timeout", function()
+    local pidfile = fake_agent({ live_timeout_s = 1 })
+    local buf, path = helpers.new_chat()
+    say(buf, "hello", 1)
+    local pid = pid_of(pidfile)
+    vim.cmd("bdelete! " .. buf)
+    assert.truthy(vim.wait(5000, function()
+      return not alive(pid)
+    end, 10), "the live process ended with the chat")
+    vim.wait(1500)
+    assert.falsy(helpers.read(path):find("went idle", 1, true), "no idle notice in the closed chat")
+  end)
+end)
