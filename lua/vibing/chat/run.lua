@@ -447,6 +447,9 @@ function M.start(bufnr, prompt, path)
   approval.setup_highlights()
   local r = new_run(bufnr)
   runs[bufnr] = r
+  if resumed.is_unsent_fork(bufnr) then
+    r.writer:lines({ resumed.fork_notice() }, "VibingNotice")
+  end
   if not require("vibing.chat.store").save(bufnr) then
     return failed(r)
   end
