@@ -84,6 +84,25 @@ local function open_window(path)
   })
 end
 
+---A window showing the loaded buffer of the file at path (the current
+---window first), or nil: opening a chat that is open already goes there
+---instead of reading it again with :edit.
+---@param path string
+---@return integer|nil win
+function M.shown(path)
+  local full = vim.fn.fnamemodify(path, ":p")
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.api.nvim_buf_get_name(b) == full then
+      local wins = vim.fn.win_findbuf(b)
+      if vim.tbl_contains(wins, vim.api.nvim_get_current_win()) then
+        return vim.api.nvim_get_current_win()
+      end
+      return wins[1]
+    end
+  end
+  return nil
+end
+
 ---Open a saved chat, or a new one when path is nil or empty.
 ---@param path string|nil
 function M.open(path)
@@ -98,7 +117,12 @@ function M.open(path)
     log.error("no chat at " .. path .. " (run :VibingChat without a file to start a new one)")
     return
   end
-  open_window(vim.fn.expand(path))
+  local shown = M.shown(vim.fn.expand(path))
+  if shown then
+    vim.api.nvim_set_current_win(shown)
+  else
+    open_window(vim.fn.expand(path))
+  end
   local buf = vim.api.nvim_get_current_buf()
   if not M.is_chat(buf) then
     log.warn(path .. " is not a vibing chat (its frontmatter has no 'vibing.nvim: true')")
@@ -137,12 +161,26 @@ function M.attach(bufnr)
   vim.api.nvim_create_autocmd("BufUnload", {
     group = vim.api.nvim_create_augroup("vibing_live_" .. bufnr, { clear = true }),
     buffer = bufnr,
-    desc = "vibing: closing the chat ends its live agent process",
+    desc = "vibing: closing the chat ends its live agent process (reloading it with :e does not)",
     callback = function()
       local run = package.loaded["vibing.chat.run"]
-      if run then
-        run.stop(bufnr, { closing = true })
+      if not run then
+        return
       end
+      if run.running(bufnr) or vim.v.exiting ~= vim.NIL then
+        -- a reply being written cannot follow the buffer's text through a
+        -- reload: it is stopped and saved while the text is still there
+        run.stop(bufnr, { closing = true })
+        return
+      end
+      -- :e reloads the buffer (BufUnload, then it is read again): the live
+      -- process stays, so the next message is no resumed session. Only a
+      -- buffer that is still unloaded afterwards (:bd, :bw) ends it.
+      vim.schedule(function()
+        if not vim.api.nvim_buf_is_loaded(bufnr) then
+          run.stop(bufnr)
+        end
+      end)
     end,
   })
   vim.api.nvim_create_autocmd("BufWipeout", {

@@ -9,6 +9,7 @@ local events = require("vibing.chat.events")
 local log = require("vibing.log")
 local process = require("vibing.process")
 local render = require("vibing.chat.render")
+local resumed = require("vibing.chat.resumed")
 local writer_mod = require("vibing.chat.writer")
 
 local status_ns = vim.api.nvim_create_namespace("vibing_status")
@@ -131,6 +132,7 @@ end
 ---@field session string|nil
 ---@field exit_code integer|nil
 ---@field idle_timer any closes the process after live_timeout_s without a message
+---@field idled boolean|nil its stdin was closed after live_timeout_s without a message
 ---@field final boolean|nil its last result said the run ends (a one-message backend)
 
 ---@type table<integer, vibing.Live>
@@ -287,8 +289,12 @@ local function arm_idle(live)
     ms,
     0,
     vim.schedule_wrap(function()
-      if lives[live.buf] == live and not live.turn and live.proc then
-        live.proc:close_stdin() -- the run exits 0; the next message resumes
+      if lives[live.buf] == live and not live.turn and live.proc and not live.proc.exited then
+        -- the run exits 0; the next message resumes the session: say so
+        lives[live.buf] = nil
+        live.idled = true
+        live.proc:close_stdin()
+        resumed.write(live.buf, resumed.idle_notice())
       end
     end)
   )
@@ -441,6 +447,9 @@ function M.start(bufnr, prompt, path)
   approval.setup_highlights()
   local r = new_run(bufnr)
   runs[bufnr] = r
+  if resumed.is_unsent_fork(bufnr) then
+    r.writer:lines({ resumed.fork_notice() }, "VibingNotice")
+  end
   if not require("vibing.chat.store").save(bufnr) then
     return failed(r)
   end
