@@ -39,11 +39,15 @@ Flags:
   --json             JSON Lines: one JSON object per row, newest first, with the
                      keys time, chat, session_id, tool, action, decision, rule,
                      source, reason, and for answered approvals input_sha256
-                     (the full hex digest) and edited
+                     (the full hex digest) and edited, and for rows of this
+                     version resumed (decided in a resumed session) and cwd
+                     (the working directory its rules resolved in)
   --config FILE      options (YAML or JSON) written by the editor from setup()
   --what-if RULE     replay the listed calls against each chat's effective policy,
                      with and without RULE, and print those whose outcome RULE
-                     would change (the chat must still exist)
+                     would change (the chat must still exist); each call is
+                     replayed as it was decided: in a resumed session or a
+                     fresh one, from its working directory
   --as LIST          the list --what-if adds RULE to: deny (default), ask, allow
 
 Examples:

@@ -182,7 +182,7 @@ func loadHookEngine(project, chatFile, mode string, cfg *config.Config, configPa
 			return nil, fmt.Errorf("chat %s: %w", chatFile, err)
 		}
 	}
-	s.Mode, s.SessionID = mode, ""
+	s.Mode, s.SessionID, s.ForkOf = mode, "", "" // fork_of, too, would make it resumed
 	ch, err := policy.Open(policy.Request{Config: cfg, ConfigFile: configPath, ChatFile: chatFile, Settings: &s, Dir: project, Cwd: project})
 	if err != nil {
 		return nil, err

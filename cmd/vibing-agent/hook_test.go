@@ -195,3 +195,40 @@ func TestHookStatusSelfTestLeavesNoAuditRow(t *testing.T) {
 		t.Errorf("audit after a real call = %q, want its deny row", rows)
 	}
 }
+
+// The hook's engine is never a resumed session (the CLI shows its own
+// prompts), also for a --chat that holds a session_id or a fork_of: an ask
+// rule asks, and the row says so (resumed false) with the project as its
+// working directory, for audit --what-if.
+func TestHookRowIsNeverResumed(t *testing.T) {
+	bin := sharedAgent(t)
+	tests := []struct{ name, front string }{
+		{"session_id", "session_id: abc\n"},
+		{"fork_of", "fork_of: abc\n"},
+		{"fresh", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			proj := filepath.Join(dir, "proj")
+			chat := writeChat(t, proj, "---\nvibing.nvim: true\n"+tt.front+"permissions_ask: [\"Bash(npm install)\"]\n---\n")
+			cfg := filepath.Join(dir, "options.json")
+			writeFile(t, cfg, `{"audit_path":"`+filepath.Join(dir, "audit.sqlite")+`"}`)
+			env := []string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "CLAUDE_PROJECT_DIR=" + proj}
+			in := `{"session_id":"s","cwd":"` + proj + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm install"}}`
+			c := exec.Command(bin, "hook", "--config", cfg, "--chat", chat)
+			c.Dir, c.Env, c.Stdin = dir, append(os.Environ(), env...), strings.NewReader(in)
+			out, err := c.Output()
+			if err != nil {
+				t.Fatalf("hook: %v", err)
+			}
+			if !strings.Contains(string(out), `"permissionDecision":"ask"`) {
+				t.Errorf("hook answered %s, want ask", out)
+			}
+			rows, errOut, code := runAgent(t, bin, dir, env, "audit", "--config", cfg, "--json")
+			if code != exitOK || !strings.Contains(rows, `"decision":"ask_cli"`) || !strings.Contains(rows, `"resumed":false`) || !strings.Contains(rows, `"cwd":"`+proj+`"`) {
+				t.Errorf("audit = exit %d %s %s, want an ask_cli row, not resumed, in %s", code, rows, errOut, proj)
+			}
+		})
+	}
+}

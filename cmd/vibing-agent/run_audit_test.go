@@ -166,3 +166,91 @@ func TestRunAuditFileReplacedBetweenTurns(t *testing.T) {
 		})
 	}
 }
+
+// `vibing-agent run` records with each row whether its engine is a resumed
+// session (the chat had a session_id when the run started) and the
+// engine's working directory (--cwd, else the folder it runs in), which
+// audit --what-if replays the row with.
+func TestRunRowsRecordResumedAndCwd(t *testing.T) {
+	bin := madeAgent(t)
+	tests := []struct {
+		name    string
+		front   string
+		cwd     string // --cwd, under the project
+		resumed bool
+	}{
+		{"fresh", "", "", false},
+		{"resumed", "session_id: abc\n", "", true},
+		{"fresh with --cwd", "", "sub", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			home := filepath.Join(dir, "home")
+			db := filepath.Join(dir, "state", "audit.sqlite")
+			cfg := filepath.Join(dir, "options.json")
+			writeFile(t, cfg, `{"audit_path":"`+db+`"}`)
+			writeFile(t, filepath.Join(dir, "README.md"), "# demo\n")
+			writeFile(t, filepath.Join(dir, "sub", "README.md"), "# demo\n")
+			chat := filepath.Join(dir, ".vibing", "chat", "chat.md")
+			writeFile(t, chat, "---\nvibing.nvim: true\n"+tt.front+"permissions_mode: default\npermissions_allow: [\"Read(**)\"]\n---\n## User\n\nhello\n")
+			args := []string{"run", "--chat", chat, "--backend", "demo", "--config", cfg}
+			want := dir
+			if tt.cwd != "" {
+				want = filepath.Join(dir, tt.cwd)
+				args = append(args, "--cwd", want)
+			}
+			cmd := exec.Command(bin, args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"))
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			stdin.Write([]byte(`{"type":"prompt","text":"hello"}` + "\n"))
+			sc := bufio.NewScanner(stdout)
+			sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+			for sc.Scan() {
+				var ev map[string]any
+				if json.Unmarshal(sc.Bytes(), &ev) != nil {
+					continue
+				}
+				if ev["type"] == "approval_request" {
+					b, _ := json.Marshal(map[string]any{"type": "approval_response", "id": ev["id"], "decision": "deny_once"})
+					stdin.Write(append(b, '\n'))
+				}
+				if ev["type"] == "result" || ev["type"] == "error" {
+					break
+				}
+			}
+			stdin.Close()
+			io.Copy(io.Discard, stdout)
+			cmd.Wait()
+			d, err := audit.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			rows, err := d.Query(context.Background(), audit.Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) == 0 {
+				t.Fatal("the run recorded no row")
+			}
+			for _, r := range rows {
+				if r.Resumed == nil || *r.Resumed != tt.resumed || r.Cwd != want {
+					t.Errorf("row %s %s: resumed %v cwd %q, want resumed %v cwd %q", r.Tool, r.Decision, r.Resumed != nil && *r.Resumed, r.Cwd, tt.resumed, want)
+				}
+			}
+		})
+	}
+}

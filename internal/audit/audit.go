@@ -63,6 +63,14 @@ type Entry struct {
 	// about (what ran, when approved); "" for calls nobody was asked about.
 	InputSHA256 string `json:"input_sha256,omitempty"`
 	Edited      bool   `json:"edited,omitempty"` // the person edited the input before approving it
+	// Resumed says whether the call was decided in a resumed session (its
+	// approval prompts off, SPEC resume_ask); nil for a row of a
+	// vibing-agent that did not record it.
+	Resumed *bool `json:"resumed,omitempty"`
+	// Cwd is the working directory of the engine that decided the call
+	// (absolute), where its relative rules resolved; "" for a row of a
+	// vibing-agent that did not record it.
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // Options tune how long a write waits for a busy database.
@@ -228,6 +236,8 @@ func open(abs string, o Options) (*sql.DB, opened, error) {
 var columns = []struct{ name, def string }{
 	{"input_sha256", "TEXT NOT NULL DEFAULT ''"},
 	{"edited", "INTEGER NOT NULL DEFAULT 0"},
+	{"resumed", "INTEGER"}, // NULL: not recorded (an older row)
+	{"cwd", "TEXT NOT NULL DEFAULT ''"},
 }
 
 // migrate creates the table, or adds what an older one lacks.
@@ -475,6 +485,10 @@ const maxMoves = 3
 
 // record writes e on h in one transaction.
 func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
+	var resumed any // NULL when the writer did not say
+	if e.Resumed != nil {
+		resumed = *e.Resumed
+	}
 	return retryBusy(ctx, db.opts.RetryFor, func() error {
 		tx, err := h.BeginTx(ctx, nil)
 		if err != nil {
@@ -484,8 +498,9 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 		if key != nil {
 			res, err := tx.ExecContext(ctx,
 				`UPDATE audit SET time_ns = ?, session_id = ?, tool = ?, action = ?, decision = ?, rule = ?, source = ?, reason = ?,
-				 input_sha256 = ?, edited = ? WHERE call_key = ?`,
-				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited, key)
+				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ? WHERE call_key = ?`,
+				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited,
+				resumed, e.Cwd, key)
 			if err != nil {
 				return err
 			}
@@ -494,9 +509,11 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 			}
 		}
 		_, err = tx.ExecContext(ctx,
-			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited)
+			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
+			 resumed, cwd)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
+			resumed, e.Cwd)
 		if err != nil {
 			return err
 		}
@@ -516,7 +533,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "time_ns >= ?")
 		args = append(args, q.Since.UnixNano())
 	}
-	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited FROM audit"
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd FROM audit"
 	if len(where) > 0 {
 		stmt += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -539,8 +556,13 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 	for rows.Next() {
 		var e Entry
 		var ns int64
-		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited); err != nil {
+		var resumed sql.NullBool
+		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited,
+			&resumed, &e.Cwd); err != nil {
 			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
+		}
+		if resumed.Valid {
+			e.Resumed = &resumed.Bool
 		}
 		e.Time = time.Unix(0, ns)
 		out = append(out, e)

@@ -386,3 +386,79 @@ func TestOpenAddsCallKey(t *testing.T) {
 		db.Close()
 	}
 }
+
+// A database made before resumed and cwd existed (the schema with call_key,
+// input_sha256 and edited) gains them on open: its old rows read as "not
+// recorded" (nil, ""), new rows keep what their writer said, also when a
+// keyed row is rewritten, and a second open finds the columns in place.
+func TestMigrateAddsReplayColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.sqlite")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(`CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ns INTEGER NOT NULL,
+		chat TEXT NOT NULL DEFAULT '', session_id TEXT NOT NULL DEFAULT '', tool TEXT NOT NULL DEFAULT '',
+		action TEXT NOT NULL DEFAULT '', decision TEXT NOT NULL, rule TEXT NOT NULL DEFAULT '',
+		source TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '', call_key TEXT,
+		input_sha256 TEXT NOT NULL DEFAULT '', edited INTEGER NOT NULL DEFAULT 0);
+		INSERT INTO audit (time_ns, action, decision) VALUES (1, 'old', 'allow');`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes, no := true, false
+	writes := []audit.Entry{
+		{Time: time.Unix(2, 0), Action: "resumed", Decision: audit.DecisionDeny, Resumed: &yes, Cwd: "/p/one"},
+		{Time: time.Unix(3, 0), Action: "fresh", Decision: audit.DecisionAllow, Resumed: &no, Cwd: "/p/two"},
+		{Time: time.Unix(4, 0), Action: "unsaid", Decision: audit.DecisionAllow},
+		{Time: time.Unix(5, 0), Action: "keyed", Decision: audit.DecisionAskPending, Key: "k", Resumed: &no, Cwd: "/p/a"},
+		{Time: time.Unix(5, 0), Action: "keyed", Decision: audit.DecisionAskApproved, Key: "k", Resumed: &no, Cwd: "/p/b"},
+	}
+	tests := []struct {
+		action  string
+		resumed *bool
+		cwd     string
+	}{
+		{"keyed", &no, "/p/b"},
+		{"unsaid", nil, ""},
+		{"fresh", &no, "/p/two"},
+		{"resumed", &yes, "/p/one"},
+		{"old", nil, ""},
+	}
+	for open := 0; open < 2; open++ {
+		db, err := audit.Open(path)
+		if err != nil {
+			t.Fatalf("Open(old database) = %v", err)
+		}
+		if open == 0 {
+			for _, e := range writes {
+				if err := db.Record(context.Background(), e); err != nil {
+					t.Fatalf("Record(%s) = %v", e.Action, err)
+				}
+			}
+		}
+		rows, err := db.Query(context.Background(), audit.Query{})
+		db.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != len(tests) {
+			t.Fatalf("open %d: %d rows, want %d: %+v", open, len(rows), len(tests), rows)
+		}
+		for i, tt := range tests {
+			r := rows[i]
+			if r.Action != tt.action || !reflect.DeepEqual(r.Resumed, tt.resumed) || r.Cwd != tt.cwd {
+				t.Errorf("open %d, row %d: %s resumed=%v cwd=%q, want %s resumed=%v cwd=%q", open, i,
+					r.Action, show(r.Resumed), r.Cwd, tt.action, show(tt.resumed), tt.cwd)
+			}
+		}
+	}
+}
+
+func show(b *bool) string {
+	if b == nil {
+		return "unrecorded"
+	}
+	return strconv.FormatBool(*b)
+}

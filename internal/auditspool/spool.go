@@ -29,6 +29,10 @@ type Entry struct {
 	Rule      string    `json:"rule,omitempty"`
 	Source    string    `json:"source,omitempty"`
 	Reason    string    `json:"reason,omitempty"`
+	// Resumed and Cwd are the audit columns of the same names: nil and ""
+	// in a line of a hook that did not write them.
+	Resumed *bool  `json:"resumed,omitempty"`
+	Cwd     string `json:"cwd,omitempty"`
 }
 
 // importing marks a spool that an importer took over ("<spool>.importing-<ns>").

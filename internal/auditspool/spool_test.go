@@ -161,3 +161,44 @@ func TestConcurrentAppendAndImport(t *testing.T) {
 		t.Errorf("imported %d distinct entries, want %d", len(seen), writers*each)
 	}
 }
+
+// A spooled row keeps whether it was decided in a resumed session and its
+// working directory; a line of an older hook, without them, reads as
+// unrecorded (nil, "").
+func TestSpoolKeepsReplayFields(t *testing.T) {
+	spool := auditspool.For(filepath.Join(t.TempDir(), "audit.sqlite"))
+	no := false
+	if err := auditspool.Append(spool, auditspool.Entry{Decision: "ask_cli", Resumed: &no, Cwd: "/proj"}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(spool, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"time":"2026-01-02T03:04:05Z","decision":"allow"}` + "\n") // an older hook's line
+	f.Close()
+	var got []auditspool.Entry
+	if _, err := auditspool.Import(spool, func(es []auditspool.Entry) error { got = append(got, es...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		decision string
+		resumed  string
+		cwd      string
+	}{
+		{"ask_cli", "false", "/proj"},
+		{"allow", "unrecorded", ""},
+	}
+	if len(got) != len(tests) {
+		t.Fatalf("imported %+v, want %d rows", got, len(tests))
+	}
+	for i, tt := range tests {
+		r := "unrecorded"
+		if got[i].Resumed != nil {
+			r = fmt.Sprint(*got[i].Resumed)
+		}
+		if got[i].Decision != tt.decision || r != tt.resumed || got[i].Cwd != tt.cwd {
+			t.Errorf("row %d = %s resumed=%s cwd=%q, want %s resumed=%s cwd=%q", i, got[i].Decision, r, got[i].Cwd, tt.decision, tt.resumed, tt.cwd)
+		}
+	}
+}

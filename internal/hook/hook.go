@@ -9,6 +9,7 @@ import (
 
 	"vibing/internal/auditspool"
 	"vibing/internal/config"
+	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -135,6 +136,7 @@ func (h *Hook) preToolUse(in *Input) []byte {
 	d := eng.DecideIn(tool, input, absOr(in.Cwd))
 	row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Action: d.Action,
 		Rule: d.Rule, Source: Source, Reason: d.Reason}
+	row.Resumed, row.Cwd = replayOf(eng)
 	var answer []byte
 	switch {
 	case d.Source == session.SourceMode:
@@ -155,6 +157,21 @@ func (h *Hook) preToolUse(in *Input) []byte {
 		return denyAnswer(fmt.Sprintf("vibing could not write the audit row for %s (%v), so the call is refused.", tool, err))
 	}
 	return answer
+}
+
+// replayOf is what audit --what-if needs to replay a call as eng decided
+// it: whether eng decided as a resumed session (the hook's engine never
+// does: the CLI shows its own prompts) and its working directory.
+func replayOf(eng Decider) (*bool, string) {
+	resumed := false
+	if r, ok := eng.(interface{ Resumed() bool }); ok {
+		resumed = r.Resumed()
+	}
+	cwd := ""
+	if e, ok := eng.(interface{ Env() matcher.Env }); ok {
+		cwd = e.Env().Cwd
+	}
+	return &resumed, cwd
 }
 
 // recordedDeny refuses a call and records that, as far as it can.

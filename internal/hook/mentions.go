@@ -29,6 +29,7 @@ func (h *Hook) promptSubmit(in *Input) []byte {
 	if d := res.Denied; d != nil {
 		reason := fmt.Sprintf("vibing: the prompt mentions @%s, which %s keeps from the model (%s) The prompt was not sent: remove the mention and send it again.", d.Text, ruleName(d.Decision), d.Decision.Reason)
 		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: d.Decision.Action, Rule: d.Decision.Rule, Source: Source, Decision: "deny", Reason: reason}
+		row.Resumed, row.Cwd = replayOf(eng)
 		if err := h.record(row); err != nil {
 			return blockAnswer(fmt.Sprintf("%s (The audit row could not be written either: %v.)", reason, err))
 		}
@@ -37,6 +38,7 @@ func (h *Hook) promptSubmit(in *Input) []byte {
 	for _, a := range res.Allowed {
 		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: a.Decision.Action, Rule: a.Decision.Rule, Source: Source,
 			Decision: "allow", Reason: fmt.Sprintf("@%s in the prompt is read by Claude Code itself; no Read deny rule covers it (vibing: %s)", a.Text, a.Decision.Reason)}
+		row.Resumed, row.Cwd = replayOf(eng)
 		if err := h.record(row); err != nil {
 			return blockAnswer(fmt.Sprintf("vibing could not write the audit row for the prompt's @-mentions (%v), so the prompt is not sent.", err))
 		}

@@ -91,6 +91,9 @@ func TestPromptMentions(t *testing.T) {
 				if r.Source != "hook" || r.Tool != "Read" || (r.Decision != "deny" && r.Decision != "allow") {
 					t.Errorf("audit row %+v, want a hook Read row", r)
 				}
+				if r.Resumed == nil || *r.Resumed || r.Cwd != p.dir { // for audit --what-if
+					t.Errorf("audit row %+v, want resumed false and cwd %s", r, p.dir)
+				}
 			}
 		})
 	}

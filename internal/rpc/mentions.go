@@ -46,9 +46,11 @@ func (h *Host) mentions(_ context.Context, p params) (any, error) {
 	res := mention.Check(ch.Engine, text, ch.Cwd, home)
 	spool := auditspool.For(h.cfg().AuditDB())
 	now := time.Now()
+	resumed := ch.Engine.Resumed() // for audit --what-if: how, and where, the engine decided
 	if d := res.Denied; d != nil {
 		msg := d.Refusal()
-		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: d.Decision.Action, Decision: "deny", Rule: d.Decision.Rule, Source: SourceMention, Reason: msg}
+		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: d.Decision.Action, Decision: "deny", Rule: d.Decision.Rule, Source: SourceMention, Reason: msg,
+			Resumed: &resumed, Cwd: ch.Cwd}
 		if err := auditspool.Append(spool, row); err != nil {
 			msg += fmt.Sprintf(" (The audit row could not be written either: %v.)", err)
 		}
@@ -58,7 +60,8 @@ func (h *Host) mentions(_ context.Context, p params) (any, error) {
 	allowed := make([]any, 0, len(res.Allowed))
 	for _, a := range res.Allowed {
 		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: a.Decision.Action, Decision: "allow", Rule: a.Decision.Rule, Source: SourceMention,
-			Reason: fmt.Sprintf("@%s in a chat message is read by the claude CLI itself; no Read deny rule covers it (%s)", a.Text, a.Decision.Reason)}
+			Reason:  fmt.Sprintf("@%s in a chat message is read by the claude CLI itself; no Read deny rule covers it (%s)", a.Text, a.Decision.Reason),
+			Resumed: &resumed, Cwd: ch.Cwd}
 		if err := auditspool.Append(spool, row); err != nil {
 			return failed(fmt.Sprintf("vibing could not write the audit row for the message's @-mentions (%v), so the message is not sent", err)), nil
 		}

@@ -63,6 +63,12 @@ type AuditEntry struct {
 	// let run (its JSON with sorted keys); "" for calls nobody was asked about.
 	InputSHA256 string
 	Edited      bool // the person edited the input before approving it
+	// Resumed says the engine decided as in a resumed session (approval
+	// prompts off unless resume_ask is prompt); what-if replays the row so.
+	Resumed bool
+	// Cwd is the engine's working directory, where its relative rules
+	// resolve.
+	Cwd string
 }
 
 // Recorder stores audit rows (internal/audit in production). Record returns
