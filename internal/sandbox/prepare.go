@@ -29,6 +29,12 @@ type Options struct {
 	// command ended (a change to ~/.claude.json it did not carry back);
 	// nil: not told.
 	Warn func(string)
+	// EnvAllow are more variables (shell patterns) that pass into the
+	// sandbox although they look like credentials (sandbox_env_allow).
+	EnvAllow []string
+	// Getenv reads the session's variables that name its sockets (nil:
+	// os.Getenv).
+	Getenv func(string) string
 }
 
 // Prepared is a view ready to run: the bwrap arguments (up to the "--"
@@ -36,11 +42,16 @@ type Options struct {
 type Prepared struct {
 	Args []string
 	// Env are the KEY=VALUE entries the command needs in there.
-	Env    []string
-	claude *claudeState
-	dir    string // our empty file and folder
-	holds  []hold // the placeholders this sandbox relies on (placeholders.go)
-	opts   Options
+	Env []string
+	// Withheld are the variables Wrap left outside (the session's
+	// sockets, credentials).
+	Withheld []string
+	claude   *claudeState
+	dir      string // our empty file and folder
+	holds    []hold // the placeholders this sandbox relies on (placeholders.go)
+	opts     Options
+	// hiddenSockets are the session's folders and sockets hidden inside
+	hiddenSockets []string
 }
 
 // Prepare makes the placeholders and the arguments. Cleanup must be called
@@ -67,6 +78,24 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 		a = append(a, "--new-session")
 	}
 	a = append(a, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp")
+	// the person's session: the runtime folders become empty (before
+	// anything vibing itself shows is bound back over them)
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	sockDirs, sockFiles := sessionSockets(getenv)
+	shown := append(append([]string(nil), v.Visible...), o.Show...)
+	for _, w := range v.Writable {
+		shown = append(shown, w.Path)
+	}
+	for _, d := range sockDirs {
+		if v.inPrivateTmp(d, o.Show) {
+			continue
+		}
+		a = append(a, "--tmpfs", d)
+		p.hiddenSockets = append(p.hiddenSockets, d)
+	}
 	for _, vis := range append(append([]string(nil), v.Visible...), o.Show...) {
 		a = append(a, "--ro-bind", vis, vis)
 	}
@@ -136,6 +165,15 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 		}
 		a = append(a, "--ro-bind", src, e.Path)
 	}
+	// every socket a session variable names, wherever it lies: an empty
+	// read-only file over it (connect is refused)
+	for _, f := range sockFiles {
+		if v.inPrivateTmp(f, o.Show) || below(f, sockDirs) && !within(f, shown) {
+			continue
+		}
+		a = append(a, "--ro-bind", emptyFile, f)
+		p.hiddenSockets = append(p.hiddenSockets, f)
+	}
 	a = append(a, "--chdir", v.Cwd)
 	p.Args = a
 	return p, nil
@@ -154,6 +192,22 @@ func (v *View) shows(p string) bool {
 	}
 	for _, w := range v.Writable {
 		if matcher.Within(p, w.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// inPrivateTmp reports whether p lies below /tmp where nothing shows it
+// (the private /tmp already hides it).
+func (v *View) inPrivateTmp(p string, show []string) bool {
+	return matcher.Within(p, "/tmp") && !v.shows(p) && !within(p, show)
+}
+
+// within reports whether p lies in (or is) one of dirs.
+func within(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if matcher.Within(p, d) {
 			return true
 		}
 	}
@@ -182,13 +236,17 @@ func sortedByLength(in []Entry) []Entry {
 func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 	prefix := append([]string{bwrap}, p.Args...)
 	procs.Prefix(cmd, append(prefix, "--"))
-	if len(p.Env) > 0 {
-		if cmd.Env == nil {
-			cmd.Env = os.Environ()
-		}
-		cmd.Env = append(cmd.Env, p.Env...)
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
 	}
+	// the session's sockets and the credentials the CLI does not need
+	// stay outside
+	cmd.Env, p.Withheld = FilterEnv(cmd.Env, p.opts.EnvAllow)
+	cmd.Env = append(cmd.Env, p.Env...)
 }
+
+// HiddenSockets are the session's folders and sockets hidden inside.
+func (p *Prepared) HiddenSockets() []string { return p.hiddenSockets }
 
 // Cleanup removes the placeholders no other sandbox relies on, carries
 // the CLI's state back and removes our own files; call it once the command
