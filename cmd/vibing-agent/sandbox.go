@@ -98,7 +98,7 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	s.relay = relay
 	s.view = sandbox.Derive(s.input(prog))
 	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, Show: []string{relay.Dir()},
-		Interactive: s.interactive, Warn: s.warn})
+		Interactive: s.interactive, Warn: s.warn, EnvAllow: s.cfg.SandboxEnvAllow})
 	if err != nil {
 		s.cleanup()
 		return err

@@ -73,6 +73,10 @@ type Config struct {
 	// SandboxWritable are more folders the sandbox leaves writable (a
 	// tool's cache outside the project); ~ is the home folder.
 	SandboxWritable []string `yaml:"sandbox_writable" json:"sandbox_writable"`
+	// SandboxEnvAllow are more environment variables (shell patterns such
+	// as MY_API_KEY or AWS_*) that reach the sandbox although they look
+	// like credentials; the variables naming the session's sockets never do.
+	SandboxEnvAllow []string `yaml:"sandbox_env_allow" json:"sandbox_env_allow"`
 }
 
 // Sandbox settings.
