@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"vibing/internal/matcher"
@@ -52,6 +53,8 @@ type Prepared struct {
 	opts     Options
 	// hiddenSockets are the session's folders and sockets hidden inside
 	hiddenSockets []string
+	seccomp       string     // the filter's file ("" on an architecture it does not know)
+	files         []*os.File // handed to bwrap: closed by Cleanup
 }
 
 // Prepare makes the placeholders and the arguments. Cleanup must be called
@@ -72,6 +75,13 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	sweepPlaceholders()
+	if TIOCSTIFilterHere() {
+		p.seccomp = filepath.Join(dir, "seccomp.bpf")
+		if err := os.WriteFile(p.seccomp, tiocstiFilter(), 0o400); err != nil {
+			p.Cleanup()
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 
 	a := append([]string(nil), baseFlags...)
 	if !o.Terminal {
@@ -234,8 +244,6 @@ func sortedByLength(in []Entry) []Entry {
 // ARGS, inside the keeper when cmd runs one (internal/procs), so the keeper
 // stays outside and ends the whole sandbox.
 func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
-	prefix := append([]string{bwrap}, p.Args...)
-	procs.Prefix(cmd, append(prefix, "--"))
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
@@ -243,6 +251,15 @@ func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 	// stay outside
 	cmd.Env, p.Withheld = FilterEnv(cmd.Env, p.opts.EnvAllow)
 	cmd.Env = append(cmd.Env, p.Env...)
+	prefix := append([]string{bwrap}, p.Args...)
+	if p.seccomp != "" {
+		// nothing inside types into the person's terminal (seccomp.go)
+		if f, err := os.Open(p.seccomp); err == nil {
+			p.files = append(p.files, f)
+			prefix = append(prefix, "--seccomp", strconv.Itoa(procs.PassFile(cmd, f)))
+		}
+	}
+	procs.Prefix(cmd, append(prefix, "--"))
 }
 
 // HiddenSockets are the session's folders and sockets hidden inside.
@@ -255,6 +272,10 @@ func (p *Prepared) Cleanup() {
 	if p == nil {
 		return
 	}
+	for _, f := range p.files {
+		_ = f.Close()
+	}
+	p.files = nil
 	if p.claude != nil {
 		dropped, err := p.claude.sync()
 		p.claude = nil

@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"unsafe"
 
 	"vibing/internal/sandbox"
 )
@@ -121,9 +124,12 @@ func TestSandboxEnvironment(t *testing.T) {
 		"CLAUDE_CODE_OAUTH_TOKEN": "cli-oauth", "CLAUDE_CODE_USE_BEDROCK": "", "VIBING_RUN_TOKEN": "42",
 		"LANG": "C.UTF-8", "TERM": "xterm-256color", "EDITOR": "nvim",
 	}
-	out := p.runEnv(t, v, sandbox.Options{EnvAllow: []string{"ALLOWED_*"}}, env, "env")
+	out := "\n" + p.runEnv(t, v, sandbox.Options{EnvAllow: []string{"ALLOWED_*"}}, env, "env")
 	for _, gone := range []string{"NVIM=", "NVIM_LISTEN_ADDRESS=", "XDG_RUNTIME_DIR=", "SSH_AUTH_SOCK=", "DBUS_SESSION_BUS_ADDRESS=",
 		"GPG_AGENT_INFO=", "DOCKER_HOST=", "WAYLAND_DISPLAY=", "secret"} {
+		if gone != "secret" {
+			gone = "\n" + gone // a name, not the end of another's
+		}
 		if strings.Contains(out, gone) {
 			t.Errorf("%q reached the sandbox:\n%s", gone, out)
 		}
@@ -145,5 +151,73 @@ func TestFilterEnvCloud(t *testing.T) {
 	// sandbox_env_allow cannot bring a session socket back
 	if kept, _ := sandbox.FilterEnv([]string{"NVIM=/s", "SSH_AUTH_SOCK=/a"}, []string{"*"}); len(kept) != 0 {
 		t.Errorf("an allow pattern let a session socket in: %q", kept)
+	}
+}
+
+// pty opens a new pseudo-terminal: its master and its terminal.
+func pty(t *testing.T) (master, tty *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { m.Close() })
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		t.Fatal(e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		t.Fatal(e)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return m, s
+}
+
+// Nothing inside types into the person's terminal: `vibing-agent claude`
+// keeps it (no new session), and TIOCSTI on it is refused (TIOCLINUX too);
+// the terminal itself still works.
+func TestSandboxNoTIOCSTI(t *testing.T) {
+	if !sandbox.TIOCSTIFilterHere() {
+		t.Skip("the filter does not know this architecture")
+	}
+	p := newProject(t, "")
+	v := p.view(t)
+	bwrap, err := sandbox.Find()
+	if err != nil {
+		t.Fatalf("these tests need bubblewrap and user namespaces: %v", err)
+	}
+	const push = `import fcntl, termios, os
+for name, req in (("TIOCSTI", termios.TIOCSTI), ("TIOCLINUX", 0x541c)):
+    try:
+        fcntl.ioctl(0, req, b"Z"); print(name, "PUSHED")
+    except OSError as e:
+        print(name, "REFUSED", e)
+print("isatty", os.isatty(0), "winsize", len(fcntl.ioctl(0, termios.TIOCGWINSZ, b"x" * 8)))
+`
+	_, tty := pty(t)
+	pr, err := v.Prepare(sandbox.Options{Terminal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Cleanup()
+	cmd := exec.Command("python3", "-c", push)
+	cmd.Dir = p.dir
+	cmd.Stdin = tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	pr.Wrap(cmd, bwrap)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "TIOCSTI REFUSED") || strings.Contains(string(out), "PUSHED") {
+		t.Errorf("a process inside typed into the terminal:\n%s", out)
+	}
+	if !strings.Contains(string(out), "isatty True winsize 8") {
+		t.Errorf("the terminal does not work inside:\n%s", out)
 	}
 }
