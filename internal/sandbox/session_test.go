@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"vibing/internal/config"
+	"vibing/internal/policy"
 	"vibing/internal/sandbox"
 )
 
@@ -219,5 +221,32 @@ print("isatty", os.isatty(0), "winsize", len(fcntl.ioctl(0, termios.TIOCGWINSZ, 
 	}
 	if !strings.Contains(string(out), "isatty True winsize 8") {
 		t.Errorf("the terminal does not work inside:\n%s", out)
+	}
+}
+
+// explain says what of the session stays outside.
+func TestSandboxReportSession(t *testing.T) {
+	p := newProject(t, "")
+	sock := filepath.Join(p.home, "agent.sock")
+	listen(t, sock)
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	t.Setenv("GITHUB_TOKEN", "x")
+	t.Setenv("MY_API_KEY", "x")
+	ch, err := policy.Open(policy.Request{Config: config.DefaultConfig(), ChatFile: p.chat, Dir: p.dir,
+		Places: policy.Places{Home: p.home, Managed: filepath.Join(p.home, "etc-vibing"), ClaudeManaged: filepath.Join(p.home, "etc-cc"),
+			TrustStore: filepath.Join(p.home, "state/trust.json"), Binary: "/usr/bin/true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sandbox.NewReport("auto", sandbox.Input{Engine: ch.Engine, Root: ch.Root, Home: p.home, EnvAllow: []string{"MY_*"}})
+	text := r.Text()
+	real, _ := filepath.EvalSymlinks(sock)
+	for _, want := range []string{"Your session stays outside", real, "GITHUB_TOKEN", "SSH_AUTH_SOCK", "TIOCSTI"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "MY_API_KEY") {
+		t.Errorf("the report names an allowed variable as left out:\n%s", text)
 	}
 }

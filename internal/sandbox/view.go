@@ -65,6 +65,9 @@ type Input struct {
 	HookFiles []string
 	// Writable are more writable folders (the sandbox_writable option).
 	Writable []string
+	// EnvAllow are the sandbox_env_allow patterns (for the report; Wrap
+	// takes them from Options).
+	EnvAllow []string
 	// MaxEntries bounds each walk of a folder (default DefaultMaxEntries).
 	MaxEntries int
 }
