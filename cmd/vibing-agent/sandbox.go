@@ -137,7 +137,9 @@ claude on PATH) in the current folder inside the sandbox vibing derives from
 the policy (bubblewrap; see 'vibing-agent explain'): the current folder and
 the CLI's own state writable, guarded files and files that run code by
 themselves read-only, files a Read deny rule names hidden, a private /tmp,
-the network unchanged. The terminal is passed through and the CLI's exit
+no socket of your session ($NVIM, $XDG_RUNTIME_DIR, $SSH_AUTH_SOCK, D-Bus),
+no secret-looking variables (sandbox_env_allow lets some in), TIOCSTI
+refused, the network unchanged. The terminal is passed through and the CLI's exit
 code is returned. The rules come from every policy layer; --chat adds a
 chat's lists. With the hook installed (vibing-agent hook install) the
 engine decides the calls and the kernel backs it.
