@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -233,6 +234,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Sandbox != "" && c.Sandbox != SandboxAuto && c.Sandbox != SandboxOn && c.Sandbox != SandboxOff {
 		errs = append(errs, fmt.Sprintf("sandbox must be %q, %q or %q, got %q", SandboxAuto, SandboxOn, SandboxOff, c.Sandbox))
+	}
+	for _, pat := range c.SandboxEnvAllow {
+		if _, err := path.Match(pat, ""); err != nil || pat == "" {
+			errs = append(errs, fmt.Sprintf("sandbox_env_allow: %q is not a name or a pattern such as AWS_*", pat))
+		}
 	}
 	if !ValidMode(c.Permissions.Mode) {
 		errs = append(errs, fmt.Sprintf("permissions.mode must be one of %s, got %q", strings.Join(Modes, ", "), c.Permissions.Mode))
