@@ -56,7 +56,7 @@ func sandboxInput(eng *session.Engine, root, configPath string, cfg *config.Conf
 		}
 	}
 	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath,
-		Writable: cfg.SandboxWritable, HookFiles: hookFiles(root)}
+		Writable: cfg.SandboxWritable, EnvAllow: cfg.SandboxEnvAllow, HookFiles: hookFiles(root)}
 }
 
 // hookFiles are the --config and --chat files of the installed hook
@@ -98,7 +98,7 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	s.relay = relay
 	s.view = sandbox.Derive(s.input(prog))
 	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, Show: []string{relay.Dir()},
-		Interactive: s.interactive, Warn: s.warn})
+		Interactive: s.interactive, Warn: s.warn, EnvAllow: s.cfg.SandboxEnvAllow})
 	if err != nil {
 		s.cleanup()
 		return err
@@ -137,7 +137,9 @@ claude on PATH) in the current folder inside the sandbox vibing derives from
 the policy (bubblewrap; see 'vibing-agent explain'): the current folder and
 the CLI's own state writable, guarded files and files that run code by
 themselves read-only, files a Read deny rule names hidden, a private /tmp,
-the network unchanged. The terminal is passed through and the CLI's exit
+no socket of your session ($NVIM, $XDG_RUNTIME_DIR, $SSH_AUTH_SOCK, D-Bus),
+no secret-looking variables (sandbox_env_allow lets some in), TIOCSTI
+refused, the network unchanged. The terminal is passed through and the CLI's exit
 code is returned. The rules come from every policy layer; --chat adds a
 chat's lists. With the hook installed (vibing-agent hook install) the
 engine decides the calls and the kernel backs it.

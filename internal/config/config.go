@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -73,6 +74,10 @@ type Config struct {
 	// SandboxWritable are more folders the sandbox leaves writable (a
 	// tool's cache outside the project); ~ is the home folder.
 	SandboxWritable []string `yaml:"sandbox_writable" json:"sandbox_writable"`
+	// SandboxEnvAllow are more environment variables (shell patterns such
+	// as MY_API_KEY or AWS_*) that reach the sandbox although they look
+	// like credentials; the variables naming the session's sockets never do.
+	SandboxEnvAllow []string `yaml:"sandbox_env_allow" json:"sandbox_env_allow"`
 }
 
 // Sandbox settings.
@@ -229,6 +234,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Sandbox != "" && c.Sandbox != SandboxAuto && c.Sandbox != SandboxOn && c.Sandbox != SandboxOff {
 		errs = append(errs, fmt.Sprintf("sandbox must be %q, %q or %q, got %q", SandboxAuto, SandboxOn, SandboxOff, c.Sandbox))
+	}
+	for _, pat := range c.SandboxEnvAllow {
+		if _, err := path.Match(pat, ""); err != nil || pat == "" {
+			errs = append(errs, fmt.Sprintf("sandbox_env_allow: %q is not a name or a pattern such as AWS_*", pat))
+		}
 	}
 	if !ValidMode(c.Permissions.Mode) {
 		errs = append(errs, fmt.Sprintf("permissions.mode must be one of %s, got %q", strings.Join(Modes, ", "), c.Permissions.Mode))

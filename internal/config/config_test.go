@@ -36,6 +36,10 @@ func TestParse(t *testing.T) {
 		{"bad policy", "policies: {Bash: maybe}\n", nil, "policies.Bash must be trust, once or always"},
 		{"bad preset mode", "presets: {x: {mode: yolo}}\n", nil, "presets.x.mode must be one of"},
 		{"bad template mode", "permissions: {mode: yolo}\n", nil, "permissions.mode must be one of"},
+		{"sandbox_env_allow", `{"sandbox_env_allow": ["MY_API_KEY", "AWS_*"]}`, func(c *config.Config) bool {
+			return len(c.SandboxEnvAllow) == 2 && c.SandboxEnvAllow[1] == "AWS_*"
+		}, ""},
+		{"bad sandbox_env_allow", "sandbox_env_allow: [\"AWS_[\"]\n", nil, "sandbox_env_allow: \"AWS_[\" is not a name"},
 		{"not yaml", "approval_timeout_s: [\n", nil, "invalid config"},
 		{"wrong type", "approval_timeout_s: soon\n", nil, "invalid config"},
 	}

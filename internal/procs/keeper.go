@@ -40,18 +40,29 @@ func keep(parent string, args []string) int {
 	}
 	env := make([]string, 0, len(os.Environ()))
 	for _, kv := range os.Environ() {
-		if len(kv) < len(keeperEnv)+1 || kv[:len(keeperEnv)+1] != keeperEnv+"=" {
+		if (len(kv) < len(keeperEnv)+1 || kv[:len(keeperEnv)+1] != keeperEnv+"=") &&
+			(len(kv) < len(keeperFilesEnv)+1 || kv[:len(keeperFilesEnv)+1] != keeperFilesEnv+"=") {
 			env = append(env, kv)
 		}
 	}
-	// The command reads and writes our stdio directly (the same pipes);
-	// its own process group, and SIGKILL should we die.
-	attr := &os.ProcAttr{Env: env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+	// The command reads and writes our stdio directly (the same pipes),
+	// and the files PassFile handed on; its own process group, and
+	// SIGKILL should we die.
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	if n, err := strconv.Atoi(os.Getenv(keeperFilesEnv)); err == nil {
+		for i := 0; i < n && i < 64; i++ {
+			files = append(files, os.NewFile(uintptr(3+i), "passed"))
+		}
+	}
+	attr := &os.ProcAttr{Env: env, Files: files,
 		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
 	p, err := os.StartProcess(args[0], args, attr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "vibing keeper: %v\n", err)
 		return 127
+	}
+	for _, f := range files[3:] {
+		_ = f.Close()
 	}
 	// Our copies of the pipes would keep them open after the command ends.
 	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {

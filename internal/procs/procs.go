@@ -21,6 +21,9 @@ const (
 	// for each Start: every process of the tree inherits it.
 	MarkerEnv = "VIBING_RUN_MARKER"
 	keeperEnv = "VIBING_KEEPER" // the parent's pid: act as keeper
+	// keeperFilesEnv is how many files past stdio the keeper hands on to
+	// its program, at the same descriptors (PassFile).
+	keeperFilesEnv = "VIBING_KEEPER_FILES"
 )
 
 // Proc is one process of the system, as /proc says.
@@ -225,6 +228,25 @@ func Prefix(cmd *exec.Cmd, prefix []string) {
 	}
 	cmd.Path, cmd.Args = prefix[0], args
 	cmd.Err = nil
+}
+
+// PassFile hands f to the program cmd runs (under its keeper too) and
+// returns the descriptor it has there. Call it after cmd.Env is set.
+func PassFile(cmd *exec.Cmd, f *os.File) int {
+	cmd.ExtraFiles = append(cmd.ExtraFiles, f)
+	if IsKeeper(cmd) {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		env := cmd.Env[:0:0]
+		for _, kv := range cmd.Env {
+			if !strings.HasPrefix(kv, keeperFilesEnv+"=") {
+				env = append(env, kv)
+			}
+		}
+		cmd.Env = append(env, keeperFilesEnv+"="+strconv.Itoa(len(cmd.ExtraFiles)))
+	}
+	return 2 + len(cmd.ExtraFiles)
 }
 
 // keeperOff lets a test (or a person chasing a problem) run the command

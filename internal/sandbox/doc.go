@@ -18,9 +18,15 @@
 //     created;
 //   - hidden: the existing files and folders a Read deny rule names, found by
 //     a bounded walk of the rule's folder (the project and ~ for a bare
-//     name), each covered by an empty read-only file or folder.
+//     name), each covered by an empty read-only file or folder;
+//   - the person's session stays outside (env.go): $XDG_RUNTIME_DIR and
+//     /run/user/UID are empty, the sockets $NVIM, $SSH_AUTH_SOCK, D-Bus,
+//     Docker, GPG and tmux name are covered by an empty file, their
+//     variables and the secret-looking ones (unless the CLI needs them or
+//     sandbox_env_allow names them) are left out of the environment, and a
+//     seccomp filter refuses TIOCSTI and TIOCLINUX (seccomp.go).
 //
 // Prepare turns a View into the bwrap arguments (and the placeholders on
 // disk); Wrap puts them in front of a command. The network is left as it is:
-// the CLI needs its API.
+// the CLI needs its API, and abstract Unix sockets stay reachable with it.
 package sandbox

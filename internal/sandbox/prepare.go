@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"vibing/internal/matcher"
@@ -29,6 +30,12 @@ type Options struct {
 	// command ended (a change to ~/.claude.json it did not carry back);
 	// nil: not told.
 	Warn func(string)
+	// EnvAllow are more variables (shell patterns) that pass into the
+	// sandbox although they look like credentials (sandbox_env_allow).
+	EnvAllow []string
+	// Getenv reads the session's variables that name its sockets (nil:
+	// os.Getenv).
+	Getenv func(string) string
 }
 
 // Prepared is a view ready to run: the bwrap arguments (up to the "--"
@@ -36,11 +43,18 @@ type Options struct {
 type Prepared struct {
 	Args []string
 	// Env are the KEY=VALUE entries the command needs in there.
-	Env    []string
-	claude *claudeState
-	dir    string // our empty file and folder
-	holds  []hold // the placeholders this sandbox relies on (placeholders.go)
-	opts   Options
+	Env []string
+	// Withheld are the variables Wrap left outside (the session's
+	// sockets, credentials).
+	Withheld []string
+	claude   *claudeState
+	dir      string // our empty file and folder
+	holds    []hold // the placeholders this sandbox relies on (placeholders.go)
+	opts     Options
+	// hiddenSockets are the session's folders and sockets hidden inside
+	hiddenSockets []string
+	seccomp       string     // the filter's file ("" on an architecture it does not know)
+	files         []*os.File // handed to bwrap: closed by Cleanup
 }
 
 // Prepare makes the placeholders and the arguments. Cleanup must be called
@@ -61,12 +75,37 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	sweepPlaceholders()
+	if TIOCSTIFilterHere() {
+		p.seccomp = filepath.Join(dir, "seccomp.bpf")
+		if err := os.WriteFile(p.seccomp, tiocstiFilter(), 0o400); err != nil {
+			p.Cleanup()
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 
 	a := append([]string(nil), baseFlags...)
 	if !o.Terminal {
 		a = append(a, "--new-session")
 	}
 	a = append(a, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp")
+	// the person's session: the runtime folders become empty (before
+	// anything vibing itself shows is bound back over them)
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	sockDirs, sockFiles := sessionSockets(getenv)
+	shown := append(append([]string(nil), v.Visible...), o.Show...)
+	for _, w := range v.Writable {
+		shown = append(shown, w.Path)
+	}
+	for _, d := range sockDirs {
+		if v.inPrivateTmp(d, o.Show) {
+			continue
+		}
+		a = append(a, "--tmpfs", d)
+		p.hiddenSockets = append(p.hiddenSockets, d)
+	}
 	for _, vis := range append(append([]string(nil), v.Visible...), o.Show...) {
 		a = append(a, "--ro-bind", vis, vis)
 	}
@@ -136,6 +175,15 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 		}
 		a = append(a, "--ro-bind", src, e.Path)
 	}
+	// every socket a session variable names, wherever it lies: an empty
+	// read-only file over it (connect is refused)
+	for _, f := range sockFiles {
+		if v.inPrivateTmp(f, o.Show) || below(f, sockDirs) && !within(f, shown) {
+			continue
+		}
+		a = append(a, "--ro-bind", emptyFile, f)
+		p.hiddenSockets = append(p.hiddenSockets, f)
+	}
 	a = append(a, "--chdir", v.Cwd)
 	p.Args = a
 	return p, nil
@@ -154,6 +202,22 @@ func (v *View) shows(p string) bool {
 	}
 	for _, w := range v.Writable {
 		if matcher.Within(p, w.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// inPrivateTmp reports whether p lies below /tmp where nothing shows it
+// (the private /tmp already hides it).
+func (v *View) inPrivateTmp(p string, show []string) bool {
+	return matcher.Within(p, "/tmp") && !v.shows(p) && !within(p, show)
+}
+
+// within reports whether p lies in (or is) one of dirs.
+func within(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if matcher.Within(p, d) {
 			return true
 		}
 	}
@@ -180,15 +244,26 @@ func sortedByLength(in []Entry) []Entry {
 // ARGS, inside the keeper when cmd runs one (internal/procs), so the keeper
 // stays outside and ends the whole sandbox.
 func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
-	prefix := append([]string{bwrap}, p.Args...)
-	procs.Prefix(cmd, append(prefix, "--"))
-	if len(p.Env) > 0 {
-		if cmd.Env == nil {
-			cmd.Env = os.Environ()
-		}
-		cmd.Env = append(cmd.Env, p.Env...)
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
 	}
+	// the session's sockets and the credentials the CLI does not need
+	// stay outside
+	cmd.Env, p.Withheld = FilterEnv(cmd.Env, p.opts.EnvAllow)
+	cmd.Env = append(cmd.Env, p.Env...)
+	prefix := append([]string{bwrap}, p.Args...)
+	if p.seccomp != "" {
+		// nothing inside types into the person's terminal (seccomp.go)
+		if f, err := os.Open(p.seccomp); err == nil {
+			p.files = append(p.files, f)
+			prefix = append(prefix, "--seccomp", strconv.Itoa(procs.PassFile(cmd, f)))
+		}
+	}
+	procs.Prefix(cmd, append(prefix, "--"))
 }
+
+// HiddenSockets are the session's folders and sockets hidden inside.
+func (p *Prepared) HiddenSockets() []string { return p.hiddenSockets }
 
 // Cleanup removes the placeholders no other sandbox relies on, carries
 // the CLI's state back and removes our own files; call it once the command
@@ -197,6 +272,10 @@ func (p *Prepared) Cleanup() {
 	if p == nil {
 		return
 	}
+	for _, f := range p.files {
+		_ = f.Close()
+	}
+	p.files = nil
 	if p.claude != nil {
 		dropped, err := p.claude.sync()
 		p.claude = nil

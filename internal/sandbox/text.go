@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 )
 
@@ -12,6 +14,44 @@ type Report struct {
 	On      bool   `json:"on"`      // the next turn runs inside bubblewrap
 	Why     string `json:"why,omitempty"`
 	View    *View  `json:"view,omitempty"`
+	// Session is what of the person's session stays outside.
+	Session *Session `json:"session,omitempty"`
+}
+
+// Session is what of the person's session the sandbox keeps outside.
+type Session struct {
+	// HiddenSockets are the runtime folders made empty and the sockets
+	// the session's variables name, covered by an empty file.
+	HiddenSockets []string `json:"hidden_sockets"`
+	// EnvWithheld are the variables of this environment that stay
+	// outside (session sockets, credentials; sandbox_env_allow lets the
+	// latter in).
+	EnvWithheld []string `json:"env_withheld"`
+	// Terminal says whether a process inside can type into the terminal.
+	Terminal string `json:"terminal"`
+}
+
+// sessionReport is the Session part of a report for this process's
+// environment.
+func sessionReport(v *View, allow []string) *Session {
+	s := &Session{}
+	dirs, files := sessionSockets(os.Getenv)
+	for _, p := range append(dirs, files...) {
+		if !v.inPrivateTmp(p, nil) {
+			s.HiddenSockets = append(s.HiddenSockets, p)
+		}
+	}
+	_, s.EnvWithheld = FilterEnv(os.Environ(), allow)
+	legacy := "unknown"
+	if b, err := os.ReadFile("/proc/sys/dev/tty/legacy_tiocsti"); err == nil {
+		legacy = strings.TrimSpace(string(b))
+	}
+	if TIOCSTIFilterHere() {
+		s.Terminal = "nothing inside can type into your terminal: a seccomp filter refuses TIOCSTI and TIOCLINUX"
+	} else {
+		s.Terminal = fmt.Sprintf("TIOCSTI is not filtered on %s: a process inside `vibing-agent claude` could type into your terminal unless the kernel refuses it (dev.tty.legacy_tiocsti = %s; 0 refuses)", runtime.GOARCH, legacy)
+	}
+	return s
 }
 
 // NewReport derives the report for a setting and a view input.
@@ -30,6 +70,7 @@ func NewReport(setting string, in Input) Report {
 		r.On = true
 	}
 	r.View = Derive(in)
+	r.Session = sessionReport(r.View, in.EnvAllow)
 	return r
 }
 
@@ -78,6 +119,18 @@ func (r Report) Text() string {
 	}
 	for _, e := range v.Hidden {
 		fmt.Fprintf(&b, "    %s  (%s)\n", e.Path, e.Why)
+	}
+	if s := r.Session; s != nil {
+		b.WriteString("  Your session stays outside:\n")
+		if len(s.HiddenSockets) > 0 {
+			fmt.Fprintf(&b, "    hidden sockets and runtime folders: %s\n", strings.Join(s.HiddenSockets, ", "))
+		}
+		if len(s.EnvWithheld) > 0 {
+			fmt.Fprintf(&b, "    variables left out (session sockets; credentials unless sandbox_env_allow names them): %s\n", strings.Join(s.EnvWithheld, ", "))
+		} else {
+			b.WriteString("    variables left out: none in this environment (session sockets and credentials would be)\n")
+		}
+		fmt.Fprintf(&b, "    %s\n", s.Terminal)
 	}
 	if len(v.Unexpanded) > 0 {
 		b.WriteString("  Not covered:\n")

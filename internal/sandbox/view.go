@@ -65,6 +65,9 @@ type Input struct {
 	HookFiles []string
 	// Writable are more writable folders (the sandbox_writable option).
 	Writable []string
+	// EnvAllow are the sandbox_env_allow patterns (for the report; Wrap
+	// takes them from Options).
+	EnvAllow []string
 	// MaxEntries bounds each walk of a folder (default DefaultMaxEntries).
 	MaxEntries int
 }
@@ -351,10 +354,15 @@ func (d *deriver) allowed(p string, dir bool) bool {
 	return dec.Decision == session.Allow && dec.Rule != ""
 }
 
-// visible lists the folders below /tmp that must show through the private
-// /tmp: the project, the home folder, the binaries, the config file.
+// visible lists the folders below /tmp (and below the session's runtime
+// folders, which the sandbox empties) that must show through: the
+// project, the home folder, the binaries, the config file.
 func (d *deriver) visible() {
 	tmp := realPath(os.TempDir())
+	runtimeDirs, _ := sessionSockets(os.Getenv)
+	covered := func(r string) bool {
+		return matcher.Within(r, tmp) || matcher.Within(r, "/tmp") || within(r, runtimeDirs)
+	}
 	shown := append([]string{d.in.Root, d.env.Cwd, d.home, d.in.Claude, d.in.Config}, selfexe.Pair(d.in.Binary)...)
 	for _, p := range append(shown, d.in.HookFiles...) {
 		if p == "" {
@@ -363,7 +371,7 @@ func (d *deriver) visible() {
 		// the path as the command names it (a symlink such as
 		// .deps/bin/claude is what is executed) and where it leads
 		for _, r := range []string{filepath.Clean(p), realPath(p)} {
-			if !filepath.IsAbs(r) || (!matcher.Within(r, tmp) && !matcher.Within(r, "/tmp")) {
+			if !filepath.IsAbs(r) || !covered(r) {
 				continue
 			}
 			if _, err := os.Stat(r); err != nil {

@@ -25,6 +25,7 @@ local M = {}
 ---@field audit_path string|nil
 ---@field sandbox string auto|on|off: run the CLI inside bubblewrap
 ---@field sandbox_writable string[] more folders the sandbox leaves writable
+---@field sandbox_env_allow string[] secret-looking environment variables (patterns) that reach the sandbox
 ---@field approval_preview_lines integer
 ---@field keymaps table
 ---@field backend string claude | demo
@@ -76,6 +77,7 @@ M.defaults = {
   -- More folders the sandbox leaves writable (a tool's cache outside the
   -- project), e.g. { "~/.m2" }.
   sandbox_writable = {},
+  sandbox_env_allow = {},
   -- Lines of a preview (diff, new file, command) shown in an approval block;
   -- the rest is one key away (review).
   approval_preview_lines = 40,
@@ -188,6 +190,7 @@ local schema = {
   audit_path = is("string", true),
   sandbox = one_of({ "auto", "on", "off" }),
   sandbox_writable = list_of_strings,
+  sandbox_env_allow = list_of_strings,
   approval_preview_lines = positive_integer,
   keymaps = {
     send = key_or_false,
@@ -339,6 +342,9 @@ function M.backend_options(o)
   }
   if #o.sandbox_writable > 0 then
     out.sandbox_writable = o.sandbox_writable
+  end
+  if #o.sandbox_env_allow > 0 then
+    out.sandbox_env_allow = o.sandbox_env_allow
   end
   -- An empty Lua table encodes as a JSON list; maps must stay maps.
   if next(o.policies) then
