@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,9 +86,17 @@ func (w *hookWorld) hookRows() []map[string]string {
 		if line == "" {
 			continue
 		}
-		var r map[string]string
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
+		var raw map[string]any
+		if err := json.Unmarshal([]byte(line), &raw); err != nil {
 			w.t.Fatalf("audit line %q: %v", line, err)
+		}
+		r := make(map[string]string, len(raw)) // (resumed is a boolean: "true" / "false")
+		for k, v := range raw {
+			if s, ok := v.(string); ok {
+				r[k] = s
+			} else {
+				r[k] = fmt.Sprint(v)
+			}
 		}
 		if r["source"] == "hook" {
 			rows = append(rows, r)
