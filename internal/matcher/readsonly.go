@@ -58,9 +58,14 @@ var gitDiffSummary = map[string]bool{"--stat": true, "--shortstat": true, "--num
 // gitListing, no REV:path).
 func gitListingOnly(sub string, args []string) bool {
 	summary := false
-	for _, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			break
+		}
+		if (a == "-n" || a == "--max-count") && i+1 < len(args) && isDigits(args[i+1]) {
+			i++ // log -n 5: the count as a word of its own
+			continue
 		}
 		switch {
 		case strings.ContainsRune(a, ':'):
