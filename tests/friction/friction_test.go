@@ -181,6 +181,11 @@ func runCLI(t *testing.T, bin string, all, calls []call) map[int]cliOutcome {
 	}
 	for _, c := range calls {
 		turns = append(turns, fakeapi.Turn{Tools: []fakeapi.ToolCall{{ID: fmt.Sprintf("toolu_fr_%d", c.n), Name: c.tool, Input: c.input(dir)}}})
+		if c.tool == "Bash" && strings.HasPrefix(c.arg, "cd ") {
+			// the CLI's shell keeps its folder from call to call: back to the
+			// project root, unscored, so that the next call runs where it would alone
+			turns = append(turns, fakeapi.Turn{Tools: []fakeapi.ToolCall{{ID: fmt.Sprintf("toolu_cd_%d", c.n), Name: "Bash", Input: map[string]any{"command": "cd " + dir, "description": "back to the root"}}}})
+		}
 	}
 	api := fakeapi.New(turns...)
 	defer api.Close()
