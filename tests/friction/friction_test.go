@@ -414,10 +414,31 @@ func TestFriction(t *testing.T) {
 	if unseen > 0 {
 		fmt.Fprintf(&b, "**%d calls got no tool_result from the CLI; the run is incomplete.**\n\n", unseen)
 	}
-	b.WriteString("## Where vibing is stricter\n\n| call | vibing | rule | reason |\n|---|---|---|---|\n")
+	b.WriteString("## Where vibing is stricter, by why\n\n")
+	groups := map[string][]call{}
+	var order []string
+	for _, c := range stricter {
+		w := why(c)
+		if groups[w] == nil {
+			order = append(order, w)
+		}
+		groups[w] = append(groups[w], c)
+	}
+	for _, w := range order {
+		fmt.Fprintf(&b, "- %s (%d):", w, len(groups[w]))
+		for i, c := range groups[w] {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "%s %s", sep, "`"+c.arg+"`")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n| call | vibing | rule | reason |\n|---|---|---|---|\n")
 	for _, c := range stricter {
 		v := vib[c.n]
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(c.String()), v[0], cell(v[1]), cell(v[2]))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(c.String()), v[0], ruleCell(v[1]), cell(v[2]))
 	}
 	b.WriteString("\n## Every call\n\n| # | call | Claude Code | vibing | vibing rule |\n|---:|---|---|---|---|\n")
 	for _, c := range calls {
@@ -430,7 +451,7 @@ func TestFriction(t *testing.T) {
 		} else if o.errored {
 			cc = "runs (tool error)"
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", c.n+1, cell(c.String()), cc, vib[c.n][0], cell(vib[c.n][1]))
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", c.n+1, cell(c.String()), cc, vib[c.n][0], ruleCell(vib[c.n][1]))
 	}
 	if err := os.WriteFile("RESULTS.md", []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -457,4 +478,36 @@ func countTools(calls []call) string {
 func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
+}
+
+func ruleCell(r string) string {
+	if r == "" {
+		return "(the mode)"
+	}
+	return cell(r)
+}
+
+// why sorts a call on which vibing is stricter into the reason it is: what
+// vibing's read-only list for the default mode (internal/matcher/readsonly.go)
+// leaves out, and whether it leaves it out on purpose.
+func why(c call) string {
+	a := c.arg
+	f := strings.Fields(a)
+	switch {
+	case c.tool != "Bash":
+		return "not a Bash line"
+	case strings.Contains(a, "| xargs"):
+		return "by design: xargs runs a program its input names"
+	case strings.HasPrefix(a, "git diff") || strings.HasPrefix(a, "git show") || strings.HasPrefix(a, "git blame") ||
+		(strings.HasPrefix(a, "git log") && strings.Contains(a, " -p")):
+		return "by design: git prints file lines from the object store, where a Read deny (Read(.env)) sees no path"
+	case len(f) > 1 && f[0] == "git":
+		return "gap: a listing git subcommand (branch, tag, remote -v, stash list) is not in the read-only list"
+	case f[0] == "sed":
+		return "gap: sed -n … p is not in the read-only list (sed as such can write: -i, w)"
+	case strings.HasSuffix(a, "--version"):
+		return "gap: an interpreter's --version is not in the read-only list (the interpreter as such runs code)"
+	default:
+		return "gap: a system-information program (date, whoami, uname) is not in the read-only list"
+	}
 }
