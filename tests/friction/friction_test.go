@@ -164,7 +164,7 @@ type cliOutcome struct {
 // runCLI runs `claude -p` once, in its own fresh project, with the calls
 // scripted one a turn (Edit and Write targets read first, as the CLI wants),
 // and returns each call's outcome by corpus position.
-func runCLI(t *testing.T, bin string, all, calls []call) map[int]cliOutcome {
+func runCLI(t *testing.T, bin, settings string, all, calls []call) map[int]cliOutcome {
 	root := t.TempDir()
 	dir, home := filepath.Join(root, "project"), filepath.Join(root, "home")
 	for _, d := range []string{dir, home} {
@@ -191,7 +191,11 @@ func runCLI(t *testing.T, bin string, all, calls []call) map[int]cliOutcome {
 	defer api.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-p", "do the everyday steps", "--output-format", "json")
+	args := []string{"-p", "do the everyday steps", "--output-format", "json"}
+	if settings != "" {
+		args = append(args, "--settings", settings)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
 		"HOME="+home, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
@@ -332,15 +336,17 @@ func cliVersion(bin string) string {
 // batch is how many calls one CLI session scripts.
 const batch = 40
 
-func TestFriction(t *testing.T) {
-	if os.Getenv("VIBING_FRICTION") == "" {
-		t.Skip("slow: runs the real claude CLI over the corpus; VIBING_FRICTION=1 (make friction) runs it")
-	}
-	bin := claudeBin(t)
-	calls := loadCorpus(t)
-	start := time.Now()
+// cliRules are the README's rules as Claude Code's own settings (its
+// WebFetch rule spelled as Claude Code spells a domain).
+const cliRules = `{"permissions": {"defaultMode": "default",
+  "allow": ["Read(**)", "Edit(src/**)", "Bash(npm:*)"],
+  "ask": ["Bash(git push:*)", "WebFetch(domain:github.com)"],
+  "deny": ["Bash(rm -rf)", "Read(.env)"]}}
+`
 
-	// (1) Claude Code's default mode, batches in parallel, each in its own project
+// measureCLI runs the calls through the CLI in batches, four at a time,
+// each batch in its own fresh project.
+func measureCLI(t *testing.T, bin, settings string, calls []call) map[int]cliOutcome {
 	cli := map[int]cliOutcome{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -352,7 +358,7 @@ func TestFriction(t *testing.T) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			res := runCLI(t, bin, calls, part)
+			res := runCLI(t, bin, settings, calls, part)
 			mu.Lock()
 			defer mu.Unlock()
 			for n, o := range res {
@@ -361,15 +367,42 @@ func TestFriction(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	return cli
+}
+
+func TestFriction(t *testing.T) {
+	if os.Getenv("VIBING_FRICTION") == "" {
+		t.Skip("slow: runs the real claude CLI over the corpus; VIBING_FRICTION=1 (make friction) runs it")
+	}
+	bin := claudeBin(t)
+	calls := loadCorpus(t)
+	start := time.Now()
+
+	// (1) Claude Code's default mode, no rules; and, for comparison, with the
+	// README's rules as its own settings
+	cli := measureCLI(t, bin, "", calls)
+	settings := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(settings, []byte(cliRules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cliR := measureCLI(t, bin, settings, calls)
 
 	// (2) vibing with the README's example rules
 	vib := vibingDecisions(t, calls)
 
-	var cliStops, vibStops, vibAsk, vibDeny, unseen int
-	var stricter, looser []call
+	var cliStops, cliRStops, vibStops, vibAsk, vibDeny, unseen int
+	var stricter, looser, stricterR []call
+	for _, c := range calls {
+		if cliR[c.n].denied {
+			cliRStops++
+		}
+		if vib[c.n][0] != "allow" && !cliR[c.n].denied {
+			stricterR = append(stricterR, c)
+		}
+	}
 	for _, c := range calls {
 		o := cli[c.n]
-		if !o.seen {
+		if !o.seen || !cliR[c.n].seen {
 			unseen++
 			t.Errorf("no tool_result for %s", c)
 		}
@@ -409,15 +442,34 @@ func TestFriction(t *testing.T) {
 	b.WriteString("- **vibing**: `vibing-agent check` with the example rules at the top of README.md (default mode):\n\n```yaml\n" + readmeRules + "```\n\n")
 	b.WriteString("| | calls | runs | prompts or refuses |\n|---|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| Claude Code, default mode | %d | %d | %d |\n", len(calls), len(calls)-cliStops, cliStops)
-	fmt.Fprintf(&b, "| vibing, README example rules | %d | %d | %d (ask %d, deny %d) |\n\n", len(calls), len(calls)-vibStops, vibStops, vibAsk, vibDeny)
-	fmt.Fprintf(&b, "vibing is stricter than Claude Code on %d calls and more permissive on %d.\n\n", len(stricter), len(looser))
+	fmt.Fprintf(&b, "| vibing, README example rules | %d | %d | %d (ask %d, deny %d) |\n", len(calls), len(calls)-vibStops, vibStops, vibAsk, vibDeny)
+	fmt.Fprintf(&b, "| for comparison: Claude Code with the README rules as its settings | %d | %d | %d |\n\n", len(calls), len(calls)-cliRStops, cliRStops)
+	fmt.Fprintf(&b, "vibing is stricter than Claude Code's default mode on %d calls and more permissive on %d. ", len(stricter), len(looser))
+	fmt.Fprintf(&b, "Against Claude Code given the same rules (`--settings`: %s), vibing is stricter on %d calls (below).\n\n", "`"+strings.Join(strings.Fields(cliRules), " ")+"`", len(stricterR))
 	if unseen > 0 {
 		fmt.Fprintf(&b, "**%d calls got no tool_result from the CLI; the run is incomplete.**\n\n", unseen)
 	}
-	b.WriteString("## Where vibing is stricter, by why\n\n")
+	b.WriteString("## Where vibing is stricter than Claude Code's default mode, by why\n\n")
+	writeGroups(&b, stricter)
+	b.WriteString("\n## Where vibing is stricter than Claude Code with the same rules, by why\n\n")
+	writeGroups(&b, stricterR)
+	b.WriteString("\n## vibing's decisions where it is stricter than the default mode\n")
+	b.WriteString("\n| call | vibing | rule | reason |\n|---|---|---|---|\n")
+	for _, c := range stricter {
+		v := vib[c.n]
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(c.String()), v[0], ruleCell(v[1]), cell(v[2]))
+	}
+	writeCalls(&b, calls, cli, cliR, vib)
+	if err := os.WriteFile("RESULTS.md", []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeGroups lists calls grouped by why.
+func writeGroups(b *strings.Builder, calls []call) {
 	groups := map[string][]call{}
 	var order []string
-	for _, c := range stricter {
+	for _, c := range calls {
 		w := why(c)
 		if groups[w] == nil {
 			order = append(order, w)
@@ -425,22 +477,21 @@ func TestFriction(t *testing.T) {
 		groups[w] = append(groups[w], c)
 	}
 	for _, w := range order {
-		fmt.Fprintf(&b, "- %s (%d):", w, len(groups[w]))
+		fmt.Fprintf(b, "- %s (%d):", w, len(groups[w]))
 		for i, c := range groups[w] {
 			sep := ","
 			if i == 0 {
 				sep = ""
 			}
-			fmt.Fprintf(&b, "%s %s", sep, "`"+c.arg+"`")
+			fmt.Fprintf(b, "%s %s", sep, "`"+c.arg+"`")
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n| call | vibing | rule | reason |\n|---|---|---|---|\n")
-	for _, c := range stricter {
-		v := vib[c.n]
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(c.String()), v[0], ruleCell(v[1]), cell(v[2]))
-	}
-	b.WriteString("\n## Every call\n\n| # | call | Claude Code | vibing | vibing rule |\n|---:|---|---|---|---|\n")
+}
+
+// writeCalls is the table of every call.
+func writeCalls(b *strings.Builder, calls []call, cli, cliR map[int]cliOutcome, vib map[int][3]string) {
+	b.WriteString("\n## Every call\n\n| # | call | Claude Code default | Claude Code, README rules | vibing | vibing rule |\n|---:|---|---|---|---|---|\n")
 	for _, c := range calls {
 		o := cli[c.n]
 		cc := "runs"
@@ -451,10 +502,11 @@ func TestFriction(t *testing.T) {
 		} else if o.errored {
 			cc = "runs (tool error)"
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", c.n+1, cell(c.String()), cc, vib[c.n][0], ruleCell(vib[c.n][1]))
-	}
-	if err := os.WriteFile("RESULTS.md", []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
+		ccR := "runs"
+		if cliR[c.n].denied {
+			ccR = "refused"
+		}
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s |\n", c.n+1, cell(c.String()), cc, ccR, vib[c.n][0], ruleCell(vib[c.n][1]))
 	}
 }
 
@@ -496,6 +548,10 @@ func why(c call) string {
 	switch {
 	case c.tool != "Bash":
 		return "not a Bash line"
+	case strings.HasPrefix(a, "npm "):
+		return "gap: a line that joins a rule-allowed part (Bash(npm:*)) with read-only parts asks: the mode passes only lines that read through and through"
+	case strings.Contains(a, "> src/"):
+		return "by design: Edit(src/**) allows the file tools, not a shell redirect into src/"
 	case strings.Contains(a, "| xargs"):
 		return "by design: xargs runs a program its input names"
 	case strings.HasPrefix(a, "git diff") || strings.HasPrefix(a, "git show") || strings.HasPrefix(a, "git blame") ||
