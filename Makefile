@@ -9,6 +9,9 @@
 #                 suite and the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12
 #   make bench    the benchmarks (Go and Neovim), ending with the side-by-side figures of
 #                 SPEC §9; BENCHCOUNT=6 repeats them for benchstat (output in bin/bench.txt)
+#   make friction the friction measurement of issue 29 (slow-ish, not in make test): the real
+#                 claude CLI's default mode and vibing on tests/friction/testdata/everyday.txt,
+#                 written to tests/friction/RESULTS.md
 #   make demo     Neovim with the plugin and a scripted demo agent (no API key needed); the
 #                 system nvim, or else Neovim 0.12 unpacked into .deps/
 
@@ -26,7 +29,7 @@ export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
 # the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
 export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
 
-.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint
+.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint friction
 
 all: build
 
@@ -100,6 +103,9 @@ bench: deps build
 	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules, and vs its parse and Lstat; check and hook vs hello-world"
 	@grep -E '^(Benchmark(FileFloor|DecideBash104|BashFloor|CheckVsHello|HookProcess)|pkg:)' bin/bench.txt
 	@if [ -n "$(BENCHSTAT)" ]; then $(BENCHSTAT) -filter '.name:/^(FileFloor|DecideBash104|BashFloor|CheckVsHello|HookProcess)$$/' bin/bench.txt; fi
+
+friction: deps
+	VIBING_FRICTION=1 $(GO) test -count=1 -v -run '^TestFriction$$' ./tests/friction/
 
 demo: build
 	@scripts/demo.sh

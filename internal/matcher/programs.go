@@ -286,6 +286,7 @@ var readers = table[map[string]bool]{make: func() map[string]bool {
 		"strings": true, "jq": true, "yq": true, "true": true, ":": true, "pwd": true, "which": true, "type": true,
 		"column": true, "rev": true, "cut": true, "tr": true, "uniq": true, "sort": true, "fold": true, "fmt": true,
 		"base64": true, "paste": true, "join": true, "expand": true, "lsattr": true, "getfacl": true, "find": true,
+		"whoami": true, "uname": true, "date": true,
 	}
 }}
 
@@ -294,6 +295,7 @@ var readers = table[map[string]bool]{make: func() map[string]bool {
 var writeFlags = table[map[string][]string]{make: func() map[string][]string {
 	return map[string][]string{
 		"tree":   {"-o"},
+		"date":   {"-s", "--set"}, // sets the clock
 		"sort":   {"-o", "--output"},
 		"yq":     {"-i", "--inplace"},
 		"jq":     {},
@@ -338,7 +340,7 @@ func (cmd *Command) readOnly() bool {
 	name := programName(args[0])
 	if name == "git" {
 		sub, rest := gitSubcommand(args[1:])
-		if !gitReaders.get()[sub] {
+		if !gitReaders.get()[sub] && !gitListsOnly(sub, rest) {
 			return false
 		}
 		for _, a := range rest {
@@ -347,6 +349,9 @@ func (cmd *Command) readOnly() bool {
 			}
 		}
 		return true
+	}
+	if name == "sed" {
+		return sedPrintsOnly(args[1:]) // sed -n 1,20p FILE
 	}
 	if !readers.get()[name] {
 		return false

@@ -22,8 +22,10 @@ var modeReaders = table[map[string][]string]{make: func() map[string][]string {
 		"realpath": nil, "readlink": nil, "basename": nil, "dirname": nil, "which": nil, "od": nil, "hexdump": nil,
 		"xxd": nil, "strings": nil, "jq": nil, "column": nil, "cut": nil, "tr": nil, "uniq": nil,
 		"sort": {"--compress-program"}, "fold": nil, "fmt": nil, "base64": nil, "paste": nil, "join": nil, "expand": nil,
-		"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls", "-fprintf"},
-		"git":  nil,
+		"find":   {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fls", "-fprintf"},
+		"git":    nil,
+		"sed":    nil, // only as sedPrintsOnly allows
+		"whoami": nil, "uname": nil, "date": {"-s", "--set"},
 	}
 }}
 
@@ -58,9 +60,14 @@ var gitDiffSummary = map[string]bool{"--stat": true, "--shortstat": true, "--num
 // gitListing, no REV:path).
 func gitListingOnly(sub string, args []string) bool {
 	summary := false
-	for _, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			break
+		}
+		if (a == "-n" || a == "--max-count") && i+1 < len(args) && isDigits(args[i+1]) {
+			i++ // log -n 5: the count as a word of its own
+			continue
 		}
 		switch {
 		case strings.ContainsRune(a, ':'):
@@ -86,6 +93,54 @@ func gitListingOnly(sub string, args []string) bool {
 		}
 	}
 	return sub == "log" || summary
+}
+
+// gitListsOnly reports whether git branch, tag, remote or stash is asked
+// only for its list (with these arguments and no other: a name creates,
+// renames or deletes, and stash list takes log's -p).
+func gitListsOnly(sub string, args []string) bool {
+	switch sub {
+	case "branch":
+		for _, a := range args {
+			switch a {
+			case "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--show-current", "--no-color":
+			default:
+				return false
+			}
+		}
+		return true
+	case "tag":
+		return len(args) == 0
+	case "remote":
+		return len(args) == 0 || (len(args) == 1 && (args[0] == "-v" || args[0] == "--verbose"))
+	case "stash":
+		return len(args) == 1 && args[0] == "list"
+	}
+	return false
+}
+
+// sedPrintsOnly reports whether sed's arguments are -n, a script that only
+// prints a line or a range of lines (1,20p, 5p, $p) and files: no w, r or e
+// command, no -i, no script file.
+func sedPrintsOnly(args []string) bool {
+	if len(args) < 2 || args[0] != "-n" {
+		return false
+	}
+	addr := func(s string) bool { return s == "$" || isDigits(s) }
+	script, ok := strings.CutSuffix(args[1], "p")
+	if !ok {
+		return false
+	}
+	from, to, two := strings.Cut(script, ",")
+	if !addr(from) || (two && !addr(to)) {
+		return false
+	}
+	for _, a := range args[2:] {
+		if strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return true
 }
 
 func isDigits(s string) bool {
@@ -167,9 +222,12 @@ func (c *Call) ReadsOnlyInside() bool {
 			return false
 		}
 		args := cmd.Args[1:]
+		if name == "sed" && !sedPrintsOnly(args) {
+			return false
+		}
 		if name == "git" {
 			sub, rest := gitSubcommand(args)
-			if !modeGitReaders[sub] {
+			if !modeGitReaders[sub] && !gitListsOnly(sub, rest) {
 				return false
 			}
 			for _, a := range args[:len(args)-len(rest)] {
