@@ -391,6 +391,20 @@ describe("approval", function()
     approval.cancel_all(buf)
   end)
 
+  it("the reason typed with r shows in the call's record line", function()
+    local buf, w, _, send = setup_buf()
+    local real = vim.ui.input
+    vim.ui.input = function(_, cb)
+      cb("use make instead")
+    end
+    approval.request(buf, req("t1"), send, w)
+    in_block(buf)
+    press("r")
+    vim.ui.input = real
+    approval.resolved(buf, { id = "t1", decision = "deny_once", by = "user" })
+    assert.equals({ "## Assistant", "⏺ Bash: npm test — denied by you: use make instead" }, vim.api.nvim_buf_get_lines(buf, 0, -1, false))
+  end)
+
   it("d opens the change side by side in diff mode; approving there sends the edit", function()
     local buf, w, sent, send = setup_buf()
     local path = vim.fn.tempname() .. ".txt"
