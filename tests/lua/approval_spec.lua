@@ -391,6 +391,19 @@ describe("approval", function()
     approval.cancel_all(buf)
   end)
 
+  it("d and the other answer keys act at once: buffer-local nowait maps, also beside a longer dd map", function()
+    local buf, w, _, send = setup_buf()
+    vim.keymap.set("n", "dd", "<Nop>", { buffer = buf })
+    approval.request(buf, req("t1"), send, w)
+    for _, key in ipairs({ "y", "n", "s", "S", "a", "A", "d", "r" }) do
+      local m = vim.fn.maparg(key, "n", false, true)
+      assert.equals(1, m.buffer, key .. " is buffer-local")
+      assert.equals(1, m.nowait, key .. " does not wait for a longer map")
+    end
+    approval.cancel_all(buf)
+    assert.truthy(mapped(buf, "dd"), "the person's dd map stays")
+  end)
+
   it("the reason typed with r shows in the call's record line", function()
     local buf, w, _, send = setup_buf()
     local real = vim.ui.input
