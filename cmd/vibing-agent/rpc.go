@@ -26,7 +26,7 @@ Serves the Neovim plugin over msgpack-RPC on stdin/stdout. The plugin starts it
 with jobstart({...}, {rpc = true}); it is not meant to be run by hand.
 
 Methods (each takes one map): info, version, validate_rule {rule},
-settings {lines}, edit {lines, op, list, rules, value},
+check_command {command}, settings {lines}, edit {lines, op, list, rules, value},
 explain {lines, chat, cwd}, audit {chat, since, limit}.
 
 Examples:

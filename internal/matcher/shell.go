@@ -769,3 +769,17 @@ func isForkBomb(fd *syntax.FuncDecl) bool {
 	visit(fd.Body, false)
 	return bomb
 }
+
+// CheckShell reports whether line parses as a Bash command line; the error
+// says where it does not (an unbalanced quote, a missing done).
+func CheckShell(line string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the command line could not be understood (%v)", p)
+		}
+	}()
+	if _, err := parse(line); err != nil {
+		return fmt.Errorf("the command line does not parse as shell: %v", err)
+	}
+	return nil
+}

@@ -172,3 +172,29 @@ func TestEditMalformedFrontmatter(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckCommand(t *testing.T) {
+	t.Parallel()
+	h := &rpc.Host{}
+	for _, tt := range []struct {
+		cmd string
+		ok  bool
+	}{
+		{"npm test && echo ok", true},
+		{`echo "unbalanced`, false},
+		{"for x in a; do echo $x", false},
+		{"", true},
+	} {
+		got, err := h.Handle(context.Background(), "check_command", []any{map[string]any{"command": tt.cmd}})
+		if err != nil {
+			t.Fatalf("check_command(%q) error = %v", tt.cmd, err)
+		}
+		m := got.(map[string]any)
+		if m["ok"] != tt.ok {
+			t.Errorf("check_command(%q) = %v, want ok=%v", tt.cmd, m, tt.ok)
+		}
+		if !tt.ok && !strings.Contains(m["error"].(string), "does not parse as shell") {
+			t.Errorf("check_command(%q) error = %v", tt.cmd, m["error"])
+		}
+	}
+}

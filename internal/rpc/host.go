@@ -38,6 +38,7 @@ var methods = map[string]method{
 	"info":           (*Host).info,
 	"version":        (*Host).version,
 	"validate_rule":  (*Host).validateRule,
+	"check_command":  (*Host).checkCommand,
 	"settings":       (*Host).settings,
 	"edit":           (*Host).edit,
 	"explain":        (*Host).explain,

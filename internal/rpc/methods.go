@@ -100,6 +100,19 @@ func (h *Host) validateRule(_ context.Context, p params) (any, error) {
 	return map[string]any{"ok": true, "rule": rc.Rule, "tool": rc.Tool, "arg": rc.Arg}, nil
 }
 
+// checkCommand says whether a Bash command line parses (the review of an
+// edited command asks before approving it, so a typo can be fixed).
+func (h *Host) checkCommand(_ context.Context, p params) (any, error) {
+	cmd, err := p.str("command", true)
+	if err != nil {
+		return nil, err
+	}
+	if err := matcher.CheckShell(cmd); err != nil {
+		return failed(err.Error()), nil
+	}
+	return map[string]any{"ok": true}, nil
+}
+
 // parseLines parses a chat's frontmatter given as buffer lines.
 func parseLines(lines []string) (*frontmatter.Document, frontmatter.Settings, error) {
 	content := strings.Join(lines, "\n") + "\n"

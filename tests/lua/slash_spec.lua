@@ -19,6 +19,28 @@ describe("/allow /ask /deny", function()
     assert.equals("vibing: Added Bash(npm:*) to permissions_allow.", helpers.last().msg)
     assert.equals(vim.log.levels.INFO, helpers.last().level)
   end)
+  it("leaves no blank line behind: the slash line is removed, the section keeps its line to type on", function()
+    local buf, path = helpers.new_chat()
+    local before = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+    -- each command typed on a new line below the empty one (o in Normal mode)
+    for _, cmd in ipairs({ "/allow Grep", "/ask Bash(git push:*)", "/deny WebFetch", "/permission acceptEdits", "/preset standard" }) do
+      vim.api.nvim_buf_set_lines(buf, -1, -1, false, { cmd })
+      require("vibing.chat").submit(buf)
+    end
+    assert.equals({ "Grep" }, vim.tbl_filter(function(r)
+      return r == "Grep"
+    end, helpers.settings(path).allow))
+    local after = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+    local n = #before
+    assert.equals({ "## User", "", "" }, vim.list_slice(after, #after - 2, #after), "the section as a new chat has it")
+    assert.equals(vim.list_slice(before, n - 2, n), vim.list_slice(after, #after - 2, #after))
+    -- a draft below the slash line stays, with nothing left between
+    vim.api.nvim_buf_set_lines(buf, -2, -1, false, { "/allow Glob", "my draft" })
+    require("vibing.chat").submit(buf)
+    after = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+    assert.equals({ "## User", "", "my draft" }, vim.list_slice(after, #after - 2, #after))
+    assert.falsy(vim.bo[buf].modified, "saved")
+  end)
   it("adds several rules, spaces inside parentheses included", function()
     local buf, path = helpers.new_chat()
     helpers.say(buf, "/deny Bash(rm -rf) bash(git push:*)")

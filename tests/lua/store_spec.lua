@@ -93,3 +93,19 @@ describe("odd files in the chat folder", function()
     assert.falsy(require("vibing.safefile").readfile(dir .. "/zero.md"))
   end)
 end)
+
+describe(":VibingChats", function()
+  it("marks forks (fork_of: in the frontmatter) in the list", function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    vim.fn.writefile({ "---", "vibing.nvim: true", "session_id: abc", "---", "", "## User", "", "the original" }, dir .. "/chat-1.md")
+    vim.fn.writefile({ "---", "vibing.nvim: true", "fork_of: abc", "---", "", "## User", "", "the fork" }, dir .. "/chat-2.md")
+    local list = require("vibing.chat.list")
+    local lines = {}
+    for _, e in ipairs(list.entries(dir)) do
+      lines[e.title] = list.format(e)
+    end
+    assert.matches("⑂ the fork", lines["the fork"], true)
+    assert.falsy(lines["the original"]:find("⑂", 1, true), "the original is no fork")
+  end)
+end)

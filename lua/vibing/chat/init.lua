@@ -42,13 +42,37 @@ function M.new_path(dir, time)
   return path
 end
 
+-- The .gitignore a new .vibing/chat folder gets, as .vibing/turns has one.
+M.gitignore = {
+  "# vibing: chats are yours and stay out of git by default (they may quote",
+  "# code, command output or secrets). To keep them in git, delete this file.",
+  "*",
+}
+
+---Give a chat folder the plugin just created a .gitignore, when it is the
+---folder inside .vibing (a chat_dir of your own choosing gets none) and has
+---none yet.
+---@param dir string absolute path, without a trailing slash
+function M.write_gitignore(dir)
+  if not dir:match("/%.vibing/chat$") then
+    return
+  end
+  local path = dir .. "/.gitignore"
+  if not vim.loop.fs_stat(path) then
+    pcall(vim.fn.writefile, M.gitignore, path)
+  end
+end
+
 ---Create a new chat file from the permission template; returns its path.
 ---@return string|nil path, string|nil err
 function M.create()
   local o = options()
   local dir = vim.fn.fnamemodify(vim.fn.expand(o.chat_dir), ":p"):gsub("/$", "")
-  if vim.fn.isdirectory(dir) == 0 and vim.fn.mkdir(dir, "p") == 0 then
-    return nil, "could not create the chat folder " .. dir
+  if vim.fn.isdirectory(dir) == 0 then
+    if vim.fn.mkdir(dir, "p") == 0 then
+      return nil, "could not create the chat folder " .. dir
+    end
+    M.write_gitignore(dir)
   end
   local now = os.time()
   local path = M.new_path(dir, now)

@@ -7,6 +7,7 @@ local M = {}
 ---@field created string created_at, or the date in the file name
 ---@field mtime integer last activity (seconds since the epoch)
 ---@field running boolean a message of this chat is running now
+---@field fork boolean the chat is a fork (`fork_of:` in its frontmatter)
 ---@field bufnr integer|nil the chat's buffer when loaded
 
 local function first_message(lines)
@@ -27,6 +28,19 @@ local function first_message(lines)
     end
   end
   return nil
+end
+
+local function fork_of(lines)
+  for i = 2, math.min(#lines, 40) do
+    if lines[i] == "---" then
+      break
+    end
+    local v = lines[i]:match("^fork_of:%s*(.-)%s*$")
+    if v and v ~= "" and v ~= "''" and v ~= '""' then
+      return true
+    end
+  end
+  return false
 end
 
 local function created_of(lines, path)
@@ -61,6 +75,7 @@ function M.entries(dir)
         created = created_of(lines, path),
         mtime = stat and stat.mtime.sec or 0,
         running = bufnr > 0 and run.running(bufnr),
+        fork = fork_of(lines),
         bufnr = bufnr > 0 and bufnr or nil,
       })
     end
@@ -79,6 +94,9 @@ end
 ---@return string
 function M.format(e)
   local title = e.title
+  if e.fork then
+    title = "⑂ " .. title
+  end
   if vim.fn.strchars(title) > 60 then
     title = vim.fn.strcharpart(title, 0, 59) .. "…"
   end

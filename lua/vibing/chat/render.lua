@@ -148,6 +148,10 @@ function M.outcome_line(req, ev, rule)
   elseif rule and rule ~= "" and decision:match("_for_session$") then
     text = ("%s (%s)"):format(text, rule)
   end
+  local reason = field(ev, "reason")
+  if type(reason) == "string" and vim.trim(reason) ~= "" and not allowed then
+    return head .. text .. " by you: " .. M.oneline(reason, 120), hl
+  end
   return head .. text .. " by you", hl
 end
 

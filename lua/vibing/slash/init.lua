@@ -52,7 +52,9 @@ function M.settings(bufnr)
   return res.settings
 end
 
----Clear the slash line and save the chat.
+---Remove the slash line and save the chat. The line goes away, leaving no
+---blank line behind, unless the User section needs it: a section keeps the
+---blank line under its heading and one line to type on.
 ---@param ctx vibing.SlashContext
 function M.finish(ctx)
   local b = ctx.bufnr
@@ -61,7 +63,12 @@ function M.finish(ctx)
   end
   local cur = vim.api.nvim_buf_get_lines(b, ctx.lnum - 1, ctx.lnum, false)[1]
   if cur == ctx.line then
-    vim.api.nvim_buf_set_lines(b, ctx.lnum - 1, ctx.lnum, false, { "" })
+    local first, last = require("vibing.chat").last_user_section(b)
+    if first and ctx.lnum >= first and ctx.lnum <= last and last - first + 1 > 2 then
+      vim.api.nvim_buf_set_lines(b, ctx.lnum - 1, ctx.lnum, false, {})
+    else
+      vim.api.nvim_buf_set_lines(b, ctx.lnum - 1, ctx.lnum, false, { "" })
+    end
   end
   require("vibing.chat.store").save(b)
 end

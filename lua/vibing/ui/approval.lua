@@ -22,6 +22,7 @@ M.ns = ns
 ---@field deadline number hrtime (ns) when the run times the request out
 ---@field answered string|nil the decision sent
 ---@field rule string|nil the rule sent with an always answer
+---@field reason string|nil the reason sent with a deny (shown in the record line)
 ---@field shown_at number|nil hrtime when the block became visible
 
 ---@type table<integer, vibing.Pending[]> chat buffer -> requests, active first
@@ -554,6 +555,9 @@ function M.resolved(bufnr, ev, rule)
   -- An "always" rule is named only once it is saved to the chat (rule comes
   -- from rule_added after the save); a session grant names the answer's rule.
   local always = ev.decision == "always_allow" or ev.decision == "always_deny"
+  if p.reason and ev.by ~= "timeout" and ev.by ~= "cancel" and ev.by ~= "agent" and ev.reason == nil then
+    ev = vim.tbl_extend("force", ev, { reason = p.reason })
+  end
   local line, hl = render.outcome_line(p.req, ev, rule or (not always and p.rule or nil))
   local row
   if p.mark then
@@ -599,6 +603,7 @@ function M.answer(bufnr, decision, extra, again)
       return -- answered, timed out or cancelled meanwhile
     end
     p.answered, p.rule = decision, rule
+    p.reason = (extra or {}).reason
     local msg = { type = "approval_response", id = p.req.id, decision = decision }
     for k, v in pairs(extra or {}) do
       msg[k] = v

@@ -1,7 +1,8 @@
 ---@mod vibing.ui.review Side-by-side review of a pending approval (the `d` key).
 ---A new tab in diff mode: the file as it is now on the left (read-only), the
 ---proposal on the right (an ordinary, editable buffer); for Bash one editable
----buffer holding the command. In the review, the allow-once key approves what
+---buffer holding the command (an edited command that does not parse as shell
+---is not sent: the review stays open to fix it). In the review, the allow-once key approves what
 ---the right side holds (an edit becomes `updated_input`), the deny key denies,
 ---the deny-reason key denies with a reason, and `q` closes the tab.
 local M = {}
@@ -120,6 +121,19 @@ local function updated_input(req, kind, lines, orig, nl)
   return nil, ("%s calls cannot be edited before approval; approve or deny them as they are"):format(req.tool)
 end
 
+---Why an edited Bash command cannot be sent (it does not parse as shell),
+---or nil. A host that cannot tell (an older vibing-agent) lets it through:
+---the run checks the edited call again anyway.
+---@param command string
+---@return string|nil
+function M.command_problem(command)
+  local res = require("vibing.rpc").request("check_command", { command = command })
+  if type(res) == "table" and res.ok == false and type(res.error) == "string" then
+    return res.error
+  end
+  return nil
+end
+
 local function close(tab)
   if vim.api.nvim_tabpage_is_valid(tab) and #vim.api.nvim_list_tabpages() > 1 then
     vim.cmd("tabclose " .. vim.api.nvim_tabpage_get_number(tab))
@@ -154,6 +168,13 @@ local function keymaps(chat, req, tab, right, kind, orig, nl)
     if err then
       require("vibing.log").warn(err)
       return
+    end
+    if upd and type(upd.command) == "string" then
+      err = M.command_problem(upd.command)
+      if err then
+        require("vibing.log").warn(("%s — fix the command and press %s again (q closes, the approval waits)"):format(err, k.allow_once))
+        return
+      end
     end
     close(tab)
     approval.answer(chat, "allow_once", upd and { updated_input = upd } or nil)
@@ -226,8 +247,10 @@ function M.open(chat, req)
   end
   keymaps(chat, req, tab, right, kind, orig, nl)
   local k = require("vibing").options().keymaps.approval or {}
+  local what = left and "edit the right side" or ((req.tool == "Bash" or kind == "command") and "edit the command" or "read the input")
   require("vibing.log").info(
-    ("review: edit the right side, then %s approves it, %s denies, %s denies with a reason, q closes"):format(
+    ("review: %s, then %s approves it, %s denies, %s denies with a reason, q closes"):format(
+      what,
       k.allow_once or "-",
       k.deny_once or "-",
       k.deny_reason or "-"
