@@ -120,9 +120,6 @@ func ParseReferenceRule(text string) (*Rule, error) {
 	return r, nil
 }
 
-// IsReference reports whether r was made by ParseReferenceRule.
-func (r *Rule) IsReference() bool { return r != nil && r.ref }
-
 // ParseRule parses and compiles one rule. Errors are *RuleError.
 func ParseRule(text string) (*Rule, error) {
 	t := strings.TrimSpace(text)

@@ -95,29 +95,18 @@ func (h *Host) logf(format string, a ...any) {
 // failed is the reply for a person's mistake.
 func failed(msg string) map[string]any { return map[string]any{"ok": false, "error": msg} }
 
-// plain turns a struct with json tags into the map the plugin receives, so
-// Lua sees the same field names as `vibing-agent explain --json`.
-// plainList is plain for a value that encodes as a JSON array (nil for null).
-func plainList(v any) ([]any, error) {
+// plainAs turns v (a struct with json tags, or a list of them) into the
+// plain type T the plugin receives (a map for an object, a list for an
+// array), so Lua sees the same field names as `vibing-agent explain --json`.
+func plainAs[T any](v any) (T, error) {
+	var out T
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	var l []any
-	if err := json.Unmarshal(b, &l); err != nil {
-		return nil, err
-	}
-	return l, nil
+	err = json.Unmarshal(b, &out)
+	return out, err
 }
 
-func plain(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
+// plain is plainAs for an object.
+func plain(v any) (map[string]any, error) { return plainAs[map[string]any](v) }

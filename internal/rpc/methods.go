@@ -225,7 +225,7 @@ func (h *Host) explain(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := plainList(ch.Files) // a list: one entry per policy file
+	files, err := plainAs[[]any](ch.Files) // a list: one entry per policy file
 	if err != nil {
 		return nil, err
 	}
