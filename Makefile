@@ -12,6 +12,9 @@
 #   make friction the friction measurement of issue 29 (slow-ish, not in make test): the real
 #                 claude CLI's default mode and vibing on tests/friction/testdata/everyday.txt,
 #                 written to tests/friction/RESULTS.md
+#   make oracle   the oracle of SPEC §15: ORACLE_N generated lines (default 20000, from
+#                 ORACLE_SEED) asked of the engine; what it allows runs for real in
+#                 bubblewrap under strace; prints escapes, false positives, throughput
 #   make demo     Neovim with the plugin and a scripted demo agent (no API key needed); the
 #                 system nvim, or else Neovim 0.12 unpacked into .deps/
 
@@ -28,8 +31,10 @@ GOFILES   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/de
 export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
 # the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
 export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
+# the oracle's witness (SPEC §15): the machine's strace, else the private one
+export VIBING_STRACE ?= $(shell command -v strace 2>/dev/null || echo $(CURDIR)/.deps/bin/strace)
 
-.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint friction
+.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint friction oracle
 
 all: build
 
@@ -50,6 +55,7 @@ doc: deps
 
 deps:
 	@command -v bwrap >/dev/null 2>&1 || scripts/install-nvim.sh bwrap
+	@command -v strace >/dev/null 2>&1 || scripts/install-nvim.sh strace
 	@scripts/install-claude.sh
 	@scripts/install-nvim.sh 0.7
 	@scripts/install-nvim.sh 0.10
@@ -103,6 +109,13 @@ bench: deps build
 	@echo; echo "== side by side (SPEC §9): file decision vs resolving its path; Bash, 104 rules, and vs its parse and Lstat; check and hook vs hello-world"
 	@grep -E '^(Benchmark(FileFloor|DecideBash104|BashFloor|CheckVsHello|HookProcess)|pkg:)' bin/bench.txt
 	@if [ -n "$(BENCHSTAT)" ]; then $(BENCHSTAT) -filter '.name:/^(FileFloor|DecideBash104|BashFloor|CheckVsHello|HookProcess)$$/' bin/bench.txt; fi
+
+# ORACLE_N lines from ORACLE_SEED (ORACLE_BUDGET: stop generating after that long, e.g. 20m)
+ORACLE_N      ?= 20000
+ORACLE_SEED   ?= 1
+ORACLE_BUDGET ?= 0
+oracle: deps
+	$(GO) run ./tests/oracle -n $(ORACLE_N) -seed $(ORACLE_SEED) -budget $(ORACLE_BUDGET)
 
 friction: deps
 	VIBING_FRICTION=1 $(GO) test -count=1 -v -run '^TestFriction$$' ./tests/friction/

@@ -34,10 +34,14 @@
 #                                   machine's own suite into .deps/bwrap, linked as
 #                                   .deps/bin/bwrap (for a machine without it; make deps
 #                                   calls it only then)
+#   scripts/install-nvim.sh strace  strace (the oracle's witness, SPEC §15) with its
+#                                   libunwind, the same way, into .deps/strace, linked as
+#                                   .deps/bin/strace (make deps calls it only where the
+#                                   machine has none)
 set -Eeuo pipefail
 
 usage() {
-	echo "usage: scripts/install-nvim.sh 0.7|0.10|0.12" >&2
+	echo "usage: scripts/install-nvim.sh 0.7|0.10|0.12|bwrap|strace" >&2
 	exit 2
 }
 [[ $# -eq 1 ]] || usage
@@ -47,6 +51,11 @@ bwrap)
 	suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 	[[ -n "$suite" ]] || suite=bookworm
 	packages=(bubblewrap)
+	;;
+strace)
+	suite=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	[[ -n "$suite" ]] || suite=bookworm
+	packages=(strace libunwind8)
 	;;
 0.7)
 	suite=bookworm
@@ -87,9 +96,22 @@ trap 'echo "$name: failed while ${step} (line ${LINENO})" >&2' ERR
 
 installed_version() {
 	[[ -x "$wrapper" ]] || return 1
+	if [[ "$version" == strace ]]; then
+		"$wrapper" -V 2>/dev/null | head -n 1
+		return
+	fi
 	"$wrapper" --version 2>/dev/null | head -n 1
 }
 
+if [[ "$version" == strace ]]; then
+	name="install-strace"
+	base="$deps/strace"
+	wrapper="$deps/bin/strace"
+fi
+if [[ "$version" == strace ]] && v=$(installed_version) && [[ "$v" == "strace -- version "* ]]; then
+	echo "$name: $v already at .deps/bin/strace"
+	exit 0
+fi
 if [[ "$version" == bwrap ]] && v=$(installed_version) && [[ "$v" == "bubblewrap "* ]]; then
 	echo "$name: $v already at .deps/bin/bwrap"
 	exit 0
@@ -238,6 +260,22 @@ if [[ "$version" == bwrap ]]; then
 	ln -sfn "$base/root/usr/bin/bwrap" "$wrapper"
 	v=$(installed_version) || die "$wrapper --version failed"
 	echo "$name: $v installed at .deps/bin/bwrap"
+	exit 0
+fi
+
+if [[ "$version" == strace ]]; then
+	# strace links libunwind (unpacked beside it: found through its rpath) and the
+	# machine's own libc and liblzma; no LD_LIBRARY_PATH, which the traced programs
+	# would inherit
+	step="installing strace"
+	[[ -x "$tmp_root/usr/bin/strace" ]] || die "the unpacked strace has no usr/bin/strace"
+	rm -rf "$base/root"
+	mv "$tmp_root" "$base/root"
+	patchelf --force-rpath --set-rpath '$ORIGIN/../lib/x86_64-linux-gnu' "$base/root/usr/bin/strace"
+	mkdir -p "$deps/bin"
+	ln -sfn "$base/root/usr/bin/strace" "$wrapper"
+	v=$(installed_version) || die "$wrapper -V failed"
+	echo "$name: $v installed at .deps/bin/strace"
 	exit 0
 fi
 
