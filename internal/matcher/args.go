@@ -156,7 +156,7 @@ func argModeOf(args []string) argMode {
 	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: metaOnly.get()[name]}
 	if b&progKnown != 0 && b&(progReader|progWritesModeled) == 0 {
 		switch name {
-		case "rg", "ag", "ack", "rsync", "zip", "grep", "egrep", "fgrep", "cp", "scp", "tar", "bsdtar", "find", "git":
+		case "rg", "ag", "ack", "rsync", "zip", "grep", "egrep", "fgrep", "cp", "scp", "tar", "bsdtar", "find", "git", "ln", "link":
 		default:
 			return m // nothing more to learn
 		}
@@ -180,6 +180,10 @@ func argModeOf(args []string) argMode {
 	case "cp", "scp":
 		m.tree = hasOpt(rest, 'r', "--recursive") || hasOpt(rest, 'R') || hasOpt(rest, 'a', "--archive")
 	case "tar", "bsdtar":
+		m.tree = true
+	case "ln", "link":
+		// a link to a folder reaches every file below it under a new
+		// name (ln -s src l && cat l/secret/key): as if it read them
 		m.tree = true
 	}
 	return m

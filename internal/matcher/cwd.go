@@ -1,6 +1,11 @@
 package matcher
 
-import "strings"
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
 
 // The working directory of a Bash line is scoped as the shell scopes it:
 // subshells ( .. ), substitutions $( .. ) <( .. ), background jobs, pipeline
@@ -135,6 +140,26 @@ func isRelative(p string) bool {
 // resolveDirs resolves a cd target from every folder of d.
 func (w *shellWalker) resolveDirs(target string, d dirState, physical bool) dirState {
 	home := w.c.Env.Home
+	if hasGlobChar(target) {
+		// cd sr*/secret: bash expands the pattern; the folders it matches
+		// are where the shell goes (none, or more than a few: unknown)
+		var found []string
+		bases := w.bases(d)
+		if !isRelative(target) {
+			bases = []string{w.c.Env.Cwd}
+		}
+		for _, base := range bases {
+			for _, m := range globDirs(target, Env{Cwd: base, Home: home}) {
+				found = addDirs(found, []string{m})
+			}
+		}
+		if len(found) == 0 || len(found) > maxDirs {
+			return w.lost(d)
+		}
+		out := dirState{dirs: found, unknown: d.unknown}
+		w.see(out.dirs)
+		return out
+	}
 	if !isRelative(target) {
 		p := ResolvePath(target, Env{Cwd: w.c.Env.Cwd, Home: home})
 		out := dirState{dirs: []string{p.Abs}}
@@ -275,22 +300,83 @@ func (s *scriptWalk) pushdTarget(c *Command, before dirState) dirState {
 }
 
 // appendPaths resolves a path word from every folder the shell may be in.
+// A word that is a file pattern (cp x CLAUD*, > ~/.bash?c) also stands
+// for every file it matches there, as bash expands it.
 func (s *scriptWalk) appendPaths(dst []Path, v string, dyn bool) []Path {
 	w := s.w
 	env := Env{Cwd: w.c.Env.Cwd, Home: w.c.Env.Home}
+	glob := !dyn && hasGlobChar(v)
 	if dir, ok := w.dir.sure(); ok || !isRelative(v) {
 		if ok {
 			env.Cwd = dir
 		}
 		p := ResolvePath(v, env)
 		p.unsure = dyn
-		return append(dst, p)
+		dst = append(dst, p)
+		if glob {
+			dst = appendGlobMatches(dst, v, env, false)
+		}
+		return w.throughLinks(dst, p, env)
 	}
 	for _, dir := range w.bases(w.dir) {
 		env.Cwd = dir
 		p := ResolvePath(v, env)
 		p.unsure = true // the folder is one of several: no allow rule covers it
 		dst = append(dst, p)
+		if glob {
+			dst = appendGlobMatches(dst, v, env, true)
+		}
+		dst = w.throughLinks(dst, p, env)
 	}
 	return dst
+}
+
+// maxWriteGlob bounds the files one pattern a command writes is expanded
+// to; past it the pattern stands for files the engine cannot list.
+const maxWriteGlob = 64
+
+// appendGlobMatches adds the existing files the pattern v matches from
+// env.Cwd (bash's own expansion), resolved; past maxWriteGlob matches, or
+// when the pattern cannot be read, the pattern's folder stands for files
+// inside it whose names are not known.
+func appendGlobMatches(dst []Path, v string, env Env, unsure bool) []Path {
+	abs := v
+	if strings.HasPrefix(abs, "~/") && env.Home != "" {
+		abs = env.Home + abs[1:]
+	} else if !path.IsAbs(abs) {
+		abs = path.Join(env.Cwd, abs)
+	}
+	// bash's [!x] is Go's [^x]
+	matches, err := filepath.Glob(strings.ReplaceAll(abs, "[!", "[^"))
+	if err != nil || len(matches) > maxWriteGlob {
+		p := ResolvePath(path.Dir(abs), env)
+		p.inside, p.unsure = true, true
+		return append(dst, p)
+	}
+	for _, m := range matches {
+		p := ResolvePath(m, env)
+		p.unsure = unsure
+		dst = append(dst, p)
+	}
+	return dst
+}
+
+// globDirs returns the folders the pattern target matches from env.Cwd,
+// resolved (nil when it cannot be read).
+func globDirs(target string, env Env) []string {
+	var out []string
+	for _, p := range appendGlobMatches(nil, target, env, false) {
+		if p.inside {
+			return nil
+		}
+		if isDirPath(p.Real) {
+			out = append(out, p.Abs)
+		}
+	}
+	return out
+}
+
+func isDirPath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

@@ -121,6 +121,11 @@ func (s *scriptWalk) wordEffects(c *Command, infos []wordInfo) {
 		if wi.computed && i > 0 && !dataOnly(c, i) {
 			r := c.setMore()
 			r.computed = append(r.computed, short(wi.why))
+			if progs.get()[programName(c.Words[0])]&progWritesModeled != 0 || (len(c.Args) > 0 && progs.get()[programName(c.Args[0])]&progWritesModeled != 0) {
+				// cp x "$(...)": the file it changes may be vibing's
+				// permissions or a file that runs code
+				c.see(fmt.Sprintf("a file %s changes is only known at run time (%s)", cmdName(c), short(wi.why)))
+			}
 		}
 		if wi.glob && !wi.dyn && i > 0 {
 			s.globWord(wi.text)
@@ -496,6 +501,7 @@ func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed boo
 		for _, st := range f.Stmts {
 			sub.stmt(st, -1, 0)
 		}
+		sub.evalText(f)
 	})
 	if denyOnly {
 		for i := first; i < len(s.w.c.Commands); i++ {

@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -118,6 +119,11 @@ func (s *scriptWalk) findExec(me int, dyns []bool) {
 				passes := false
 				for _, w := range sub.Words[1:] {
 					passes = passes || strings.Contains(w, "{}")
+				}
+				if hasGlobChar(sub.Words[0]) {
+					// -exec /usr/bin/c*l: the program is whatever the
+					// pattern matches when find runs it
+					sub.see(fmt.Sprintf("the command name is a file pattern (%s)", short(sub.Words[0])))
 				}
 				k := s.add(sub, pipe, idx)
 				if passes {

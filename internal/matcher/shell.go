@@ -32,6 +32,16 @@ type shellWalker struct {
 
 	modsBefore int // len(c.Modifies) before the command being walked added its own
 
+	// what the redirections walked before a command hide, handed to the
+	// next command added (redirections come before their command): a
+	// file read or written under a name only known at run time
+	pendUnseen   string
+	pendComputed []string
+
+	// links made earlier on the line (ln -s TARGET NAME): a path through
+	// NAME is also the path through TARGET (links.go)
+	links []linkAlias
+
 	slab  []string   // room for the words of the commands still to come (wordSlice)
 	top   scriptWalk // the walk of the line itself (script)
 	after dirState   // where the shell may be once the line ran (end; Call.shellAfter points here)
@@ -54,6 +64,7 @@ func parseBash(c *Call, line string) {
 	w := &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
 	start := w.begin()
 	w.script(line, 0, -1)
+	w.settlePending()
 	w.settleExtracts()
 	if w.err != nil && c.Err == nil {
 		c.Err = w.err
@@ -100,6 +111,31 @@ func (w *shellWalker) script(src string, depth, parent int) {
 	for _, s := range f.Stmts {
 		sw.stmt(s, -1, 0)
 	}
+	sw.evalText(f)
+}
+
+// settlePending hands what redirections with no command after them hide
+// (`{ …; } > $(x)` at the end of a line) to the line's last command, or
+// fails the line when it has none.
+func (w *shellWalker) settlePending() {
+	if w.pendUnseen == "" && len(w.pendComputed) == 0 {
+		return
+	}
+	if n := len(w.c.Commands); n > 0 {
+		c := &w.c.Commands[n-1]
+		c.see(w.pendUnseen)
+		if len(w.pendComputed) > 0 {
+			r := c.setMore()
+			r.computed = append(r.computed, w.pendComputed...)
+		}
+	} else {
+		why := w.pendUnseen
+		if why == "" {
+			why = "it reads a file whose name is only known at run time (" + w.pendComputed[0] + ")"
+		}
+		w.fail(errors.New(why))
+	}
+	w.pendUnseen, w.pendComputed = "", nil
 }
 
 func (w *shellWalker) fail(err error) {
@@ -470,6 +506,14 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	if s.w.c.Commands == nil {
 		s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
 	}
+	if s.w.pendUnseen != "" || len(s.w.pendComputed) > 0 {
+		cmd.see(s.w.pendUnseen)
+		if len(s.w.pendComputed) > 0 {
+			r := cmd.setMore()
+			r.computed = append(r.computed, s.w.pendComputed...)
+		}
+		s.w.pendUnseen, s.w.pendComputed = "", nil
+	}
 	s.w.c.Commands = append(s.w.c.Commands, cmd)
 	return len(s.w.c.Commands) - 1
 }
@@ -557,6 +601,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	s.argWords(c.more().expanded, nil)
 	s.w.mode = saved
 	s.modifies(me)
+	s.noteLink(me)
 	s.trackCd(c)
 	s.nested(me, redirs)
 	s.findExec(me, dyns)
@@ -625,9 +670,10 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 	}
 	if name == "eval" {
 		walk() // eval runs in the shell itself
+		sub.evalText(f)
 		return
 	}
-	s.w.scoped(walk) // sh -c, su -c, env -S: another process
+	s.w.scoped(func() { walk(); sub.evalText(f) }) // sh -c, su -c, env -S: another process
 }
 
 // shellScript finds the script a shell runs: with -c (alone or in a
@@ -699,8 +745,19 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 		s.generic(r.Hdoc)
 	}
 	if r.Op == syntax.RdrIn && r.Word != nil {
-		if v, dyn := s.word(r.Word); !dyn {
-			s.argWord(v)
+		wi := s.wordInfo(r.Word)
+		switch {
+		case !wi.dyn && wi.glob:
+			s.globWord(wi.text) // < .?nv: the file bash's expansion finds
+		case !wi.dyn:
+			s.argWord(wi.text)
+		case wi.values != nil:
+			for _, v := range wi.values {
+				s.argWord(v)
+			}
+		default:
+			// < $(...), < .$(true)env: file rules fire on what it may read
+			s.w.pendComputed = append(s.w.pendComputed, short(s.srcOf(r.Word)))
 		}
 		return
 	}
@@ -720,6 +777,11 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 		}
 	}
 	s.w.c.Writes = s.appendPaths(s.w.c.Writes, v, dyn)
+	if dyn && s.w.pendUnseen == "" {
+		// > $(...), >> ${X:-name}: no rule, guard or file that runs code
+		// can be ruled out
+		s.w.pendUnseen = fmt.Sprintf("it writes a file whose name is only known at run time (%s)", short(s.srcOf(r.Word)))
+	}
 }
 
 // isForkBomb reports whether a function's body calls the function itself in

@@ -234,7 +234,10 @@ func (s *scriptWalk) param(e *expansion, p *syntax.ParamExp, quoted bool) {
 				def = d
 			}
 			if env || computed {
-				e.unknown(computed, s.srcOf(p))
+				// ${X:-name}: the value may be the default the line spells
+				// (X unset) or X's, which the line does not know: file rules
+				// fire on the word
+				e.unknown(computed || def != "", s.srcOf(p))
 				return
 			}
 			vals = append(append([]string(nil), vals...), def)

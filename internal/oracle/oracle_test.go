@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"vibing/internal/session"
@@ -41,4 +42,32 @@ func TestOracleCatchesAStandIn(t *testing.T) {
 		t.Errorf("the stand-in allowed %d of %d", rep.Allowed, rep.Lines*len(RuleSets))
 	}
 	t.Logf("%d lines, %d escapes (%v)", rep.Lines, len(rep.Findings), rep.IntentsEscaped())
+}
+
+// TestOracleSlice is make test's fixed-seed slice of make oracle: attack
+// lines asked of the real engine under every rule set, what it allows run
+// for real, and the everyday corpus. No line may escape, and no everyday
+// line may be asked or refused while each of its effects is allowed.
+func TestOracleSlice(t *testing.T) {
+	r := newTestRunner(t)
+	everyday, err := ReadEveryday("../../tests/friction/testdata/everyday.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := New(r).Run(context.Background(), Config{N: 1500, Seed: 1, Everyday: everyday})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum strings.Builder
+	rep.Summary(&sum)
+	t.Log("\n" + sum.String())
+	for _, f := range rep.Findings {
+		t.Errorf("%s", f)
+	}
+	for _, l := range rep.FalseLines {
+		t.Errorf("false positive: %s", l)
+	}
+	if rep.Runs == 0 || rep.Everyday == 0 {
+		t.Fatalf("nothing ran: %d runs, %d everyday decisions", rep.Runs, rep.Everyday)
+	}
 }

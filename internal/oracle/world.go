@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // A World is the small machine every line runs on: a project and a home
@@ -93,6 +94,14 @@ func NewWorld(dir string) (*World, error) {
 	}
 	if err := os.Chmod(filepath.Join(root, "home/.ssh"), 0o700); err != nil {
 		return nil, err
+	}
+	// files older than the index git writes: git status then trusts what
+	// the index says of them instead of reading each again ("racily clean")
+	old := time.Now().Add(-time.Hour)
+	for _, n := range names {
+		if err := os.Chtimes(filepath.Join(root, n), old, old); err != nil {
+			return nil, err
+		}
 	}
 	git := func(args ...string) error {
 		cmd := exec.Command("git", args...)

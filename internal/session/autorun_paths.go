@@ -20,6 +20,10 @@ const (
 	whatGitDir     = "runs code by itself (a repository's .git, which says where its hooks and configuration live)"
 	whatShell      = "runs code by itself (shell start-up files)"
 	whatSSH        = "runs code or lets others in by itself (SSH configuration and authorized keys)"
+	whatEditor     = "runs code by itself (the editor's start-up files and plugins)"
+	whatSession    = "runs code by itself (user services and session start-up)"
+	whatPathDir    = "runs code by itself (a folder on the PATH: a program there runs in place of another)"
+	whatTool       = "runs code by itself (a tool's configuration that names programs it runs)"
 )
 
 // homeAutorun are the files below the home directory that run code by
@@ -30,7 +34,17 @@ var homeAutorun = map[string]string{
 	".zlogin": whatShell, ".zlogout": whatShell, ".config/fish/": whatShell,
 	".ssh/authorized_keys": whatSSH, ".ssh/authorized_keys2": whatSSH, ".ssh/rc": whatSSH, ".ssh/config": whatSSH,
 	".gitconfig": whatGitConfig, ".config/git/": whatGitConfig,
-	".claude.json": whatClaudeJSON,
+	".claude.json":  whatClaudeJSON,
+	".bash_aliases": whatShell, ".inputrc": whatShell, ".tmux.conf": whatShell, ".config/tmux/": whatShell,
+	".vimrc": whatEditor, ".gvimrc": whatEditor, ".exrc": whatEditor, ".vim/": whatEditor,
+	".config/nvim/": whatEditor, ".local/share/nvim/": whatEditor, ".local/state/nvim/": whatEditor,
+	".emacs": whatEditor, ".emacs.el": whatEditor, ".emacs.d/": whatEditor, ".config/emacs/": whatEditor,
+	".config/Code/User/": whatEditor, ".vscode/": whatEditor,
+	".config/systemd/user/": whatSession, ".config/autostart/": whatSession, ".config/environment.d/": whatSession,
+	".pam_environment": whatSession, ".xprofile": whatSession, ".xinitrc": whatSession, ".xsession": whatSession,
+	".xsessionrc": whatSession, ".config/vibing/": whatTool,
+	".local/bin/": whatPathDir, "bin/": whatPathDir,
+	".npmrc": whatTool, ".yarnrc": whatTool, ".yarnrc.yml": whatTool, ".config/direnv/": whatShell,
 }
 
 // systemAutorun are such files outside the home directory.

@@ -114,3 +114,11 @@ func TestUnseenAsksCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "unseen.jso
 // plan and dontAsk modes; anything that writes, runs a program, reaches out
 // or cannot be seen through still asks.
 func TestReadOnlyBashCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "readonly.json", 10) }
+
+// What the oracle (internal/oracle, SPEC §15) found running lines for real:
+// text bash evaluates as code in names and subscripts, redirections and
+// operands computed at run time or given as patterns, cd into a pattern,
+// links to folders that hold a secret, programs named by a pattern, and
+// the files that run code the engine did not list. Each row failed on the
+// engine before the fix; the everyday rows must stay allowed.
+func TestOracleFindingsCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "oracle.json", 10) }

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"vibing/internal/oracle"
+	"vibing/internal/session"
 )
 
 func main() {
@@ -24,7 +26,15 @@ func main() {
 	workers := flag.Int("workers", 2, "lines run at once")
 	budget := flag.Duration("budget", 0, "stop generating after this long (0: no limit)")
 	everyday := flag.String("everyday", "tests/friction/testdata/everyday.txt", "the everyday corpus (TOOL<TAB>ARG lines; the Bash ones are used)")
+	decide := flag.Bool("decide", false, "read lines from stdin (one a line; \\n for a newline) and print each rule set's decision, running nothing")
 	flag.Parse()
+	if *decide {
+		if err := decideLines(); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if err := run(*n, *seed, *workers, *budget, *everyday); err != nil {
 		fmt.Fprintln(os.Stderr, "oracle:", err)
 		os.Exit(2)
@@ -75,4 +85,39 @@ func run(n int, seed uint64, workers int, budget time.Duration, everydayPath str
 		os.Exit(1)
 	}
 	return nil
+}
+
+// decideLines prints the engine's answer to each line of stdin under every
+// rule set: a quick way to see what the oracle would run.
+func decideLines() error {
+	dir, err := os.MkdirTemp("", "vibing-oracle-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	w, err := oracle.NewWorld(filepath.Join(dir, "w"))
+	if err != nil {
+		return err
+	}
+	var engines []*session.Engine
+	for _, rs := range oracle.RuleSets {
+		e, err := oracle.NewEngine(w, rs)
+		if err != nil {
+			return err
+		}
+		engines = append(engines, e)
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		line := strings.ReplaceAll(sc.Text(), `\n`, "\n")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		fmt.Printf("%s\n", line)
+		for i, e := range engines {
+			d := e.Decide("Bash", map[string]any{"command": line})
+			fmt.Printf("  %-16s %-5s %s\n", oracle.RuleSets[i].Name, d.Decision, d.Reason)
+		}
+	}
+	return sc.Err()
 }
