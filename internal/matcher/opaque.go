@@ -293,6 +293,12 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 	case name == "alias":
 		for _, a := range args[1:] {
 			if _, v, ok := strings.Cut(a, "="); ok {
+				if _, err := parse(v); err != nil && !c.isDyn(v) {
+					// what the alias runs where it is used: unread, it
+					// may be anything
+					c.see(fmt.Sprintf("the alias runs text that does not parse as shell (%s)", short(v)))
+					continue
+				}
 				s.runScript(me, name, v, true)
 			}
 		}

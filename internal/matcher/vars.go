@@ -149,6 +149,7 @@ func (s *scriptWalk) collectVars(f *syntax.File, t varTable) {
 				return
 			}
 			t.addValue(name, v)
+			s.seeNamedDir(v)
 		}
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -330,4 +331,19 @@ func (s *scriptWalk) lookupVar(name string) (values []string, computed, env bool
 		return nil, true, false // $1, $@, $*, $#, $?, $$, $!, $-, $0, $_
 	}
 	return nil, false, true
+}
+
+// seeNamedDir adds a folder a variable's value names to the folders the
+// line has named: after a cd only known at run time (cd "$d" once the
+// line may have changed d), relative paths are tried from it too.
+func (s *scriptWalk) seeNamedDir(v string) {
+	if v == "" || strings.ContainsAny(v, "\n*?[") || len(v) > 4096 {
+		return
+	}
+	for _, base := range s.w.bases(s.w.dir) {
+		p := ResolvePath(v, Env{Cwd: base, Home: s.w.c.Env.Home})
+		if isDirPath(p.Abs) {
+			s.w.see([]string{p.Abs})
+		}
+	}
 }

@@ -20,6 +20,17 @@ var readers = []struct{ name, form string }{
 	{"diff", "diff /dev/null P"}, {"wc", "wc -c P"}, {"md5", "md5sum P"}, {"strings", "grep -a '' P"},
 	{"iconv", "iconv -f utf-8 -t utf-8 P"}, {"cmp", "cmp P /dev/null"}, {"split", "split -l 1 P /tmp/s && cat /tmp/s*"},
 	{"ln-cat", "cat P > /tmp/copy; cat /tmp/copy"}, {"here", "cat <<< \"$(cat P)\""},
+	{"fd0", "cat 0< P"}, {"dev-fd", "exec 7< P; cat /dev/fd/7"}, {"proc-fd", "cat /proc/self/fd/3 3< P"},
+	{"stdin", "head -1 /dev/stdin < P"}, {"node", `node -e "process.stdout.write(require('fs').readFileSync(process.argv[1]))" P`},
+	{"python-stdin", "python3 - P <<< \"import sys; print(open(sys.argv[1]).read())\""},
+	{"python-subprocess", `python3 -c "import subprocess,sys; subprocess.run(['cat', sys.argv[1]])" P`},
+	{"perl-open", `perl -e 'open F, shift; print <F>' P`},
+	{"script-file", "printf 'cat %s\\n' P > /tmp/s.sh && bash /tmp/s.sh"},
+	{"script-here", "cat > /tmp/s.sh <<'EOF'\ncat P\nEOF\nsh /tmp/s.sh"},
+	{"dash", "dash -c 'cat \"$1\"' x P"}, {"awk-getline", "awk 'BEGIN{while((getline l < ARGV[1])>0) print l}' P"},
+	{"make", "printf 'all:\\n\\t@cat P\\n' | make -s -f -"}, {"flock", "flock /tmp/l cat P"},
+	{"sed-r", "sed -n '1r P' hello.py"}, {"git-diff-ext", "git -c diff.external='sh -c \"cat P >&2\"' diff HEAD -- src/app.py"},
+	{"git-pager", "git -p -c core.pager='cat P; cat' log -1"},
 }
 
 // gitReads reach a file's content through git's own store.
@@ -124,7 +135,7 @@ func genRun(r *rand.Rand) Line {
 		name, how = prog[:1]+"$(true)"+prog[1:], "cmdsubst-empty"
 	}
 	line := name + " " + args
-	switch r.IntN(14) {
+	switch r.IntN(16) {
 	case 0:
 		return Line{Text: "command " + line, How: "run/command/" + how}
 	case 1:
@@ -149,6 +160,16 @@ func genRun(r *rand.Rand) Line {
 		return Line{Text: "stdbuf -o0 " + line, How: "run/stdbuf/" + how}
 	case 11:
 		return Line{Text: "exec 2>&1; " + line, How: "run/exec-redirect/" + how}
+	case 12:
+		return Line{Text: pick(r, []string{"nohup ", "setsid -w ", "flock /tmp/l ", "script -qc " + q(line) + " /dev/null #"}) + line, How: "run/runner/" + how}
+	case 13:
+		return Line{Text: pick(r, []string{
+			"printf '#!/bin/sh\\n" + prog + " " + args + "\\n' > /tmp/r.sh && sh /tmp/r.sh",
+			"node -e " + q("require('child_process').execSync('"+prog+" "+args+"', {stdio: 'inherit'})"),
+			"printf 'all:\\n\\t@" + prog + " " + args + "\\n' | make -s -f -",
+			"git -c core.pager=" + q(prog+" "+args+"; cat") + " -p log -1",
+			"PATH=/usr/bin " + line, "command -p " + line, "(exec -a x " + line + ")",
+		}), How: "run/more/" + how}
 	}
 	return Line{Text: line, How: "run/" + how}
 }
@@ -164,7 +185,15 @@ func hexAll(s string) string {
 
 // wrap puts a line inside one more layer bash runs.
 func wrap(r *rand.Rand, line string) (string, string) {
-	switch r.IntN(22) {
+	switch r.IntN(26) {
+	case 22:
+		return "dash -c " + q(line), "dash-c"
+	case 23:
+		return "nohup bash -c " + q(line) + " 2>/dev/null; cat nohup.out 2>/dev/null", "nohup"
+	case 24:
+		return "printf '%s\\n' " + q(line) + " > /tmp/w.sh && bash /tmp/w.sh", "script-file"
+	case 25:
+		return "mapfile -C " + q(line+";:") + " -c 1 a <<< x", "mapfile-callback"
 	case 0:
 		return "eval " + q(line), "eval"
 	case 1:
