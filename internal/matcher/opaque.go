@@ -290,6 +290,27 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 		if len(args) > 1 {
 			s.runScript(me, name, args[1], false)
 		}
+	case name == "mapfile" || name == "readarray" || name == "complete" || name == "compgen" || name == "bind":
+		// mapfile -C CALLBACK, complete/compgen -C COMMAND, bind -x
+		// 'KEYS: COMMAND': code the builtin runs
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case (a == "-C" || (name == "bind" && a == "-x")) && i+1 < len(args):
+				v := args[i+1]
+				if name == "bind" {
+					if _, cmd, ok := strings.Cut(v, ":"); ok {
+						v = cmd
+					}
+				}
+				s.runScript(me, name+" "+a, v, false)
+				c = &s.w.c.Commands[me]
+				i++
+			case len(a) > 2 && strings.HasPrefix(a, "-C"):
+				s.runScript(me, name+" -C", a[2:], false)
+				c = &s.w.c.Commands[me]
+			}
+		}
 	case name == "alias":
 		for _, a := range args[1:] {
 			if _, v, ok := strings.Cut(a, "="); ok {
@@ -524,6 +545,10 @@ func (s *scriptWalk) suppose(me int, args []string) {
 	for i := 1; i < len(args); i++ {
 		if strings.HasPrefix(args[i], "-") {
 			continue
+		}
+		if strings.Contains(args[i], "/") && hasGlobChar(args[i]) {
+			// flock f /usr/bin/wg?t: a program named by a pattern
+			c.see(fmt.Sprintf("%s may run a program named by a file pattern (%s)", cmdName(c), short(args[i])))
 		}
 		r := c.setMore()
 		r.alts = append(r.alts, args[i:])

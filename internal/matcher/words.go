@@ -212,8 +212,14 @@ func (s *scriptWalk) param(e *expansion, p *syntax.ParamExp, quoted bool) {
 				vals, env = []string{s.w.c.Env.Home}, false
 			}
 		case "PWD":
-			if dir, ok := s.w.dir.sure(); ok {
+			switch dir, ok := s.w.dir.sure(); {
+			case ok:
 				vals, env = []string{dir}, false
+			case !s.w.dir.unknown && len(s.w.dir.dirs) > 0:
+				// cd x; ...: one of the folders the shell may be in
+				vals, env = append([]string(nil), s.w.dir.dirs...), false
+			default:
+				computed, env = true, false // a folder only known at run time
 			}
 		case "_", "OLDPWD", "REPLY", "BASH_COMMAND", "BASH_REMATCH", "PIPESTATUS", "FUNCNAME", "RANDOM", "SRANDOM", "LINENO", "SECONDS":
 			computed, env = true, false
