@@ -15,6 +15,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -220,34 +221,54 @@ func (o *Oracle) Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		}()
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
-	for i := 0; i < cfg.N && ctx.Err() == nil; i++ {
-		l := Generate(rng, Intents[i%len(Intents)])
-		rep.Lines++
-		k := genKey(l)
-		mu.Lock()
-		g := rep.PerGen[k]
-		if g == nil {
-			g = &GenCount{}
-			rep.PerGen[k] = g
-		}
-		g.Lines++
-		mu.Unlock()
-		var allowed []int
-		for si, d := range gates {
-			rep.Decisions++
-			if d.Decide("Bash", map[string]any{"command": l.Text}).Decision == session.Allow {
-				allowed = append(allowed, si)
+	// line i is drawn from its own generator (seed, i): the lines of a
+	// seed are the same however many goroutines draw and decide them
+	idx := make(chan int, 256)
+	decided := make(chan job, 256)
+	var dwg sync.WaitGroup
+	for k := 0; k < max(runtime.NumCPU(), 1); k++ {
+		dwg.Add(1)
+		go func() {
+			defer dwg.Done()
+			for i := range idx {
+				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+				l := Generate(rng, Intents[i%len(Intents)])
+				var allowed []int
+				for si, d := range gates {
+					if d.Decide("Bash", map[string]any{"command": l.Text}).Decision == session.Allow {
+						allowed = append(allowed, si)
+					}
+				}
+				mu.Lock()
+				rep.Lines++
+				rep.Decisions += len(gates)
+				g := rep.PerGen[genKey(l)]
+				if g == nil {
+					g = &GenCount{}
+					rep.PerGen[genKey(l)] = g
+				}
+				g.Lines++
+				if len(allowed) > 0 {
+					g.Allowed++
+					rep.Allowed += len(allowed)
+				}
+				mu.Unlock()
+				if len(allowed) > 0 {
+					decided <- job{line: l, sets: allowed}
+				}
 			}
+		}()
+	}
+	go func() {
+		for i := 0; i < cfg.N && ctx.Err() == nil; i++ {
+			idx <- i
 		}
-		if len(allowed) == 0 {
-			continue
-		}
-		mu.Lock()
-		g.Allowed++
-		rep.Allowed += len(allowed)
-		mu.Unlock()
-		batch = append(batch, job{line: l, sets: allowed})
+		close(idx)
+		dwg.Wait()
+		close(decided)
+	}()
+	for j := range decided {
+		batch = append(batch, j)
 		if len(batch) == batchSize {
 			jobs <- batch
 			batch = nil
