@@ -219,8 +219,9 @@ type Call struct {
 	actsOnce      sync.Once // builds actsAll
 	actsAll       []string  // Bash: the commands' action strings, then actions (acts)
 
-	unseenCmd string // Bash: the first reason some command cannot be seen through (noteUnseen)
-	unseenArg string // Bash: the first argument only known at run time, as a reason
+	unseenCmd string   // Bash: the first reason some command cannot be seen through (noteUnseen)
+	unseenArg string   // Bash: the first argument only known at run time, as a reason
+	lostRel   []string // Bash: relative file operands after a cd to a folder only known at run time (lostReason)
 
 	regexSpent atomic.Int64 // nanoseconds spent in regex rules on this call, bounded by regexBudget
 

@@ -1,6 +1,7 @@
 package matcher
 
 import (
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -379,4 +380,66 @@ func globDirs(target string, env Env) []string {
 func isDirPath(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// lostRelative: after a cd to a folder only known at run time (cd
+// "$(...)", cd "$d" once d may have changed), a relative file operand of
+// command me may name any file there. The folders the line named are tried
+// (bases), and, as that cannot be certain, file rules fire on the operand
+// as on a word computed at run time.
+func (s *scriptWalk) lostRelative(me int, dyns []bool) {
+	if !s.w.dir.unknown {
+		return
+	}
+	c := &s.w.c.Commands[me]
+	if c.dynamicName || len(c.Words) < 2 {
+		return
+	}
+	switch programName(c.Words[0]) {
+	case "cd", "pushd", "popd":
+		return
+	}
+	sub := subcommandTools[programName(c.Words[0])]
+	for i := 1; i < len(c.Words); i++ {
+		w := c.Words[i]
+		if (dyns != nil && dyns[i]) || w == "" || isFlagWord(w) || !isRelative(w) || dataOnly(c, i) {
+			continue
+		}
+		if sub {
+			sub = false // git status, npm test: the first word is a subcommand, not a file
+			continue
+		}
+		if len(s.w.c.lostRel) < 32 {
+			s.w.c.lostRel = append(s.w.c.lostRel, w)
+		}
+	}
+}
+
+// lostReason is why a file rule fires on a relative operand after a cd to
+// a folder only known at run time: the operand's name could be one the
+// rule names (the rule's last name matches it, or is **); "" when no such
+// operand could be.
+func (c *Call) lostReason(r *Rule) string {
+	if len(c.lostRel) == 0 || r == nil || r.kind != kindPath {
+		return ""
+	}
+	last := strings.TrimSuffix(r.Arg, "/")
+	if i := strings.LastIndexByte(last, '/'); i >= 0 {
+		last = last[i+1:]
+	}
+	for _, w := range c.lostRel {
+		base := path.Base(w)
+		ok, err := path.Match(last, base)
+		if ok || err != nil || last == "**" || last == "" || strings.ContainsAny(last, "{\\") {
+			return fmt.Sprintf("%s is a relative path after a cd to a folder only known at run time", short(w))
+		}
+	}
+	return ""
+}
+
+// subcommandTools take a subcommand as their first operand.
+var subcommandTools = map[string]bool{
+	"git": true, "go": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "cargo": true,
+	"docker": true, "kubectl": true, "make": true, "pip": true, "pip3": true, "gh": true, "bun": true,
+	"deno": true, "uv": true, "poetry": true, "rustup": true, "systemctl": true, "dotnet": true,
 }

@@ -27,6 +27,9 @@ func (r *Rule) Unseen(c *Call, list List) string {
 		return ""
 	}
 	why := c.unseenReason(r.kind == kindPath)
+	if why == "" {
+		why = c.lostReason(r)
+	}
 	if why == "" || r.match(c, list, true) {
 		return "" // nothing unseen, or the rule matches what the line spells out
 	}
@@ -226,6 +229,9 @@ func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, s
 	}
 	if !seenOnly && c.unseenReason(true) != "" {
 		return true, "" // a command that cannot be seen through may touch any file
+	}
+	if !seenOnly && c.lostReason(r) != "" {
+		return true, "" // a relative name after a cd to a folder only known at run time
 	}
 	say := func(format string, p *Path) string {
 		if !describe {

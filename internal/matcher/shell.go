@@ -598,6 +598,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		}
 	}
 	s.argWords(c.Words, dyns)
+	s.lostRelative(me, dyns)
 	s.argWords(c.more().expanded, nil)
 	s.w.mode = saved
 	s.modifies(me)
