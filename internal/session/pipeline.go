@@ -75,6 +75,21 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 		bs = e.rulesFor("Bash")
 	}
 	d := e.byRules(c, rs, bc, bs)
+	if d.Decision == Deny {
+		return d
+	}
+	// a tool the engine does not know that carries a path (pathviews.go)
+	if views := e.pathViews(c); len(views) > 0 {
+		e.mu.RUnlock()
+		pd, pa, isDeny, isAsk := e.pathViewsDecide(c, views)
+		e.mu.RLock()
+		if isDeny {
+			return pd
+		}
+		if isAsk && d.Decision == Allow {
+			return pa
+		}
+	}
 	if d.Decision != Allow {
 		return d // (without the copies of a call of autorun, which passes it on)
 	}
