@@ -36,7 +36,7 @@ var (
 	// files a write or delete must not reach: the chat (guard), the files
 	// that run code, and CLAUDE.md (a Write/Edit deny)
 	writeTargets = []target{{rel: ".vibing/chat/chat.md"}, {rel: ".git/hooks/pre-commit"}, {rel: "CLAUDE.md"},
-		{home: ".bashrc"}, {home: ".config/nvim/init.lua"}, {rel: ".git/config"}}
+		{home: ".bashrc"}, {home: ".config/nvim/init.lua"}, {rel: ".git/config"}, {rel: ".githooks/pre-commit"}}
 	deleteTargets = []target{{rel: ".vibing/chat/chat.md"}, {rel: "CLAUDE.md"}, {rel: ".vibing/chat"}}
 	// programs a deny rule names, with arguments that do nothing harmful
 	deniedRuns = [][]string{{"curl", "--version"}, {"rm", "-f", "nothing-here"}, {"wget", "--version"}, {"shred", "--version"}}

@@ -44,6 +44,7 @@ var worldFiles = map[string]string{
 	"proj/notes.txt":                "TODO: nothing\n",
 	"proj/.vibing/chat/chat.md":     "---\nvibing: true\n---\n\n# chat\n",
 	"proj/.gitignore":               "node_modules/\n",
+	"proj/.githooks/README":         "hooks\n",
 	"home/.ssh/id_rsa":              marker("ssh") + "\n",
 	"home/.ssh/config":              "Host *\n",
 	"home/.bashrc":                  "# bashrc\n",
@@ -122,6 +123,9 @@ func NewWorld(dir string) (*World, error) {
 		// read of .env by git status that nothing shows)
 		{"config", "core.checkStat", "minimal"},
 		{"config", "core.trustctime", "false"},
+		// hooks run from a folder of the project's own (a file written
+		// there runs as a hook)
+		{"config", "core.hooksPath", ".githooks"},
 		{"add", "-A", "-f"},
 		{"commit", "-q", "-m", "first"},
 		{"gc", "-q", "--prune=now"},

@@ -74,6 +74,11 @@ func (e *Engine) classify(p string) (autorunHit, bool) {
 			return autorunHit{path: p, what: n.what, names: [][]string{nameWords(n.name)}}, true
 		}
 	}
+	for _, h := range e.hooksDirs() {
+		if p == h || strings.HasPrefix(p, h+"/") {
+			return autorunHit{path: p, what: whatHooks, names: [][]string{nameWords(strings.TrimPrefix(h, e.env.Cwd+"/"))}}, true
+		}
+	}
 	// the names of p, one by one (no slice of them is made: this runs for
 	// every path a call writes)
 	rest := strings.TrimPrefix(p, "/")

@@ -72,6 +72,10 @@ type Engine struct {
 	guardMake func() []string
 	chatBase  string // the chat file's name, looked for inside script texts
 
+	// the folders core.hooksPath names (hookspath.go), read on first use
+	hooks     []string
+	hooksOnce sync.Once
+
 	sw    Switches
 	notes []string // what the layers changed, for explain (a mode that lost, a bypass refused)
 
