@@ -37,6 +37,8 @@ type Config struct {
 	// the engine.
 	Gate func(RuleSet) Decider
 	Log  io.Writer // escapes as they are found (nil: none)
+	// Progress gets a line every 10,000 lines decided (nil: none)
+	Progress io.Writer
 }
 
 // Finding is one escape: the line, how it was made, under which rules.
@@ -241,6 +243,10 @@ func (o *Oracle) Run(ctx context.Context, cfg Config) (*Report, error) {
 				}
 				mu.Lock()
 				rep.Lines++
+				if cfg.Progress != nil && rep.Lines%10000 == 0 {
+					fmt.Fprintf(cfg.Progress, "oracle: %d lines, %d allowed, %d run, %d escapes, %s\n",
+						rep.Lines, rep.Allowed, rep.Runs, len(rep.Findings), time.Since(start).Round(time.Second))
+				}
 				rep.Decisions += len(gates)
 				g := rep.PerGen[genKey(l)]
 				if g == nil {

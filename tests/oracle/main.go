@@ -69,7 +69,7 @@ func run(n int, seed uint64, workers int, budget time.Duration, everydayPath str
 	if err != nil {
 		return err
 	}
-	rep, err := oracle.New(r).Run(ctx, oracle.Config{N: n, Seed: seed, Workers: workers, Everyday: lines, Log: os.Stdout})
+	rep, err := oracle.New(r).Run(ctx, oracle.Config{N: n, Seed: seed, Workers: workers, Everyday: lines, Log: os.Stdout, Progress: os.Stderr})
 	if err != nil && rep == nil {
 		return err
 	}
