@@ -39,6 +39,9 @@ func codeShaped(v string) bool {
 
 // evalText looks at one parsed script for such text and walks what it runs.
 func (s *scriptWalk) evalText(f *syntax.File) {
+	if !mayHoldCodeText(s.src) {
+		return // (most lines: no subscript-shaped text, no walk)
+	}
 	var texts []string
 	evaluates := false
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -95,4 +98,11 @@ func (s *scriptWalk) evalSubscript(text string) {
 	for _, st := range f.Stmts {
 		sub.stmt(st, -1, 0)
 	}
+}
+
+// mayHoldCodeText reports whether src could hold a quoted text codeShaped
+// finds: a [ followed somewhere by $( ` ${ or $[.
+func mayHoldCodeText(src string) bool {
+	i := strings.IndexByte(src, '[')
+	return i >= 0 && strings.ContainsAny(src[i:], "$`")
 }
