@@ -24,6 +24,24 @@ func (s *scriptWalk) modifies(me int) {
 	if c := &s.w.c.Commands[me]; c.more().expandedArgs != nil {
 		s.modifiesArgs(me, c.more().expandedArgs, false)
 	}
+	// a word with several values the line gives it (cd a; … $PWD/x, f=a
+	// || f=b; … "$f"): each spelling changes what it names
+	for k := 0; k < len(s.w.c.Commands[me].more().alts) && k < 64; k++ {
+		alt := s.w.c.Commands[me].more().alts[k]
+		if len(alt) > 0 && !hasDynWord(alt) {
+			s.modifiesArgs(me, alt, false)
+		}
+	}
+}
+
+// hasDynWord reports whether a word list still holds an expansion.
+func hasDynWord(words []string) bool {
+	for _, w := range words {
+		if strings.ContainsAny(w, "$`") {
+			return true
+		}
+	}
+	return false
 }
 
 // fileWrites is what one command writes: whole paths, folders it writes

@@ -771,11 +771,19 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 	if r.Word == nil {
 		return
 	}
-	v, dyn := s.word(r.Word)
+	wi := s.wordInfo(r.Word)
+	v, dyn := wi.text, wi.dyn
 	if r.Op == syntax.DplOut && !dyn {
 		if _, err := strconv.Atoi(v); err == nil || v == "-" {
 			return // 2>&1, >&-
 		}
+	}
+	if dyn && wi.values != nil {
+		// f=a || f=b; … > "$f": each value the line gives it
+		for _, val := range wi.values {
+			s.w.c.Writes = s.appendPaths(s.w.c.Writes, val, false)
+		}
+		return
 	}
 	s.w.c.Writes = s.appendPaths(s.w.c.Writes, v, dyn)
 	if dyn && s.w.pendUnseen == "" {
