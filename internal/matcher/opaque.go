@@ -253,6 +253,13 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 	c := &s.w.c.Commands[me]
 	name := programName(args[0])
 	dynAt := func(word string) bool { return c.isDyn(word) }
+	if name == "npm" || name == "cargo" {
+		if alts := subcommandAlts(args); len(alts) > 0 {
+			// npm pub is npm publish: rules for the full name meet it
+			r := c.setMore()
+			r.alts = append(r.alts, alts...)
+		}
+	}
 	switch {
 	case isShell(name):
 		script, ok, _ := s.shellScript(args[1:], redirs)
