@@ -216,7 +216,5 @@ func openAudit(cfg *config.Config) (run.Recorder, func(), error) {
 type auditRecorder struct{ db *audit.DB }
 
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
-	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
-		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
-		InputSHA256: e.InputSHA256, Edited: e.Edited, Key: e.Key, Resumed: &e.Resumed, Cwd: e.Cwd})
+	return a.db.Record(ctx, e)
 }

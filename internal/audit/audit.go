@@ -14,24 +14,21 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"vibing/internal/auditrow"
 )
 
-// Decisions recorded in the log.
+// Decisions recorded in the log: the outcomes of internal/auditrow, under
+// the names this package's callers know.
 const (
-	DecisionAllow       = "allow"
-	DecisionDeny        = "deny"
-	DecisionAskApproved = "ask_approved"
-	DecisionAskDenied   = "ask_denied"
-	DecisionAskTimeout  = "ask_timeout"
-	// DecisionAskPending marks a call being asked: the row is written when
-	// the approval is asked and rewritten with the outcome (same Key) when it
-	// is resolved, so a run killed meanwhile leaves a trace of the call.
-	DecisionAskPending = "ask_pending"
-	// Decisions of `vibing-agent hook`, which never learns the outcome of
-	// what it hands back to Claude Code: "ask_cli" went to the CLI's own
-	// prompt, "defer" left the call to the CLI's own rules and mode.
-	DecisionAskCLI = "ask_cli"
-	DecisionDefer  = "defer"
+	DecisionAllow       = auditrow.Allow
+	DecisionDeny        = auditrow.Deny
+	DecisionAskApproved = auditrow.AskApproved
+	DecisionAskDenied   = auditrow.AskDenied
+	DecisionAskTimeout  = auditrow.AskTimeout
+	DecisionAskPending  = auditrow.AskPending
+	DecisionAskCLI      = auditrow.AskCLI
+	DecisionDefer       = auditrow.Defer
 )
 
 // Errors.
@@ -44,34 +41,8 @@ var (
 	errCheckpointBusy = errors.New("another process is reading the log")
 )
 
-// Entry is one audit row.
-type Entry struct {
-	Time      time.Time `json:"time"`
-	Chat      string    `json:"chat"`
-	SessionID string    `json:"session_id"`
-	Tool      string    `json:"tool"`
-	Action    string    `json:"action"`
-	Decision  string    `json:"decision"` // allow, deny, ask_approved, ask_denied, ask_timeout
-	Rule      string    `json:"rule"`
-	Source    string    `json:"source"`
-	Reason    string    `json:"reason"`
-	// Key names one tool call of one run. A second Record with the same Key
-	// rewrites that call's row (an ask_pending row gets its outcome) instead
-	// of adding one; an empty Key always adds a row.
-	Key string `json:"-"`
-	// InputSHA256 is the hex SHA-256 of the input an answered approval was
-	// about (what ran, when approved); "" for calls nobody was asked about.
-	InputSHA256 string `json:"input_sha256,omitempty"`
-	Edited      bool   `json:"edited,omitempty"` // the person edited the input before approving it
-	// Resumed says whether the call was decided in a resumed session (its
-	// approval prompts off, SPEC resume_ask); nil for a row of a
-	// vibing-agent that did not record it.
-	Resumed *bool `json:"resumed,omitempty"`
-	// Cwd is the working directory of the engine that decided the call
-	// (absolute), where its relative rules resolved; "" for a row of a
-	// vibing-agent that did not record it.
-	Cwd string `json:"cwd,omitempty"`
-}
+// Entry is one audit row (internal/auditrow).
+type Entry = auditrow.Entry
 
 // Options tune how long a write waits for a busy database.
 type Options struct {
@@ -423,14 +394,7 @@ func checkpoint(h *sql.DB, d time.Duration) error {
 }
 
 // ValidDecision reports whether d is one of the recorded decisions.
-func ValidDecision(d string) bool {
-	switch d {
-	case DecisionAllow, DecisionDeny, DecisionAskApproved, DecisionAskDenied, DecisionAskTimeout, DecisionAskPending,
-		DecisionAskCLI, DecisionDefer:
-		return true
-	}
-	return false
-}
+func ValidDecision(d string) bool { return auditrow.Valid(d) }
 
 // AbsChat makes a chat path absolute, the form rows store and queries use.
 func AbsChat(chat string) string {

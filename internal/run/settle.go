@@ -83,7 +83,7 @@ func (s *state) recordWith(p *Permission, d session.Decision, outcome, reason st
 	}
 	e := AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID, Key: s.runID + ":" + key,
 		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason,
-		Resumed: s.resumed(), Cwd: s.env().Cwd}
+		Resumed: ptr(s.resumed()), Cwd: s.env().Cwd}
 	if extra != nil {
 		extra(&e)
 	}
