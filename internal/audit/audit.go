@@ -209,6 +209,13 @@ var columns = []struct{ name, def string }{
 	{"edited", "INTEGER NOT NULL DEFAULT 0"},
 	{"resumed", "INTEGER"}, // NULL: not recorded (an older row)
 	{"cwd", "TEXT NOT NULL DEFAULT ''"},
+	{"tool_use_id", "TEXT NOT NULL DEFAULT ''"},
+	{"mode", "TEXT NOT NULL DEFAULT ''"},
+	{"layer", "TEXT NOT NULL DEFAULT ''"},
+	// the row's link in the hash chain (chain.go) and whether the export
+	// sent it (export.go); neither is one of the row's own fields
+	{"hash", "TEXT NOT NULL DEFAULT ''"},
+	{"exported", "INTEGER NOT NULL DEFAULT 0"},
 }
 
 // migrate creates the table, or adds what an older one lacks.
@@ -245,7 +252,7 @@ func migrate(tx *sql.Tx) error {
 			}
 		}
 	}
-	return nil
+	return migrateChain(tx)
 }
 
 // retryBusy runs fn again while SQLite reports the database busy or locked
@@ -447,7 +454,7 @@ func (db *DB) Record(ctx context.Context, e Entry) error {
 // replaced meanwhile.
 const maxMoves = 3
 
-// record writes e on h in one transaction.
+// record writes e on h in one transaction, with its link in the chain.
 func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 	var resumed any // NULL when the writer did not say
 	if e.Resumed != nil {
@@ -459,26 +466,32 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 			return err
 		}
 		defer tx.Rollback()
+		var id int64
 		if key != nil {
-			res, err := tx.ExecContext(ctx,
+			err := tx.QueryRowContext(ctx,
 				`UPDATE audit SET time_ns = ?, session_id = ?, tool = ?, action = ?, decision = ?, rule = ?, source = ?, reason = ?,
-				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ? WHERE call_key = ?`,
+				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ?, tool_use_id = ?, mode = ?, layer = ? WHERE call_key = ? RETURNING id`,
 				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited,
-				resumed, e.Cwd, key)
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer, key).Scan(&id)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		if id == 0 {
+			res, err := tx.ExecContext(ctx,
+				`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
+				 resumed, cwd, tool_use_id, mode, layer)
+				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer)
 			if err != nil {
 				return err
 			}
-			if n, err := res.RowsAffected(); err == nil && n > 0 {
-				return tx.Commit()
+			if id, err = res.LastInsertId(); err != nil {
+				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
-			 resumed, cwd)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
-			resumed, e.Cwd)
-		if err != nil {
+		if err := link(ctx, tx, id); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -497,7 +510,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "time_ns >= ?")
 		args = append(args, q.Since.UnixNano())
 	}
-	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd FROM audit"
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd, tool_use_id, mode, layer FROM audit"
 	if len(where) > 0 {
 		stmt += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -522,7 +535,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		var ns int64
 		var resumed sql.NullBool
 		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited,
-			&resumed, &e.Cwd); err != nil {
+			&resumed, &e.Cwd, &e.ToolUseID, &e.Mode, &e.Layer); err != nil {
 			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
 		}
 		if resumed.Valid {

@@ -64,4 +64,12 @@ type Entry struct {
 	// (absolute), where its relative rules resolved; "" for a row of a
 	// vibing-agent that did not record it.
 	Cwd string `json:"cwd,omitempty"`
+	// ToolUseID is the model's id of the call, the one Claude Code's own
+	// events carry (tool_use_id), so both streams join; "" when unknown.
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	// Mode is the permission mode the call was decided in; "" when unknown.
+	Mode string `json:"mode,omitempty"`
+	// Layer is the layer and file of what decided when Source names the
+	// writer instead (the hook's rows: Source "hook"); "" otherwise.
+	Layer string `json:"layer,omitempty"`
 }
