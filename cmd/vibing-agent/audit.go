@@ -49,6 +49,13 @@ Flags:
                      replayed as it was decided: in a resumed session or a
                      fresh one, from its working directory
   --as LIST          the list --what-if adds RULE to: deny (default), ask, allow
+  --export-status    how far the export to the collector is behind: rows
+                     exported, waiting (and since when), skipped (SPEC §16)
+
+Subcommands:
+  vibing-agent audit verify [--json]   walk the hash chain; name the first row
+                                       changed, deleted or inserted (exit 1)
+  vibing-agent audit export            send the rows the collector lacks, now
 
 Examples:
   vibing-agent audit
@@ -59,6 +66,14 @@ Examples:
 `
 
 func runAudit(ctx context.Context, args []string, io stdio) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "verify":
+			return runAuditVerify(ctx, args[1:], io)
+		case "export":
+			return runAuditExport(ctx, args[1:], io)
+		}
+	}
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
 	fs.SetOutput(io.err)
 	fs.Usage = func() { fmt.Fprint(io.err, auditUsage) }
@@ -68,6 +83,7 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 	asJSON := fs.Bool("json", false, "print JSON Lines")
 	whatIfRule := fs.String("what-if", "", "replay with `RULE` added")
 	whatIfList := fs.String("as", "deny", "the `LIST` --what-if adds the rule to")
+	exportStatus := fs.Bool("export-status", false, "say how far the export to the collector is behind")
 	cfgPath := registerConfigFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
@@ -111,6 +127,9 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 	if err := importHookSpool(ctx, db); err != nil {
 		// the rows stay in the spool for the next import
 		fmt.Fprintf(io.err, "vibing-agent audit: warning: %v\n", err)
+	}
+	if *exportStatus {
+		return printExportStatus(ctx, db, *asJSON, io)
 	}
 	entries, err := db.Query(ctx, q)
 	if err != nil {
