@@ -162,7 +162,6 @@ func (x *Exporter) record(r audit.Row) otellog.Record {
 		attribute.String("source", source),
 		attribute.String("user.name", x.user),
 		attribute.String("vibing.rule", r.Rule),
-		attribute.String("vibing.reason", r.Reason),
 		attribute.String("vibing.action_sha256", digest(r.Action)),
 		attribute.String("vibing.input_sha256", r.InputSHA256),
 		attribute.Bool("vibing.edited", r.Edited),
@@ -177,8 +176,10 @@ func (x *Exporter) record(r audit.Row) otellog.Record {
 	if r.Resumed != nil {
 		kv = append(kv, attribute.Bool("vibing.resumed", *r.Resumed))
 	}
+	// the action and the reason sentence (which quotes the command or the
+	// path) carry the tool's input: they go only when the inputs do
 	if x.s.Inputs {
-		kv = append(kv, attribute.String("vibing.action", r.Action))
+		kv = append(kv, attribute.String("vibing.action", r.Action), attribute.String("vibing.reason", r.Reason))
 	} else {
 		kind, _, _ := cutKind(r.Action)
 		kv = append(kv, attribute.String("vibing.action_kind", kind))

@@ -43,20 +43,23 @@ func Drain(ctx context.Context, db *audit.DB, x *Exporter) (sent int, err error)
 // away. Nothing it does blocks the caller.
 type Loop struct {
 	kick   chan struct{}
-	stop   chan time.Duration
+	stop   chan struct{}
 	done   chan struct{}
+	ctx    context.Context
+	cancel context.CancelFunc
 	mu     sync.Mutex
 	lastEr error
 }
 
 // Pass is one pass: open the database (import what the hook spooled),
-// drain, close. It reports how many rows it sent and whether any wait.
+// drain, close. It reports how many rows it sent.
 type Pass func(ctx context.Context) (sent int, err error)
 
 // Start starts a loop that runs pass; idle is the pause between passes
 // when nothing kicks (0: only kicks and retries).
 func Start(pass Pass, idle time.Duration) *Loop {
-	l := &Loop{kick: make(chan struct{}, 1), stop: make(chan time.Duration), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &Loop{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), ctx: ctx, cancel: cancel}
 	go l.run(pass, idle)
 	l.Kick()
 	return l
@@ -80,24 +83,28 @@ func (l *Loop) Err() error {
 	return l.lastEr
 }
 
-// Stop runs one last pass bounded by grace (rows it cannot send in that
-// time wait for the next process) and ends the loop.
+// Stop ends the loop within grace: a pass under way and one last pass get
+// that long together (rows they cannot send wait for the next process).
 func (l *Loop) Stop(grace time.Duration) {
 	if l == nil {
 		return
 	}
-	l.stop <- grace
+	t := time.AfterFunc(grace, l.cancel)
+	defer t.Stop()
+	close(l.stop)
 	<-l.done
+	l.cancel()
 }
 
 func (l *Loop) run(pass Pass, idle time.Duration) {
 	defer close(l.done)
 	const minRetry, maxRetry = 500 * time.Millisecond, time.Minute
 	retry := time.Duration(0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	do := func(ctx context.Context) {
-		_, err := pass(ctx)
+	do := func() {
+		if l.ctx.Err() != nil {
+			return
+		}
+		_, err := pass(l.ctx)
 		l.mu.Lock()
 		l.lastEr = err
 		l.mu.Unlock()
@@ -121,25 +128,20 @@ func (l *Loop) run(pass Pass, idle time.Duration) {
 			t = time.NewTimer(wait)
 			tick = t.C
 		}
-		stopTimer := func() {
+		select {
+		case <-l.kick:
+			do()
+		case <-tick:
+			do()
+		case <-l.stop:
+			do()
 			if t != nil {
 				t.Stop()
 			}
-		}
-		select {
-		case <-l.kick:
-			stopTimer()
-			do(ctx)
-		case <-tick:
-			do(ctx)
-		case grace := <-l.stop:
-			stopTimer()
-			if grace > 0 {
-				gctx, gcancel := context.WithTimeout(ctx, grace)
-				do(gctx)
-				gcancel()
-			}
 			return
+		}
+		if t != nil {
+			t.Stop()
 		}
 	}
 }
