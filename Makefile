@@ -29,7 +29,7 @@ export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
 # the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
 export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
 
-.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint friction
+.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim test-otel bench demo clean lint friction
 
 all: build
 
@@ -84,6 +84,13 @@ test-lua: deps build
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_012) scripts/test-lua.sh
+
+# The audit export against a real OpenTelemetry Collector (tests/otelcol, a
+# module of its own; test-go runs these too). The collector is built once per
+# version of its sources into the user cache folder: about a minute cold.
+test-otel: deps build
+	@echo "== the audit export: chats, the hook, an outage and a managed endpoint against a real collector"
+	$(GO) test -count=1 -run '^TestOTel' ./tests/e2e/
 
 # test-go ran the e2e tests on $(NVIM_07) already.
 test-e2e-nvim: deps build

@@ -67,14 +67,14 @@ func startExport(open func() (*audit.DB, func(), error), idle time.Duration, war
 	}, idle)
 }
 
-// stopExport ends the loop: a last pass of up to two seconds when the
+// stopExport ends the loop: a last pass of up to a second when the
 // collector answered the last one, none when it is away (the rows wait
 // for the next process).
 func stopExport(l *auditexport.Loop) {
 	if l == nil {
 		return
 	}
-	grace := 2 * time.Second
+	grace := time.Second
 	if l.Err() != nil {
 		grace = 0
 	}
