@@ -41,7 +41,9 @@ Flags:
                      source, reason, and for answered approvals input_sha256
                      (the full hex digest) and edited, and for rows of this
                      version resumed (decided in a resumed session) and cwd
-                     (the working directory its rules resolved in)
+                     (the working directory its rules resolved in), and when
+                     known tool_use_id (the CLI's id of the call), mode and
+                     layer (what decided a hook row)
   --config FILE      options (YAML or JSON) written by the editor from setup()
   --what-if RULE     replay the listed calls against each chat's effective policy,
                      with and without RULE, and print those whose outcome RULE
