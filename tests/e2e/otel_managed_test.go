@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"vibing/internal/audit"
+	"vibing/internal/auditspool"
 )
 
 // The organisation's endpoint in the managed policy (the real
@@ -142,5 +143,38 @@ func TestOTelSlowCollectorNeverDelaysDecisions(t *testing.T) {
 	mu.Unlock()
 	if n == 0 {
 		t.Error("the export never reached the silent collector")
+	}
+}
+
+// The editor's rpc host exports on its own: rows spooled beside the
+// database (a terminal session's hook, the editor's @-mentions) reach the
+// collector while the editor is open, without an audit command.
+func TestOTelEditorExportsSpooledRows(t *testing.T) {
+	c := startCollector(t)
+	c.exportEnv(t, "http/protobuf")
+	w := newWorld(t, "", "")
+	if err := auditspool.Append(auditspool.For(w.auditDB), auditspool.Entry{Tool: "Bash", Action: "tool:Bash:rm -rf build",
+		Decision: "deny", Rule: "Bash(rm:*)", Source: "hook", Layer: "chat", ToolUseID: "toolu_spooled", SessionID: "term-1"}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(agentBin, "rpc", "--config", w.config)
+	cmd.Env = append(os.Environ(), "HOME="+w.home, "XDG_STATE_HOME="+filepath.Join(w.home, "state"))
+	stdin, err := cmd.StdinPipe() // held open: the editor is there
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		_ = cmd.Wait()
+	}()
+	rs := c.waitRecords("the spooled hook row", func(rs []record) bool { return len(rs) == 1 })
+	if r := rs[0]; r["tool_use_id"] != "toolu_spooled" || r["vibing.writer"] != "hook" || r["source"] != "chat" || r["vibing.rule"] != "Bash(rm:*)" {
+		t.Errorf("record %v", r)
+	}
+	if rows := dbRows(t, w.auditDB); len(rows) != 1 || rows[0].Hash != rs[0]["vibing.row_hash"] {
+		t.Errorf("rows %+v, want the one row, its hash in the record", rows)
 	}
 }
