@@ -1,7 +1,8 @@
 # vibing — build, test, benchmark and demo.
 #
 #   make          build bin/vibing-agent (what lazy.nvim's build = "make" runs): a lean build
-#                 for check and hook, which hands audit, rpc and run to bin/vibing-agent-full
+#                 for check and hook, which hands audit, rpc and run to bin/vibing-agent-full,
+#                 which starts bin/vibing-agent-otel when the audit export is on (SPEC §16)
 #   make deps     install what the tests need into .deps/ (skips what is there): the pinned
 #                 claude CLI and Neovim 0.7, 0.10 and 0.12 unpacked from Debian's packages
 #   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run (and the
@@ -18,6 +19,7 @@
 GO        ?= go
 BIN       := bin/vibing-agent
 BIN_FULL  := bin/vibing-agent-full
+BIN_OTEL  := bin/vibing-agent-otel
 NVIM_07   ?= $(CURDIR)/.deps/bin/nvim-0.7
 NVIM_010  ?= $(CURDIR)/.deps/bin/nvim-0.10
 NVIM_012  ?= $(CURDIR)/.deps/bin/nvim-0.12
@@ -38,10 +40,13 @@ build: $(BIN)
 # bin/vibing-agent is built with -tags lean: it leaves out the commands that
 # link SQLite and the Neovim client (so that check and hook start fast) and
 # runs them from bin/vibing-agent-full, the build that holds every command.
+# bin/vibing-agent-otel (-tags otel) is the full build with the OpenTelemetry
+# sender of the audit export: only it links the SDK and gRPC.
 $(BIN): $(GOFILES)
 	@mkdir -p bin
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_FULL) ./cmd/vibing-agent
 	CGO_ENABLED=0 $(GO) build -trimpath -tags lean -o $(BIN) ./cmd/vibing-agent
+	CGO_ENABLED=0 $(GO) build -trimpath -tags otel -o $(BIN_OTEL) ./cmd/vibing-agent
 
 # doc/tags, committed so that :help vibing works from a plain runtimepath
 # install too (the Lua suite checks it is current): make doc after editing doc/vibing.txt

@@ -3,16 +3,21 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
 	"time"
 
 	"vibing/internal/audit"
 	"vibing/internal/auditexport"
 	"vibing/internal/policy"
+	"vibing/internal/selfexe"
 )
 
 // exportPlaces is where the managed layer is read from for the export (a
@@ -30,11 +35,25 @@ func exportSettings() (auditexport.Settings, error) {
 		os.Getenv("VIBING_AUDIT_EXPORT_INPUTS") == "1", os.Getenv)
 }
 
-// startExport starts the export loop beside a process that records rows,
-// or returns nil when the export is off. open gives the database for one
-// pass and its release. A problem is reported through warn, never to the
-// decisions: the rows wait in SQLite.
-func startExport(open func() (*audit.DB, func(), error), idle time.Duration, warn func(string)) *auditexport.Loop {
+// newSender makes the OTLP sender. It is nil in vibing-agent-full, which
+// leaves the OpenTelemetry SDK out (its packages would cost every run and
+// rpc start-up time and memory); export_otel.go sets it in the
+// vibing-agent-otel build, which the full build starts when the export is
+// on.
+var newSender func(ctx context.Context, s auditexport.Settings) (auditexport.Sender, func(), error)
+
+// export is the audit export beside a process that records rows.
+type export interface {
+	Kick()                 // a row was recorded: send soon (never blocks)
+	Stop(ok time.Duration) // end within about ok when the collector answers, at once when not
+}
+
+// startExport starts the export beside run or rpc, or returns nil when it
+// is off: in this process in the otel build, else in a vibing-agent-otel
+// child (`audit export --follow`), fed a line per recorded row. idle is
+// the pause between passes when no row comes (0: passes only after rows).
+// A problem goes to warn, never to the decisions: the rows wait in SQLite.
+func startExport(cfgPath string, open func() (*audit.DB, func(), error), idle time.Duration, warn func(string)) export {
 	s, err := exportSettings()
 	if err != nil {
 		warn(err.Error() + "; the rows stay in the audit database until it is fixed")
@@ -43,13 +62,21 @@ func startExport(open func() (*audit.DB, func(), error), idle time.Duration, war
 	if !s.On {
 		return nil
 	}
-	x, err := auditexport.New(context.Background(), s)
+	if newSender == nil {
+		c, err := startChild(cfgPath, idle)
+		if err != nil {
+			warn(err.Error() + "; the rows stay in the audit database")
+			return nil
+		}
+		return c
+	}
+	x, shutdown, err := newSender(context.Background(), s)
 	if err != nil {
 		warn(err.Error() + "; the rows stay in the audit database until it is fixed")
 		return nil
 	}
 	warned := false
-	return auditexport.Start(func(ctx context.Context) (int, error) {
+	return &loopExport{shutdown: shutdown, Loop: auditexport.Start(func(ctx context.Context) (int, error) {
 		db, release, err := open()
 		if err != nil {
 			return 0, err
@@ -64,33 +91,106 @@ func startExport(open func() (*audit.DB, func(), error), idle time.Duration, war
 			warn(err.Error() + "; the rows wait in the audit database and are sent when it answers")
 		}
 		return n, err
-	}, idle)
+	}, idle)}
 }
 
-// stopExport ends the loop: a last pass of up to a second when the
+// loopExport is the export in this process.
+type loopExport struct {
+	*auditexport.Loop
+	shutdown func()
+}
+
+func (l *loopExport) Stop(ok time.Duration) {
+	if l.Err() != nil {
+		ok = 0
+	}
+	l.Loop.Stop(ok)
+	l.shutdown()
+}
+
+// childExport is the export in a vibing-agent-otel child.
+type childExport struct {
+	cmd   *exec.Cmd
+	kicks chan struct{}
+	done  chan struct{}
+}
+
+// startChild starts `vibing-agent-otel audit export --follow` from this
+// program's folder; it dies with this process (Pdeathsig).
+func startChild(cfgPath string, idle time.Duration) (*childExport, error) {
+	self, err := selfexe.Path()
+	if err != nil {
+		return nil, fmt.Errorf("audit export: %w", err)
+	}
+	bin := filepath.Join(filepath.Dir(self), selfexe.Otel)
+	args := []string{"audit", "export", "--follow", "--idle", idle.String()}
+	if cfgPath != "" {
+		args = append(args, "--config", cfgPath)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("audit export: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("audit export: %s could not be started (%v); run make in the plugin's folder to build it", bin, err)
+	}
+	c := &childExport{cmd: cmd, kicks: make(chan struct{}, 1), done: make(chan struct{})}
+	go func() {
+		for range c.kicks {
+			if _, err := in.Write([]byte("\n")); err != nil {
+				break
+			}
+		}
+		in.Close() // end of rows: the child makes its last pass and exits
+		for range c.kicks {
+		}
+	}()
+	go func() { _ = cmd.Wait(); close(c.done) }()
+	return c, nil
+}
+
+func (c *childExport) Kick() {
+	select {
+	case c.kicks <- struct{}{}:
+	default:
+	}
+}
+
+// Stop closes the child's input; it makes a last pass (within its own
+// grace, none when the collector is away) and exits. A child that has not
+// exited a little after that is killed; its rows wait in SQLite.
+func (c *childExport) Stop(ok time.Duration) {
+	close(c.kicks)
+	select {
+	case <-c.done:
+	case <-time.After(ok):
+		_ = c.cmd.Process.Kill()
+		<-c.done
+	}
+}
+
+// stopExport ends the export: a last pass of up to a second when the
 // collector answered the last one, none when it is away (the rows wait
 // for the next process).
-func stopExport(l *auditexport.Loop) {
-	if l == nil {
-		return
+func stopExport(e export) {
+	if e != nil {
+		e.Stop(time.Second)
 	}
-	grace := time.Second
-	if l.Err() != nil {
-		grace = 0
-	}
-	l.Stop(grace)
 }
 
 // exportingRecorder kicks the export after each row.
 type exportingRecorder struct {
 	auditRecorder
-	loop *auditexport.Loop
+	export export
 }
 
 func (r exportingRecorder) Record(ctx context.Context, e audit.Entry) error {
 	err := r.auditRecorder.Record(ctx, e)
 	if err == nil {
-		r.loop.Kick()
+		r.export.Kick()
 	}
 	return err
 }
@@ -144,8 +244,13 @@ func runAuditVerify(ctx context.Context, args []string, io stdio) int {
 	return exitOK
 }
 
-// runAuditExport is `vibing-agent audit export`: one pass now.
+// runAuditExport is `vibing-agent audit export`: one pass now, or with
+// --follow a pass after each line on stdin (and every --idle) until stdin
+// ends. The full build hands it to vibing-agent-otel.
 func runAuditExport(ctx context.Context, args []string, io stdio) int {
+	if newSender == nil {
+		return forwardOtel(args, io)
+	}
 	fs := flag.NewFlagSet("audit export", flag.ContinueOnError)
 	fs.SetOutput(io.err)
 	fs.Usage = func() {
@@ -157,6 +262,8 @@ could not take them (they wait for the next pass). The editor and run do
 this on their own while they run; use it from a timer for terminal-only use.
 `)
 	}
+	follow := fs.Bool("follow", false, "a pass after each line on stdin, until it ends (run and rpc feed it)")
+	idle := fs.Duration("idle", 0, "with --follow, a pass this often while no line comes (0: none)")
 	cfgPath := registerConfigFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
@@ -175,15 +282,28 @@ this on their own while they run; use it from a timer for terminal-only use.
 		return code
 	}
 	defer db.Close()
+	if *follow {
+		e := startExport(*cfgPath, func() (*audit.DB, func(), error) { return db, func() {}, nil }, *idle,
+			func(msg string) { fmt.Fprintf(io.err, "vibing-agent: %s\n", msg) })
+		if e == nil {
+			return exitFail
+		}
+		sc := bufio.NewScanner(io.in)
+		for sc.Scan() {
+			e.Kick()
+		}
+		e.Stop(time.Second)
+		return exitOK
+	}
 	if err := importHookSpool(ctx, db); err != nil {
 		fmt.Fprintf(io.err, "vibing-agent audit export: warning: %v\n", err)
 	}
-	x, err := auditexport.New(ctx, s)
+	x, shutdown, err := newSender(ctx, s)
 	if err != nil {
 		fmt.Fprintf(io.err, "vibing-agent audit export: %v\n", err)
 		return exitFail
 	}
-	defer x.Shutdown(context.Background())
+	defer shutdown()
 	n, err := auditexport.Drain(ctx, db, x)
 	fmt.Fprintf(io.out, "%d rows sent.\n", n)
 	if err != nil {
@@ -191,6 +311,19 @@ this on their own while they run; use it from a timer for terminal-only use.
 		return exitFail
 	}
 	return exitOK
+}
+
+// forwardOtel execs vibing-agent-otel audit export with args; it returns
+// only when that fails.
+func forwardOtel(args []string, io stdio) int {
+	self, err := selfexe.Path()
+	if err == nil {
+		bin := filepath.Join(filepath.Dir(self), selfexe.Otel)
+		err = syscall.Exec(bin, append([]string{bin, "audit", "export"}, args...), os.Environ())
+		err = fmt.Errorf("%s could not be started (%v); run make in the plugin's folder to build it", bin, err)
+	}
+	fmt.Fprintf(io.err, "vibing-agent audit export: %v\n", err)
+	return exitFail
 }
 
 // printExportStatus is `vibing-agent audit --export-status`.

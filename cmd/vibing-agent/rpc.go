@@ -53,14 +53,14 @@ Examples:
 	h := &rpc.Host{Config: cfg, ConfigFile: *cfgPath, Audit: auditFunc(cfg), Logf: logger.Printf}
 	// the editor's export: the rows of its runs' and of the hook's (the
 	// spool), every few seconds while rows wait (SPEC §16)
-	loop := startExport(func() (*audit.DB, func(), error) {
+	exp := startExport(*cfgPath, func() (*audit.DB, func(), error) {
 		db, err := audit.Open(cfg.AuditDB())
 		if err != nil {
 			return nil, nil, err
 		}
 		return db, func() { _ = db.Close() }, nil
 	}, 5*time.Second, func(msg string) { logger.Print(msg) })
-	defer stopExport(loop)
+	defer stopExport(exp)
 	if err := h.Serve(ctx, io.in, io.out, os.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(io.err, "vibing-agent rpc: %v\n", err)
 		return exitFail

@@ -126,7 +126,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	rec, closeAudit, err := openAudit(cfg, func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) })
+	rec, closeAudit, err := openAudit(cfg, *configPath, func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) })
 	if err != nil {
 		return fail("audit database: %v", err)
 	}
@@ -206,16 +206,16 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 // openAudit opens the audit database at the configured path, with the
 // export to the collector beside it when that is on (SPEC §16): each row
 // kicks a pass; closing gives the last pass a short grace.
-func openAudit(cfg *config.Config, warn func(string)) (run.Recorder, func(), error) {
+func openAudit(cfg *config.Config, cfgPath string, warn func(string)) (run.Recorder, func(), error) {
 	db, err := audit.Open(cfg.AuditDB())
 	if err != nil {
 		return nil, nil, err
 	}
-	loop := startExport(func() (*audit.DB, func(), error) { return db, func() {}, nil }, 0, warn)
-	if loop == nil {
+	e := startExport(cfgPath, func() (*audit.DB, func(), error) { return db, func() {}, nil }, 0, warn)
+	if e == nil {
 		return auditRecorder{db}, func() { _ = db.Close() }, nil
 	}
-	return exportingRecorder{auditRecorder{db}, loop}, func() { stopExport(loop); _ = db.Close() }, nil
+	return exportingRecorder{auditRecorder{db}, e}, func() { stopExport(e); _ = db.Close() }, nil
 }
 
 // auditRecorder writes the runner's audit rows to the database.

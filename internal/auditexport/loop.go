@@ -8,6 +8,12 @@ import (
 	"vibing/internal/audit"
 )
 
+// Sender sends rows as one batch and returns nil once the collector
+// accepted them (otlp.Exporter).
+type Sender interface {
+	Send(ctx context.Context, rows []audit.Row) error
+}
+
 // Bounds of a pass.
 const (
 	// Batch is how many rows go in one request.
@@ -21,7 +27,7 @@ const (
 // Drain sends every row waiting in db, oldest first, in batches, marking
 // each batch once the collector accepted it. It stops at the first batch
 // the collector refuses or cannot take; the rows stay waiting.
-func Drain(ctx context.Context, db *audit.DB, x *Exporter) (sent int, err error) {
+func Drain(ctx context.Context, db *audit.DB, x Sender) (sent int, err error) {
 	for {
 		rows, err := db.Pending(ctx, Batch, Backlog)
 		if err != nil || len(rows) == 0 {

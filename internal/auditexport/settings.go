@@ -5,7 +5,10 @@
 // first, so a collector that is down or slow loses nothing and never holds
 // up a decision (decisions only write SQLite; a pass runs beside them).
 //
-// It is linked only into the full build: check and hook never export.
+// This package holds the settings, the passes and their loop; the sender
+// that speaks OTLP is internal/auditexport/otlp, linked only into the
+// vibing-agent-otel build, which run, rpc and audit export start when the
+// export is on. check and hook never export.
 package auditexport
 
 import (
@@ -13,6 +16,9 @@ import (
 	"net/url"
 	"strings"
 )
+
+// EventName names every record (Claude Code's own is tool_decision).
+const EventName = "vibing.tool_decision"
 
 // Protocols the export speaks.
 const (

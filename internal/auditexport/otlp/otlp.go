@@ -1,4 +1,8 @@
-package auditexport
+// Package otlp is the audit export's sender: each row one OTLP log record
+// through the OpenTelemetry Go SDK's own exporters (HTTP/protobuf or gRPC).
+// Only the vibing-agent-otel build links it (its packages cost start-up
+// time and memory in every process that links them).
+package otlp
 
 import (
 	"context"
@@ -21,19 +25,17 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 
 	"vibing/internal/audit"
+	"vibing/internal/auditexport"
 	"vibing/internal/auditrow"
 	"vibing/internal/version"
 )
-
-// EventName names every record (Claude Code's own is tool_decision).
-const EventName = "vibing.tool_decision"
 
 // sendTimeout bounds one batch's round trip to the collector.
 const sendTimeout = 10 * time.Second
 
 // Exporter turns rows into log records and sends them.
 type Exporter struct {
-	s      Settings
+	s      auditexport.Settings
 	exp    sdklog.Exporter
 	lp     *sdklog.LoggerProvider
 	logger otellog.Logger
@@ -57,11 +59,11 @@ func (h *holder) ForceFlush(context.Context) error { return nil }
 
 // New makes an exporter for s (s.On). It does not connect: the first Send
 // does.
-func New(ctx context.Context, s Settings) (*Exporter, error) {
+func New(ctx context.Context, s auditexport.Settings) (*Exporter, error) {
 	var exp sdklog.Exporter
 	var err error
 	switch s.Protocol {
-	case ProtoGRPC:
+	case auditexport.ProtoGRPC:
 		opts := []otlploggrpc.Option{otlploggrpc.WithTimeout(sendTimeout), otlploggrpc.WithRetry(otlploggrpc.RetryConfig{Enabled: false})}
 		if s.Endpoint != "" {
 			opts = append(opts, otlploggrpc.WithEndpointURL(s.Endpoint))
@@ -70,7 +72,7 @@ func New(ctx context.Context, s Settings) (*Exporter, error) {
 	default:
 		opts := []otlploghttp.Option{otlploghttp.WithTimeout(sendTimeout), otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false})}
 		if s.Endpoint != "" {
-			opts = append(opts, otlploghttp.WithEndpointURL(logsURL(s.Endpoint)))
+			opts = append(opts, otlploghttp.WithEndpointURL(LogsURL(s.Endpoint)))
 		}
 		exp, err = otlploghttp.New(ctx, opts...)
 	}
@@ -96,9 +98,9 @@ func New(ctx context.Context, s Settings) (*Exporter, error) {
 	return x, nil
 }
 
-// logsURL adds the logs path to a base URL that has no path, as the
+// LogsURL adds the logs path to a base URL that has no path, as the
 // standard OTEL_EXPORTER_OTLP_ENDPOINT does.
-func logsURL(base string) string {
+func LogsURL(base string) string {
 	u, err := url.Parse(base)
 	if err != nil || (u.Path != "" && u.Path != "/") {
 		return base
@@ -134,7 +136,7 @@ func (x *Exporter) Shutdown(ctx context.Context) error {
 // mean the same, vibing's own under vibing.
 func (x *Exporter) record(r audit.Row) otellog.Record {
 	var rec otellog.Record
-	rec.SetEventName(EventName)
+	rec.SetEventName(auditexport.EventName)
 	rec.SetTimestamp(r.Time)
 	rec.SetObservedTimestamp(time.Now())
 	sev, sevText := otellog.SeverityInfo, "INFO"
@@ -153,7 +155,7 @@ func (x *Exporter) record(r audit.Row) otellog.Record {
 		writer = "hook"
 	}
 	kv := []attribute.KeyValue{
-		attribute.String("event.name", EventName),
+		attribute.String("event.name", auditexport.EventName),
 		attribute.String("event.timestamp", r.Time.UTC().Format(time.RFC3339Nano)),
 		attribute.String("session.id", r.SessionID),
 		attribute.String("tool_name", r.Tool),
