@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -110,9 +111,11 @@ func (l *loopExport) Stop(ok time.Duration) {
 
 // childExport is the export in a vibing-agent-otel child.
 type childExport struct {
-	cmd   *exec.Cmd
-	kicks chan struct{}
-	done  chan struct{}
+	cmd    *exec.Cmd
+	kicks  chan struct{}
+	done   chan struct{}
+	mu     sync.Mutex // guards closed: a Kick after Stop does nothing
+	closed bool
 }
 
 // startChild starts `vibing-agent-otel audit export --follow` from this
@@ -153,6 +156,11 @@ func startChild(cfgPath string, idle time.Duration) (*childExport, error) {
 }
 
 func (c *childExport) Kick() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
 	select {
 	case c.kicks <- struct{}{}:
 	default:
@@ -163,7 +171,12 @@ func (c *childExport) Kick() {
 // grace, none when the collector is away) and exits. A child that has not
 // exited a little after that is killed; its rows wait in SQLite.
 func (c *childExport) Stop(ok time.Duration) {
-	close(c.kicks)
+	c.mu.Lock()
+	if !c.closed {
+		c.closed = true
+		close(c.kicks)
+	}
+	c.mu.Unlock()
 	select {
 	case <-c.done:
 	case <-time.After(ok):
