@@ -466,32 +466,33 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 			return err
 		}
 		defer tx.Rollback()
+		// each write returns the row as stored, which its link covers
 		var id int64
+		var fields []byte
 		if key != nil {
-			err := tx.QueryRowContext(ctx,
+			fields, err = rowFields(tx.QueryRowContext(ctx,
 				`UPDATE audit SET time_ns = ?, session_id = ?, tool = ?, action = ?, decision = ?, rule = ?, source = ?, reason = ?,
-				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ?, tool_use_id = ?, mode = ?, layer = ? WHERE call_key = ? RETURNING id`,
+				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ?, tool_use_id = ?, mode = ?, layer = ? WHERE call_key = ?
+				 RETURNING `+rowColumns+`, id`,
 				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited,
-				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer, key).Scan(&id)
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer, key), &id)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
 		}
 		if id == 0 {
-			res, err := tx.ExecContext(ctx,
+			fields, err = rowFields(tx.QueryRowContext(ctx,
 				`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
 				 resumed, cwd, tool_use_id, mode, layer)
-				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				 RETURNING `+rowColumns+`, id`,
 				e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
-				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer)
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer), &id)
 			if err != nil {
 				return err
 			}
-			if id, err = res.LastInsertId(); err != nil {
-				return err
-			}
 		}
-		if err := link(ctx, tx, id); err != nil {
+		if err := linkFields(ctx, tx, id, fields); err != nil {
 			return err
 		}
 		return tx.Commit()

@@ -98,8 +98,14 @@ func link(ctx context.Context, tx querier, id int64) error {
 	if err != nil {
 		return err
 	}
+	return linkFields(ctx, tx, id, fields)
+}
+
+// linkFields is link with the row's fields as stored already read (the
+// RETURNING of the write).
+func linkFields(ctx context.Context, tx querier, id int64, fields []byte) error {
 	var prev string
-	err = tx.QueryRowContext(ctx, "SELECT hash FROM audit_chain ORDER BY seq DESC LIMIT 1").Scan(&prev)
+	err := tx.QueryRowContext(ctx, "SELECT hash FROM audit_chain ORDER BY seq DESC LIMIT 1").Scan(&prev)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
