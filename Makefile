@@ -61,9 +61,10 @@ deps:
 	@scripts/install-nvim.sh 0.12
 
 lint:
-	@echo "== make test: gofmt, go vet, the lean build"
+	@echo "== make test: gofmt, go vet (and of the otel build), the lean build"
 	@out=$$(gofmt -l cmd internal tests); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags otel ./cmd/vibing-agent/
 	$(GO) build -tags lean -o /dev/null ./cmd/vibing-agent
 
 test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
