@@ -1,7 +1,8 @@
 # vibing — build, test, benchmark and demo.
 #
 #   make          build bin/vibing-agent (what lazy.nvim's build = "make" runs): a lean build
-#                 for check and hook, which hands audit, rpc and run to bin/vibing-agent-full
+#                 for check and hook, which hands audit, rpc and run to bin/vibing-agent-full,
+#                 which starts bin/vibing-agent-otel when the audit export is on (SPEC §16)
 #   make deps     install what the tests need into .deps/ (skips what is there): the pinned
 #                 claude CLI and Neovim 0.7, 0.10 and 0.12 unpacked from Debian's packages
 #   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run (and the
@@ -21,6 +22,7 @@
 GO        ?= go
 BIN       := bin/vibing-agent
 BIN_FULL  := bin/vibing-agent-full
+BIN_OTEL  := bin/vibing-agent-otel
 NVIM_07   ?= $(CURDIR)/.deps/bin/nvim-0.7
 NVIM_010  ?= $(CURDIR)/.deps/bin/nvim-0.10
 NVIM_012  ?= $(CURDIR)/.deps/bin/nvim-0.12
@@ -34,7 +36,7 @@ export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.d
 # the oracle's witness (SPEC §15): the machine's strace, else the private one
 export VIBING_STRACE ?= $(shell command -v strace 2>/dev/null || echo $(CURDIR)/.deps/bin/strace)
 
-.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint friction oracle
+.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim test-otel bench demo clean lint friction oracle
 
 all: build
 
@@ -43,10 +45,13 @@ build: $(BIN)
 # bin/vibing-agent is built with -tags lean: it leaves out the commands that
 # link SQLite and the Neovim client (so that check and hook start fast) and
 # runs them from bin/vibing-agent-full, the build that holds every command.
+# bin/vibing-agent-otel (-tags otel) is the full build with the OpenTelemetry
+# sender of the audit export: only it links the SDK and gRPC.
 $(BIN): $(GOFILES)
 	@mkdir -p bin
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_FULL) ./cmd/vibing-agent
 	CGO_ENABLED=0 $(GO) build -trimpath -tags lean -o $(BIN) ./cmd/vibing-agent
+	CGO_ENABLED=0 $(GO) build -trimpath -tags otel -o $(BIN_OTEL) ./cmd/vibing-agent
 
 # doc/tags, committed so that :help vibing works from a plain runtimepath
 # install too (the Lua suite checks it is current): make doc after editing doc/vibing.txt
@@ -62,9 +67,10 @@ deps:
 	@scripts/install-nvim.sh 0.12
 
 lint:
-	@echo "== make test: gofmt, go vet, the lean build"
+	@echo "== make test: gofmt, go vet (and of the otel build), the lean build"
 	@out=$$(gofmt -l cmd internal tests); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags otel ./cmd/vibing-agent/
 	$(GO) build -tags lean -o /dev/null ./cmd/vibing-agent
 
 test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
@@ -90,6 +96,13 @@ test-lua: deps build
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh
 	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_012) scripts/test-lua.sh
+
+# The audit export against a real OpenTelemetry Collector (tests/otelcol, a
+# module of its own; test-go runs these too). The collector is built once per
+# version of its sources into the user cache folder: about a minute cold.
+test-otel: deps build
+	@echo "== the audit export: chats, the hook, an outage and a managed endpoint against a real collector"
+	$(GO) test -count=1 -run '^TestOTel' ./tests/e2e/
 
 # test-go ran the e2e tests on $(NVIM_07) already.
 test-e2e-nvim: deps build

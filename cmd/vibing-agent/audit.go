@@ -41,7 +41,9 @@ Flags:
                      source, reason, and for answered approvals input_sha256
                      (the full hex digest) and edited, and for rows of this
                      version resumed (decided in a resumed session) and cwd
-                     (the working directory its rules resolved in)
+                     (the working directory its rules resolved in), and when
+                     known tool_use_id (the CLI's id of the call), mode and
+                     layer (what decided a hook row)
   --config FILE      options (YAML or JSON) written by the editor from setup()
   --what-if RULE     replay the listed calls against each chat's effective policy,
                      with and without RULE, and print those whose outcome RULE
@@ -49,6 +51,13 @@ Flags:
                      replayed as it was decided: in a resumed session or a
                      fresh one, from its working directory
   --as LIST          the list --what-if adds RULE to: deny (default), ask, allow
+  --export-status    how far the export to the collector is behind: rows
+                     exported, waiting (and since when), skipped (SPEC §16)
+
+Subcommands:
+  vibing-agent audit verify [--json]   walk the hash chain; name the first row
+                                       changed, deleted or inserted (exit 1)
+  vibing-agent audit export            send the rows the collector lacks, now
 
 Examples:
   vibing-agent audit
@@ -59,6 +68,14 @@ Examples:
 `
 
 func runAudit(ctx context.Context, args []string, io stdio) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "verify":
+			return runAuditVerify(ctx, args[1:], io)
+		case "export":
+			return runAuditExport(ctx, args[1:], io)
+		}
+	}
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
 	fs.SetOutput(io.err)
 	fs.Usage = func() { fmt.Fprint(io.err, auditUsage) }
@@ -68,6 +85,7 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 	asJSON := fs.Bool("json", false, "print JSON Lines")
 	whatIfRule := fs.String("what-if", "", "replay with `RULE` added")
 	whatIfList := fs.String("as", "deny", "the `LIST` --what-if adds the rule to")
+	exportStatus := fs.Bool("export-status", false, "say how far the export to the collector is behind")
 	cfgPath := registerConfigFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return usageExit(err)
@@ -111,6 +129,9 @@ func runAudit(ctx context.Context, args []string, io stdio) int {
 	if err := importHookSpool(ctx, db); err != nil {
 		// the rows stay in the spool for the next import
 		fmt.Fprintf(io.err, "vibing-agent audit: warning: %v\n", err)
+	}
+	if *exportStatus {
+		return printExportStatus(ctx, db, *asJSON, io)
 	}
 	entries, err := db.Query(ctx, q)
 	if err != nil {

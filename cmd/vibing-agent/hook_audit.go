@@ -16,10 +16,10 @@ import (
 func importHookSpool(ctx context.Context, db *audit.DB) error {
 	_, err := auditspool.Import(auditspool.For(db.Path()), func(es []auditspool.Entry) error {
 		for _, e := range es {
-			err := db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
-				Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
-				Resumed: e.Resumed, Cwd: e.Cwd})
-			if err != nil {
+			// a spooled row never claims an approval (the spool's writers
+			// ask nobody) nor rewrites another row
+			e.Key, e.InputSHA256, e.Edited = "", "", false
+			if err := db.Record(ctx, e); err != nil {
 				return err
 			}
 		}

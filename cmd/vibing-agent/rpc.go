@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"time"
 
+	"vibing/internal/audit"
 	"vibing/internal/rpc"
 )
 
@@ -49,6 +51,16 @@ Examples:
 	}
 	logger := log.New(io.err, "vibing-agent rpc: ", log.LstdFlags)
 	h := &rpc.Host{Config: cfg, ConfigFile: *cfgPath, Audit: auditFunc(cfg), Logf: logger.Printf}
+	// the editor's export: the rows of its runs' and of the hook's (the
+	// spool), every few seconds while rows wait (SPEC §16)
+	exp := startExport(*cfgPath, func() (*audit.DB, func(), error) {
+		db, err := audit.Open(cfg.AuditDB())
+		if err != nil {
+			return nil, nil, err
+		}
+		return db, func() { _ = db.Close() }, nil
+	}, 5*time.Second, func(msg string) { logger.Print(msg) })
+	defer stopExport(exp)
 	if err := h.Serve(ctx, io.in, io.out, os.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(io.err, "vibing-agent rpc: %v\n", err)
 		return exitFail

@@ -126,7 +126,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	rec, closeAudit, err := openAudit(cfg)
+	rec, closeAudit, err := openAudit(cfg, *configPath, func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) })
 	if err != nil {
 		return fail("audit database: %v", err)
 	}
@@ -203,20 +203,24 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	return exitOK
 }
 
-// openAudit opens the audit database at the configured path.
-func openAudit(cfg *config.Config) (run.Recorder, func(), error) {
+// openAudit opens the audit database at the configured path, with the
+// export to the collector beside it when that is on (SPEC §16): each row
+// kicks a pass; closing gives the last pass a short grace.
+func openAudit(cfg *config.Config, cfgPath string, warn func(string)) (run.Recorder, func(), error) {
 	db, err := audit.Open(cfg.AuditDB())
 	if err != nil {
 		return nil, nil, err
 	}
-	return auditRecorder{db}, func() { _ = db.Close() }, nil
+	e := startExport(cfgPath, func() (*audit.DB, func(), error) { return db, func() {}, nil }, 0, warn)
+	if e == nil {
+		return auditRecorder{db}, func() { _ = db.Close() }, nil
+	}
+	return exportingRecorder{auditRecorder{db}, e}, func() { stopExport(e); _ = db.Close() }, nil
 }
 
 // auditRecorder writes the runner's audit rows to the database.
 type auditRecorder struct{ db *audit.DB }
 
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
-	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
-		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
-		InputSHA256: e.InputSHA256, Edited: e.Edited, Key: e.Key, Resumed: &e.Resumed, Cwd: e.Cwd})
+	return a.db.Record(ctx, e)
 }

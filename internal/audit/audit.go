@@ -14,24 +14,21 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"vibing/internal/auditrow"
 )
 
-// Decisions recorded in the log.
+// Decisions recorded in the log: the outcomes of internal/auditrow, under
+// the names this package's callers know.
 const (
-	DecisionAllow       = "allow"
-	DecisionDeny        = "deny"
-	DecisionAskApproved = "ask_approved"
-	DecisionAskDenied   = "ask_denied"
-	DecisionAskTimeout  = "ask_timeout"
-	// DecisionAskPending marks a call being asked: the row is written when
-	// the approval is asked and rewritten with the outcome (same Key) when it
-	// is resolved, so a run killed meanwhile leaves a trace of the call.
-	DecisionAskPending = "ask_pending"
-	// Decisions of `vibing-agent hook`, which never learns the outcome of
-	// what it hands back to Claude Code: "ask_cli" went to the CLI's own
-	// prompt, "defer" left the call to the CLI's own rules and mode.
-	DecisionAskCLI = "ask_cli"
-	DecisionDefer  = "defer"
+	DecisionAllow       = auditrow.Allow
+	DecisionDeny        = auditrow.Deny
+	DecisionAskApproved = auditrow.AskApproved
+	DecisionAskDenied   = auditrow.AskDenied
+	DecisionAskTimeout  = auditrow.AskTimeout
+	DecisionAskPending  = auditrow.AskPending
+	DecisionAskCLI      = auditrow.AskCLI
+	DecisionDefer       = auditrow.Defer
 )
 
 // Errors.
@@ -44,34 +41,8 @@ var (
 	errCheckpointBusy = errors.New("another process is reading the log")
 )
 
-// Entry is one audit row.
-type Entry struct {
-	Time      time.Time `json:"time"`
-	Chat      string    `json:"chat"`
-	SessionID string    `json:"session_id"`
-	Tool      string    `json:"tool"`
-	Action    string    `json:"action"`
-	Decision  string    `json:"decision"` // allow, deny, ask_approved, ask_denied, ask_timeout
-	Rule      string    `json:"rule"`
-	Source    string    `json:"source"`
-	Reason    string    `json:"reason"`
-	// Key names one tool call of one run. A second Record with the same Key
-	// rewrites that call's row (an ask_pending row gets its outcome) instead
-	// of adding one; an empty Key always adds a row.
-	Key string `json:"-"`
-	// InputSHA256 is the hex SHA-256 of the input an answered approval was
-	// about (what ran, when approved); "" for calls nobody was asked about.
-	InputSHA256 string `json:"input_sha256,omitempty"`
-	Edited      bool   `json:"edited,omitempty"` // the person edited the input before approving it
-	// Resumed says whether the call was decided in a resumed session (its
-	// approval prompts off, SPEC resume_ask); nil for a row of a
-	// vibing-agent that did not record it.
-	Resumed *bool `json:"resumed,omitempty"`
-	// Cwd is the working directory of the engine that decided the call
-	// (absolute), where its relative rules resolved; "" for a row of a
-	// vibing-agent that did not record it.
-	Cwd string `json:"cwd,omitempty"`
-}
+// Entry is one audit row (internal/auditrow).
+type Entry = auditrow.Entry
 
 // Options tune how long a write waits for a busy database.
 type Options struct {
@@ -238,6 +209,13 @@ var columns = []struct{ name, def string }{
 	{"edited", "INTEGER NOT NULL DEFAULT 0"},
 	{"resumed", "INTEGER"}, // NULL: not recorded (an older row)
 	{"cwd", "TEXT NOT NULL DEFAULT ''"},
+	{"tool_use_id", "TEXT NOT NULL DEFAULT ''"},
+	{"mode", "TEXT NOT NULL DEFAULT ''"},
+	{"layer", "TEXT NOT NULL DEFAULT ''"},
+	// the row's link in the hash chain (chain.go) and whether the export
+	// sent it (export.go); neither is one of the row's own fields
+	{"hash", "TEXT NOT NULL DEFAULT ''"},
+	{"exported", "INTEGER NOT NULL DEFAULT 0"},
 }
 
 // migrate creates the table, or adds what an older one lacks.
@@ -274,7 +252,7 @@ func migrate(tx *sql.Tx) error {
 			}
 		}
 	}
-	return nil
+	return migrateChain(tx)
 }
 
 // retryBusy runs fn again while SQLite reports the database busy or locked
@@ -423,14 +401,7 @@ func checkpoint(h *sql.DB, d time.Duration) error {
 }
 
 // ValidDecision reports whether d is one of the recorded decisions.
-func ValidDecision(d string) bool {
-	switch d {
-	case DecisionAllow, DecisionDeny, DecisionAskApproved, DecisionAskDenied, DecisionAskTimeout, DecisionAskPending,
-		DecisionAskCLI, DecisionDefer:
-		return true
-	}
-	return false
-}
+func ValidDecision(d string) bool { return auditrow.Valid(d) }
 
 // AbsChat makes a chat path absolute, the form rows store and queries use.
 func AbsChat(chat string) string {
@@ -483,7 +454,7 @@ func (db *DB) Record(ctx context.Context, e Entry) error {
 // replaced meanwhile.
 const maxMoves = 3
 
-// record writes e on h in one transaction.
+// record writes e on h in one transaction, with its link in the chain.
 func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 	var resumed any // NULL when the writer did not say
 	if e.Resumed != nil {
@@ -495,26 +466,33 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 			return err
 		}
 		defer tx.Rollback()
+		// each write returns the row as stored, which its link covers
+		var id int64
+		var fields []byte
 		if key != nil {
-			res, err := tx.ExecContext(ctx,
+			fields, err = rowFields(tx.QueryRowContext(ctx,
 				`UPDATE audit SET time_ns = ?, session_id = ?, tool = ?, action = ?, decision = ?, rule = ?, source = ?, reason = ?,
-				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ? WHERE call_key = ?`,
+				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ?, tool_use_id = ?, mode = ?, layer = ? WHERE call_key = ?
+				 RETURNING `+rowColumns+`, id`,
 				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited,
-				resumed, e.Cwd, key)
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer, key), &id)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		if id == 0 {
+			fields, err = rowFields(tx.QueryRowContext(ctx,
+				`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
+				 resumed, cwd, tool_use_id, mode, layer)
+				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				 RETURNING `+rowColumns+`, id`,
+				e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer), &id)
 			if err != nil {
 				return err
 			}
-			if n, err := res.RowsAffected(); err == nil && n > 0 {
-				return tx.Commit()
-			}
 		}
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
-			 resumed, cwd)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
-			resumed, e.Cwd)
-		if err != nil {
+		if err := linkFields(ctx, tx, id, fields); err != nil {
 			return err
 		}
 		return tx.Commit()
@@ -533,7 +511,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "time_ns >= ?")
 		args = append(args, q.Since.UnixNano())
 	}
-	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd FROM audit"
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd, tool_use_id, mode, layer FROM audit"
 	if len(where) > 0 {
 		stmt += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -558,7 +536,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		var ns int64
 		var resumed sql.NullBool
 		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited,
-			&resumed, &e.Cwd); err != nil {
+			&resumed, &e.Cwd, &e.ToolUseID, &e.Mode, &e.Layer); err != nil {
 			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
 		}
 		if resumed.Valid {

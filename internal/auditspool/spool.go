@@ -15,25 +15,13 @@ import (
 	"syscall"
 	"time"
 
+	"vibing/internal/auditrow"
 	"vibing/internal/safefile"
 )
 
-// Entry is one spooled audit row; the fields are those of the database.
-type Entry struct {
-	Time      time.Time `json:"time"`
-	Chat      string    `json:"chat,omitempty"`
-	SessionID string    `json:"session_id,omitempty"`
-	Tool      string    `json:"tool,omitempty"`
-	Action    string    `json:"action,omitempty"`
-	Decision  string    `json:"decision"`
-	Rule      string    `json:"rule,omitempty"`
-	Source    string    `json:"source,omitempty"`
-	Reason    string    `json:"reason,omitempty"`
-	// Resumed and Cwd are the audit columns of the same names: nil and ""
-	// in a line of a hook that did not write them.
-	Resumed *bool  `json:"resumed,omitempty"`
-	Cwd     string `json:"cwd,omitempty"`
-}
+// Entry is one spooled audit row (internal/auditrow); Key and the export
+// columns are the database's own.
+type Entry = auditrow.Entry
 
 // importing marks a spool that an importer took over ("<spool>.importing-<ns>").
 const importing = ".importing-"

@@ -135,7 +135,7 @@ func (h *Hook) preToolUse(in *Input) []byte {
 	}
 	d := eng.DecideIn(tool, input, absOr(in.Cwd))
 	row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Action: d.Action,
-		Rule: d.Rule, Source: Source, Reason: d.Reason}
+		Rule: d.Rule, Source: Source, Reason: d.Reason, ToolUseID: in.ToolUseID, Mode: Mode(in.PermissionMode), Layer: d.Source}
 	row.Resumed, row.Cwd = replayOf(eng)
 	var answer []byte
 	switch {
@@ -176,7 +176,8 @@ func replayOf(eng Decider) (*bool, string) {
 
 // recordedDeny refuses a call and records that, as far as it can.
 func (h *Hook) recordedDeny(in *Input, tool, reason string) []byte {
-	_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Decision: "deny", Source: Source, Reason: reason})
+	_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Decision: "deny", Source: Source, Reason: reason,
+		ToolUseID: in.ToolUseID, Mode: Mode(in.PermissionMode)})
 	return denyAnswer(reason)
 }
 

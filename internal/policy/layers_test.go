@@ -283,6 +283,9 @@ func TestBinaryGuarded(t *testing.T) {
 		bash("cp /tmp/evil "+full, "deny", "guard"),
 		bash("ln -sf /tmp/evil "+full, "deny", "guard"),
 		bash("mv /tmp/evil "+filepath.Dir(w.places.Binary)+"/../bin/./vibing-agent-full", "deny", "guard"),
+		// the audit export's build, which run and rpc start
+		file("Write", filepath.Join(filepath.Dir(w.places.Binary), "vibing-agent-otel"), "deny", "guard"),
+		bash("cp /tmp/evil "+filepath.Join(filepath.Dir(w.places.Binary), "vibing-agent-otel"), "deny", "guard"),
 		file("Edit", filepath.Join(filepath.Dir(w.places.Binary), "vibing-agent.md"), "allow", "mode"),
 		bash("echo x > "+filepath.Join(w.places.Managed, "policy.yaml"), "deny", "guard"),
 		bash("mkdir -p "+filepath.Join(w.places.ClaudeManaged, "managed-settings.d"), "deny", "guard"),

@@ -55,9 +55,12 @@ func pathless(path string, err error) error {
 //	# managed files only:
 //	disable_bypass: true   disable_always: true
 //	disable_session_grants: true   managed_rules_only: true
+//	audit_export_endpoint: https://otel.example.org:4318
+//	audit_export_protocol: http/protobuf   audit_export_inputs: false
 type vibingFile struct {
 	rules    session.PolicyFile
 	switches session.Switches
+	export   Export
 }
 
 var switchKeys = map[string]func(*session.Switches) *bool{
@@ -111,10 +114,17 @@ func parseVibingFile(data []byte, path, layer, name string) (*vibingFile, error)
 				return nil, bad(v, "mode must be one of %v", config.Modes)
 			}
 			f.rules.Mode = v.Value
+		case "audit_export_endpoint", "audit_export_protocol", "audit_export_inputs":
+			if layer != session.LayerManaged {
+				return nil, bad(k, "%s is a managed setting; only /etc/vibing/policy.yaml and /etc/vibing/policy.d/*.yaml may set it", k.Value)
+			}
+			if err := f.export.set(k.Value, v); err != nil {
+				return nil, bad(v, "%v", err)
+			}
 		default:
 			get, ok := switchKeys[k.Value]
 			if !ok {
-				return nil, bad(k, "unknown key %q (a policy file has allow, ask, deny, mode and, in the managed layer, disable_bypass, disable_always, disable_session_grants, managed_rules_only)", k.Value)
+				return nil, bad(k, "unknown key %q (a policy file has allow, ask, deny, mode and, in the managed layer, disable_bypass, disable_always, disable_session_grants, managed_rules_only, audit_export_endpoint, audit_export_protocol, audit_export_inputs)", k.Value)
 			}
 			if layer != session.LayerManaged {
 				return nil, bad(k, "%s is a managed switch; only /etc/vibing/policy.yaml and /etc/vibing/policy.d/*.yaml may set it", k.Value)

@@ -2,8 +2,8 @@ package run
 
 import (
 	"context"
-	"time"
 
+	"vibing/internal/auditrow"
 	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
@@ -33,43 +33,18 @@ func (e SessionEngine) Decide(tool string, input map[string]any, cwd string) ses
 
 var _ Engine = SessionEngine{}
 
-// Audit decision values.
+// Audit decision values: the outcomes of internal/auditrow.
 const (
-	AuditAllow       = "allow"
-	AuditDeny        = "deny"
-	AuditAskApproved = "ask_approved"
-	AuditAskDenied   = "ask_denied"
-	AuditAskTimeout  = "ask_timeout"
-	// AuditAskPending is the row of a call while it is being asked; the
-	// outcome rewrites it (same Key).
-	AuditAskPending = "ask_pending"
+	AuditAllow       = auditrow.Allow
+	AuditDeny        = auditrow.Deny
+	AuditAskApproved = auditrow.AskApproved
+	AuditAskDenied   = auditrow.AskDenied
+	AuditAskTimeout  = auditrow.AskTimeout
+	AuditAskPending  = auditrow.AskPending
 )
 
-// AuditEntry is one audit row: one per tool call, with its final outcome.
-// An asked call is written twice under the same Key: ask_pending when asked,
-// then its outcome, which replaces the first.
-type AuditEntry struct {
-	Time      time.Time
-	Chat      string
-	SessionID string
-	Tool      string
-	Action    string
-	Decision  string // allow | deny | ask_approved | ask_denied | ask_timeout | ask_pending
-	Rule      string
-	Source    string
-	Reason    string
-	Key       string // names one tool call of one run
-	// InputSHA256 is the hex SHA-256 of the exact input an answered approval
-	// let run (its JSON with sorted keys); "" for calls nobody was asked about.
-	InputSHA256 string
-	Edited      bool // the person edited the input before approving it
-	// Resumed says the engine decided as in a resumed session (approval
-	// prompts off unless resume_ask is prompt); what-if replays the row so.
-	Resumed bool
-	// Cwd is the engine's working directory, where its relative rules
-	// resolve.
-	Cwd string
-}
+// AuditEntry is one audit row (internal/auditrow).
+type AuditEntry = auditrow.Entry
 
 // Recorder stores audit rows (internal/audit in production). Record returns
 // once the row is durably stored; a call runs only after that. A row with

@@ -48,8 +48,8 @@ func TestRowsRecordResumedAndCwd(t *testing.T) {
 			if len(rec.rows) != 1 {
 				t.Fatalf("rows = %+v, want one", rec.rows)
 			}
-			if e := rec.rows[0]; e.Resumed != tt.resumed || e.Cwd != tt.cwd {
-				t.Errorf("row resumed=%v cwd=%q, want resumed=%v cwd=%q", e.Resumed, e.Cwd, tt.resumed, tt.cwd)
+			if e := rec.rows[0]; e.Resumed == nil || *e.Resumed != tt.resumed || e.Cwd != tt.cwd {
+				t.Errorf("row resumed=%v cwd=%q, want resumed=%v cwd=%q", e.Resumed != nil && *e.Resumed, e.Cwd, tt.resumed, tt.cwd)
 			}
 		})
 	}

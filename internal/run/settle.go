@@ -83,7 +83,7 @@ func (s *state) recordWith(p *Permission, d session.Decision, outcome, reason st
 	}
 	e := AuditEntry{Time: time.Now(), Chat: s.r.Chat, SessionID: s.sessionID, Key: s.runID + ":" + key,
 		Tool: p.Tool, Action: d.Action, Decision: outcome, Rule: d.Rule, Source: d.Source, Reason: reason,
-		Resumed: s.resumed(), Cwd: s.env().Cwd}
+		Resumed: ptr(s.resumed()), Cwd: s.env().Cwd, ToolUseID: p.ToolUseID, Mode: s.mode()}
 	if extra != nil {
 		extra(&e)
 	}
@@ -105,4 +105,18 @@ func (s *state) flushAudit() {
 		s.audit.taken()
 		res.job.done(res.err)
 	}
+}
+
+// mode is the engine's permission mode for the audit row, "" when the
+// engine does not say.
+func (s *state) mode() (m string) {
+	defer func() {
+		if recover() != nil {
+			m = ""
+		}
+	}()
+	if e, ok := s.r.Engine.(interface{ Mode() string }); ok {
+		return e.Mode()
+	}
+	return ""
 }

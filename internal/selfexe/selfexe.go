@@ -1,8 +1,10 @@
-// Package selfexe names the files vibing-agent runs from. make installs two
-// builds of it side by side: bin/vibing-agent, the lean build that check and
-// hook run in, and bin/vibing-agent-full, which runs audit, rpc and run for
-// it. Whichever of the two is running, both decide: both are guarded
-// against the agent and shown read-only in the sandbox.
+// Package selfexe names the files vibing-agent runs from. make installs
+// three builds of it side by side: bin/vibing-agent, the lean build that
+// check and hook run in; bin/vibing-agent-full, which runs audit, rpc and
+// run for it; and bin/vibing-agent-otel, the full build with the audit
+// export's OpenTelemetry sender, which those start when the export is on.
+// Whichever is running, all three run with the person's rights: all are
+// guarded against the agent and shown read-only in the sandbox.
 package selfexe
 
 import (
@@ -10,14 +12,15 @@ import (
 	"path/filepath"
 )
 
-// The names of the two builds.
+// The names of the builds.
 const (
 	Lean = "vibing-agent"
 	Full = "vibing-agent-full"
+	Otel = "vibing-agent-otel"
 )
 
-// Pair returns exe and, when exe bears one of the two names, the other
-// build beside it, whether or not a file is there yet: a build the agent
+// Pair returns exe and, when exe bears one of the builds' names, the other
+// builds beside it, whether or not a file is there yet: a build the agent
 // could put there would run the next command.
 func Pair(exe string) []string {
 	if exe == "" {
@@ -25,10 +28,14 @@ func Pair(exe string) []string {
 	}
 	dir, base := filepath.Split(exe)
 	switch base {
-	case Lean:
-		return []string{exe, filepath.Join(dir, Full)}
-	case Full:
-		return []string{exe, filepath.Join(dir, Lean)}
+	case Lean, Full, Otel:
+		out := []string{exe}
+		for _, b := range []string{Lean, Full, Otel} {
+			if b != base {
+				out = append(out, filepath.Join(dir, b))
+			}
+		}
+		return out
 	}
 	return []string{exe}
 }

@@ -34,6 +34,8 @@ func TestMain(m *testing.M) {
 	for _, b := range [][]string{
 		{"build", "-o", filepath.Join(dir, "vibing-agent-full"), "vibing/cmd/vibing-agent"},
 		{"build", "-tags", "lean", "-o", agentBin, "vibing/cmd/vibing-agent"},
+		// and the audit export's sender, which run, rpc and audit export start
+		{"build", "-tags", "otel", "-o", filepath.Join(dir, "vibing-agent-otel"), "vibing/cmd/vibing-agent"},
 	} {
 		build := exec.Command("go", b...)
 		build.Stderr = os.Stderr

@@ -1,0 +1,75 @@
+// Package auditrow is the audit row: the one type every writer and reader of
+// the audit trail shares (the runner, the SQLite log, the hook's spool, the
+// export), and the outcomes a row records. It imports nothing of vibing's,
+// so the lean build (check, hook) links it as cheaply as the full one.
+package auditrow
+
+import "time"
+
+// Outcomes a row records.
+const (
+	Allow       = "allow"
+	Deny        = "deny"
+	AskApproved = "ask_approved"
+	AskDenied   = "ask_denied"
+	AskTimeout  = "ask_timeout"
+	// AskPending marks a call being asked: the row is written when the
+	// approval is asked and rewritten with the outcome (same Key) when it
+	// is resolved, so a run killed meanwhile leaves a trace of the call.
+	AskPending = "ask_pending"
+	// Outcomes of `vibing-agent hook`, which never learns the outcome of
+	// what it hands back to Claude Code: "ask_cli" went to the CLI's own
+	// prompt, "defer" left the call to the CLI's own rules and mode.
+	AskCLI = "ask_cli"
+	Defer  = "defer"
+)
+
+// Valid reports whether d is one of the recorded outcomes.
+func Valid(d string) bool {
+	switch d {
+	case Allow, Deny, AskApproved, AskDenied, AskTimeout, AskPending, AskCLI, Defer:
+		return true
+	}
+	return false
+}
+
+// Entry is one audit row: one per tool call, with its final outcome. An
+// asked call is written twice under the same Key: ask_pending when asked,
+// then its outcome, which replaces the first.
+type Entry struct {
+	// Time comes first: the spool finds whole rows by how they begin.
+	Time      time.Time `json:"time"`
+	Chat      string    `json:"chat"`
+	SessionID string    `json:"session_id"`
+	Tool      string    `json:"tool"`
+	Action    string    `json:"action"`
+	Decision  string    `json:"decision"` // one of the outcomes above
+	Rule      string    `json:"rule"`
+	Source    string    `json:"source"`
+	Reason    string    `json:"reason"`
+	// Key names one tool call of one run. A second Record with the same Key
+	// rewrites that call's row (an ask_pending row gets its outcome) instead
+	// of adding one; an empty Key always adds a row.
+	Key string `json:"-"`
+	// InputSHA256 is the hex SHA-256 of the input an answered approval was
+	// about (what ran, when approved; its JSON with sorted keys); "" for
+	// calls nobody was asked about.
+	InputSHA256 string `json:"input_sha256,omitempty"`
+	Edited      bool   `json:"edited,omitempty"` // the person edited the input before approving it
+	// Resumed says whether the call was decided in a resumed session (its
+	// approval prompts off, SPEC resume_ask); nil for a row of a
+	// vibing-agent that did not record it.
+	Resumed *bool `json:"resumed,omitempty"`
+	// Cwd is the working directory of the engine that decided the call
+	// (absolute), where its relative rules resolved; "" for a row of a
+	// vibing-agent that did not record it.
+	Cwd string `json:"cwd,omitempty"`
+	// ToolUseID is the model's id of the call, the one Claude Code's own
+	// events carry (tool_use_id), so both streams join; "" when unknown.
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	// Mode is the permission mode the call was decided in; "" when unknown.
+	Mode string `json:"mode,omitempty"`
+	// Layer is the layer and file of what decided when Source names the
+	// writer instead (the hook's rows: Source "hook"); "" otherwise.
+	Layer string `json:"layer,omitempty"`
+}
