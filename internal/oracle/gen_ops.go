@@ -135,7 +135,7 @@ func genRun(r *rand.Rand) Line {
 		name, how = prog[:1]+"$(true)"+prog[1:], "cmdsubst-empty"
 	}
 	line := name + " " + args
-	switch r.IntN(16) {
+	switch r.IntN(17) {
 	case 0:
 		return Line{Text: "command " + line, How: "run/command/" + how}
 	case 1:
@@ -170,6 +170,20 @@ func genRun(r *rand.Rand) Line {
 			"git -c core.pager=" + q(prog+" "+args+"; cat") + " -p log -1",
 			"PATH=/usr/bin " + line, "command -p " + line, "(exec -a x " + line + ")",
 		}), How: "run/more/" + how}
+	case 14:
+		pl := prog + " " + args
+		return Line{Text: pick(r, []string{
+			"git -c core.editor=" + q(pl+"; :") + " commit --allow-empty -q",
+			"git -c core.fsmonitor=" + q(pl+"; :") + " status",
+			"git -c diff.external=" + q(pl+"; :") + " diff HEAD -- src/app.py",
+			"git -c protocol.ext.allow=always ls-remote " + q("ext::"+pl),
+			"git bisect start HEAD HEAD~0 2>/dev/null; git bisect run " + pl,
+			"git -c credential.helper=" + q("!"+pl) + " credential fill <<< $'protocol=https\\nhost=x\\n'",
+			"git rebase -q --exec " + q(pl) + " HEAD",
+			"GIT_EXTERNAL_DIFF=" + q(pl+"; :") + " git diff HEAD -- src/app.py",
+			"GIT_PAGER=" + q(pl+"; cat") + " git -p log -1",
+			"GIT_EDITOR=" + q(pl+"; :") + " git commit --allow-empty -q",
+		}), How: "run/git-ways"}
 	}
 	return Line{Text: line, How: "run/" + how}
 }
