@@ -187,8 +187,7 @@ func badOption(a string, bad []string) bool {
 // name a file resolves inside the working folder, as written and resolved.
 // Nothing is written, removed or contacted.
 func (c *Call) ReadsOnlyInside() bool {
-	if c == nil || c.Tool != "Bash" || c.Err != nil || c.braceOverflow || c.dirOverflow || c.ForkBomb ||
-		c.unseenCmd != "" || c.unseenArg != "" || len(c.Commands) == 0 {
+	if !c.seenWhole() {
 		return false
 	}
 	for _, w := range [][]Path{c.Modifies, c.Writes} {
@@ -199,67 +198,133 @@ func (c *Call) ReadsOnlyInside() bool {
 		}
 	}
 	for i := range c.Commands {
-		cmd := &c.Commands[i]
-		if !cmd.ReadOnly() || cmd.Dynamic || cmd.dynamicName || cmd.unseen != "" || cmd.denyOnly || cmd.braceOverflow ||
-			cmd.dirsFrom != 0 || len(cmd.Args) == 0 || len(cmd.Words) != len(cmd.Args) {
+		if !c.Commands[i].modeRead() {
 			return false
-		}
-		r := cmd.more()
-		if len(r.wrappers) > 0 || len(r.assigns) > 0 || len(r.codeVars) > 0 || len(r.computed) > 0 {
-			return false
-		}
-		for _, o := range r.outs {
-			if o != "/dev/null" {
-				return false
-			}
-		}
-		name := cmd.Args[0]
-		if strings.ContainsRune(name, '/') {
-			return false // a program by path: whatever lies there
-		}
-		bad, ok := modeReaders.get()[name]
-		if !ok {
-			return false
-		}
-		args := cmd.Args[1:]
-		if name == "sed" && !sedPrintsOnly(args) {
-			return false
-		}
-		if name == "git" {
-			sub, rest := gitSubcommand(args)
-			if !modeGitReaders[sub] && !gitListsOnly(sub, rest) {
-				return false
-			}
-			for _, a := range args[:len(args)-len(rest)] {
-				if badOption(a, gitRunners) {
-					return false
-				}
-			}
-			if (sub == "log" || sub == "diff") && !gitListingOnly(sub, rest) {
-				return false
-			}
-			args = rest
-			bad = []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager"}
-		}
-		for _, a := range args {
-			if a == "--" {
-				break
-			}
-			if badOption(a, bad) {
-				return false
-			}
 		}
 	}
-	if c.args != nil {
-		paths := c.argPaths()
-		if c.args.globOverflow {
+	return c.wordsInside()
+}
+
+// CoversWithReads reports whether every command of Bash line c is either
+// covered by one of the allow rules or a read that ReadsOnlyInside would
+// pass (npm test 2>&1 | tail -20 under Bash(npm:*)), with at least one of
+// each, and returns the first covering rule. As for ReadsOnlyInside, the
+// line is seen whole and every word that may name a file lies inside the
+// working folder; what the covered commands write must be allowed by the
+// Write and Edit rules, as for Covers; a reader writes nothing.
+func CoversWithReads(rules []*Rule, c *Call) (*Rule, bool) {
+	if len(rules) == 0 || !c.seenWhole() {
+		return nil, false
+	}
+	var deciding *Rule
+	reads := 0
+	for i := range c.Commands {
+		if c.Commands[i].modeRead() {
+			reads++
+			continue
+		}
+		if c.Commands[i].denyOnly {
+			return nil, false // (Covers passes over it; here a person judges)
+		}
+		r := coveredBy(rules, c, i)
+		if r == nil {
+			return nil, false
+		}
+		if deciding == nil {
+			deciding = r
+		}
+	}
+	if deciding == nil || reads == 0 {
+		return nil, false
+	}
+	for _, w := range nonTrivialWrites(c) {
+		if !writeAllowed(rules, c, w) {
+			return nil, false
+		}
+	}
+	if !c.wordsInside() {
+		return nil, false
+	}
+	return deciding, true
+}
+
+// seenWhole reports whether Bash line c parsed and the engine sees through
+// all of it: no fork bomb, no overflow, nothing it cannot see.
+func (c *Call) seenWhole() bool {
+	return c != nil && c.Tool == "Bash" && c.Err == nil && !c.braceOverflow && !c.dirOverflow && !c.ForkBomb &&
+		c.unseenCmd == "" && c.unseenArg == "" && len(c.Commands) > 0
+}
+
+// wordsInside reports whether every word of c that may name a file resolves
+// inside the working folder, as written and resolved.
+func (c *Call) wordsInside() bool {
+	if c.args == nil {
+		return true
+	}
+	paths := c.argPaths()
+	if c.args.globOverflow {
+		return false
+	}
+	for i := range paths {
+		p := &paths[i]
+		if p.unsure || !inside(p.Abs, c.Env.Cwd) || !inside(p.Real, c.realCwd) {
 			return false
 		}
-		for i := range paths {
-			p := &paths[i]
-			if p.unsure || !inside(p.Abs, c.Env.Cwd) || !inside(p.Real, c.realCwd) {
+	}
+	return true
+}
+
+// modeRead reports whether command cmd is one of modeReaders, seen whole,
+// without an option that writes, runs a program or follows a file forever,
+// and writes nothing but /dev/null.
+func (cmd *Command) modeRead() bool {
+	if !cmd.ReadOnly() || cmd.Dynamic || cmd.dynamicName || cmd.unseen != "" || cmd.denyOnly || cmd.braceOverflow ||
+		cmd.dirsFrom != 0 || len(cmd.Args) == 0 || len(cmd.Words) != len(cmd.Args) {
+		return false
+	}
+	r := cmd.more()
+	if len(r.wrappers) > 0 || len(r.assigns) > 0 || len(r.codeVars) > 0 || len(r.computed) > 0 {
+		return false
+	}
+	for _, o := range r.outs {
+		if o != "/dev/null" {
+			return false
+		}
+	}
+	name := cmd.Args[0]
+	if strings.ContainsRune(name, '/') {
+		return false // a program by path: whatever lies there
+	}
+	bad, ok := modeReaders.get()[name]
+	if !ok {
+		return false
+	}
+	args := cmd.Args[1:]
+	if name == "sed" && !sedPrintsOnly(args) {
+		return false
+	}
+	if name == "git" {
+		sub, rest := gitSubcommand(args)
+		if !modeGitReaders[sub] && !gitListsOnly(sub, rest) {
+			return false
+		}
+		for _, a := range args[:len(args)-len(rest)] {
+			if badOption(a, gitRunners) {
 				return false
 			}
+		}
+		if (sub == "log" || sub == "diff") && !gitListingOnly(sub, rest) {
+			return false
+		}
+		args = rest
+		bad = []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager"}
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if badOption(a, bad) {
+			return false
 		}
 	}
 	return true

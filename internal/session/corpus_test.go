@@ -114,3 +114,9 @@ func TestUnseenAsksCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "unseen.jso
 // plan and dontAsk modes; anything that writes, runs a program, reaches out
 // or cannot be seen through still asks.
 func TestReadOnlyBashCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "readonly.json", 10) }
+
+// A Bash line made of commands an allow rule or a session grant covers and
+// reads the mode allows (npm test 2>&1 | tail -20) runs without a prompt;
+// a write, a delete, unseen code, the network or a read outside in any part
+// still asks or is refused.
+func TestMixedLineCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "mixed.json", 10) }

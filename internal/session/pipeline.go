@@ -195,6 +195,10 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 				Reason: say(c, " is allowed by the rule ", r, ", which covers its command.")}
 		}
 	}
+	// 6b. a line of allowed commands and reads (npm test | tail -20)
+	if d, ok := e.allowedWithReads(c, rs); ok {
+		return d
+	}
 	// 7. mode and policies
 	d := e.byMode(c)
 	if d.Decision == Ask && len(e.untrusted) > 0 {
@@ -509,6 +513,29 @@ func (e *Engine) sourceOfAllow(text string) string {
 		return src // the first allow rule of that text (noteAllowSource)
 	}
 	return SourceAllowList
+}
+
+// allowedWithReads allows a Bash line whose every command a session grant
+// or an allow rule covers or is a read the mode allows (matcher.CoversWithReads),
+// naming the grant or rule. The reads are the mode's: not in
+// bypassPermissions (which allows all), not under an "always" policy for
+// Bash (which asks before every read).
+func (e *Engine) allowedWithReads(c *matcher.Call, rs *ruleSet) (Decision, bool) {
+	if c.Tool != "Bash" || e.mode == "bypassPermissions" || (len(rs.sessAllowValid) == 0 && len(rs.allowValid) == 0) {
+		return Decision{}, false
+	}
+	if p, ok := e.policyOf("Bash"); ok && p == config.PolicyAlways && (e.mode == "default" || e.mode == "acceptEdits") {
+		return Decision{}, false
+	}
+	if r, ok := matcher.CoversWithReads(rs.sessAllowValid, c); ok {
+		return Decision{Decision: Allow, Rule: r.Text, Source: SourceSession,
+			Reason: say(c, " is allowed for this session (", r.Text, "); the rest of it only reads inside the working directory.")}, true
+	}
+	if r, ok := matcher.CoversWithReads(rs.allowValid, c); ok {
+		return Decision{Decision: Allow, Rule: r.Text, Source: e.sourceOfAllow(r.Text),
+			Reason: say(c, " is allowed by the rule ", r.Text, "; the rest of it only reads inside the working directory.")}, true
+	}
+	return Decision{}, false
 }
 
 // byMode is step 7: what happens to a call that no rule names.
