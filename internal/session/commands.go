@@ -71,9 +71,9 @@ func (e *Engine) Suggest(tool string, input map[string]any) string {
 		}
 	}
 	if bc != nil && bc.Err == nil {
-		return matcher.Suggest(bc)
+		return e.suggest(bc)
 	}
-	return matcher.Suggest(c)
+	return e.suggest(c)
 }
 
 // RulesCover checks a rule set typed for an "always" or "for session"
@@ -104,6 +104,9 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List
 		if list == matcher.AllowList {
 			if ok, _ := matcher.Covers(rules, v); ok {
 				return nil
+			}
+			if _, ok := matcher.CoversWithReads(rules, v); ok && e.readsBeside() {
+				return nil // the reads beside them pass as the mode's (allowedWithReads)
 			}
 			continue
 		}

@@ -521,10 +521,7 @@ func (e *Engine) sourceOfAllow(text string) string {
 // bypassPermissions (which allows all), not under an "always" policy for
 // Bash (which asks before every read).
 func (e *Engine) allowedWithReads(c *matcher.Call, rs *ruleSet) (Decision, bool) {
-	if c.Tool != "Bash" || e.mode == "bypassPermissions" || (len(rs.sessAllowValid) == 0 && len(rs.allowValid) == 0) {
-		return Decision{}, false
-	}
-	if p, ok := e.policyOf("Bash"); ok && p == config.PolicyAlways && (e.mode == "default" || e.mode == "acceptEdits") {
+	if c.Tool != "Bash" || !e.readsBeside() || (len(rs.sessAllowValid) == 0 && len(rs.allowValid) == 0) {
 		return Decision{}, false
 	}
 	if r, ok := matcher.CoversWithReads(rs.sessAllowValid, c); ok {
@@ -536,6 +533,27 @@ func (e *Engine) allowedWithReads(c *matcher.Call, rs *ruleSet) (Decision, bool)
 			Reason: say(c, " is allowed by the rule ", r.Text, "; the rest of it only reads inside the working directory.")}, true
 	}
 	return Decision{}, false
+}
+
+// readsBeside reports whether reads the mode allows pass beside the
+// allowed commands of a Bash line: not in bypassPermissions (which allows
+// all), not under an "always" policy for Bash (which asks before a read).
+func (e *Engine) readsBeside() bool {
+	if e.mode == "bypassPermissions" {
+		return false
+	}
+	p, ok := e.policyOf("Bash")
+	return !ok || p != config.PolicyAlways || (e.mode != "default" && e.mode != "acceptEdits")
+}
+
+// suggest is the rule set for an always or session answer to c, or for the
+// guidance of a refused ask: without rules for the reads the mode lets
+// pass beside them.
+func (e *Engine) suggest(c *matcher.Call) string {
+	if e.readsBeside() {
+		return matcher.JoinRules(matcher.SuggestBesideReads(c))
+	}
+	return matcher.Suggest(c)
 }
 
 // byMode is step 7: what happens to a call that no rule names.
@@ -576,7 +594,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 		d.Decision, d.Reason = Deny, say(c, " is denied: plan mode is read-only.")
 		return d
 	case "dontAsk":
-		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), matcher.Suggest(c))
+		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), e.suggest(c))
 		return d
 	case "acceptEdits":
 		if known && info.Edit && c.Err == nil && inside {
@@ -648,7 +666,7 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	// narrowest rules that cover the call, never the whole tool
 	fix := d.Rule
 	if r, err := matcher.ParseRule(fix); fix == "" || err != nil || !r.HasArg() || r.IsRegex() {
-		fix = matcher.Suggest(c)
+		fix = e.suggest(c)
 	}
 	why := "approval needed"
 	if d.Rule != "" {
