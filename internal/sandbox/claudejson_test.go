@@ -115,3 +115,28 @@ func TestExitNoticeNamesOnlyGrants(t *testing.T) {
 		})
 	}
 }
+
+// A file written in the private /tmp vanishes; the project (even below
+// /tmp), what the view shows there and anything outside /tmp do not.
+func TestViewVanishes(t *testing.T) {
+	v := &View{Writable: []Entry{{Path: "/tmp/work/proj"}}, Visible: []string{"/tmp/tools"}}
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"/tmp/report.txt", true},
+		{"/tmp/work/other/x", true},
+		{"/tmp/work/proj/out.txt", false},
+		{"/tmp/tools/bin/x", false},
+		{"/home/me/x", false},
+		{"/tmpfile", false},
+	}
+	for _, tt := range tests {
+		if got := v.Vanishes(tt.path); got != tt.want {
+			t.Errorf("Vanishes(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	if (*View)(nil).Vanishes("/tmp/x") {
+		t.Error("no view (no sandbox): nothing vanishes")
+	}
+}

@@ -208,6 +208,11 @@ func (v *View) shows(p string) bool {
 	return false
 }
 
+// Vanishes reports whether a file written at p inside the sandbox is gone
+// when it ends: p lies in the private /tmp, where nothing of the person's
+// shows.
+func (v *View) Vanishes(p string) bool { return v != nil && !v.shows(p) }
+
 // inPrivateTmp reports whether p lies below /tmp where nothing shows it
 // (the private /tmp already hides it).
 func (v *View) inPrivateTmp(p string, show []string) bool {
