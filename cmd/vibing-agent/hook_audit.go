@@ -18,7 +18,7 @@ func importHookSpool(ctx context.Context, db *audit.DB) error {
 		for _, e := range es {
 			err := db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
 				Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
-				Resumed: e.Resumed, Cwd: e.Cwd})
+				Resumed: e.Resumed, Cwd: e.Cwd, Via: e.Via})
 			if err != nil {
 				return err
 			}

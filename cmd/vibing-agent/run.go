@@ -221,5 +221,5 @@ type auditRecorder struct{ db *audit.DB }
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
 	return a.db.Record(ctx, audit.Entry{Time: e.Time, Chat: e.Chat, SessionID: e.SessionID, Tool: e.Tool,
 		Action: e.Action, Decision: e.Decision, Rule: e.Rule, Source: e.Source, Reason: e.Reason,
-		InputSHA256: e.InputSHA256, Edited: e.Edited, Key: e.Key, Resumed: &e.Resumed, Cwd: e.Cwd})
+		InputSHA256: e.InputSHA256, Edited: e.Edited, Key: e.Key, Resumed: &e.Resumed, Cwd: e.Cwd, Via: "run"})
 }

@@ -53,8 +53,12 @@ type Entry struct {
 	Action    string    `json:"action"`
 	Decision  string    `json:"decision"` // allow, deny, ask_approved, ask_denied, ask_timeout
 	Rule      string    `json:"rule"`
-	Source    string    `json:"source"`
+	Source    string    `json:"source"` // the engine's: deny_list, mode, user:~/.config/vibing/policy.yaml...
 	Reason    string    `json:"reason"`
+	// Via names what decided and wrote the row: run (a chat's agent), hook
+	// (vibing-agent hook in a Claude Code session), mention (the @-mentions
+	// of a message the editor sends); "" for a row of an older vibing-agent.
+	Via string `json:"via,omitempty"`
 	// Key names one tool call of one run. A second Record with the same Key
 	// rewrites that call's row (an ask_pending row gets its outcome) instead
 	// of adding one; an empty Key always adds a row.
@@ -238,7 +242,12 @@ var columns = []struct{ name, def string }{
 	{"edited", "INTEGER NOT NULL DEFAULT 0"},
 	{"resumed", "INTEGER"}, // NULL: not recorded (an older row)
 	{"cwd", "TEXT NOT NULL DEFAULT ''"},
+	{"via", "TEXT NOT NULL DEFAULT ''"},
 }
+
+// viaFromSource moves what older rows wrote as their source (hook,
+// mention: who decided, not which rule) to via, once, when via is added.
+const viaFromSource = `UPDATE audit SET via = source, source = '' WHERE via = '' AND source IN ('hook', 'mention')`
 
 // migrate creates the table, or adds what an older one lacks.
 func migrate(tx *sql.Tx) error {
@@ -271,6 +280,11 @@ func migrate(tx *sql.Tx) error {
 		if !have[c.name] {
 			if _, err := tx.Exec("ALTER TABLE audit ADD COLUMN " + c.name + " " + c.def); err != nil {
 				return fmt.Errorf("add column %s: %w", c.name, err)
+			}
+			if c.name == "via" {
+				if _, err := tx.Exec(viaFromSource); err != nil {
+					return fmt.Errorf("fill column via: %w", err)
+				}
 			}
 		}
 	}
@@ -498,9 +512,9 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 		if key != nil {
 			res, err := tx.ExecContext(ctx,
 				`UPDATE audit SET time_ns = ?, session_id = ?, tool = ?, action = ?, decision = ?, rule = ?, source = ?, reason = ?,
-				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ? WHERE call_key = ?`,
+				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ?, via = ? WHERE call_key = ?`,
 				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited,
-				resumed, e.Cwd, key)
+				resumed, e.Cwd, e.Via, key)
 			if err != nil {
 				return err
 			}
@@ -510,10 +524,10 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 		}
 		_, err = tx.ExecContext(ctx,
 			`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
-			 resumed, cwd)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			 resumed, cwd, via)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
-			resumed, e.Cwd)
+			resumed, e.Cwd, e.Via)
 		if err != nil {
 			return err
 		}
@@ -533,7 +547,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "time_ns >= ?")
 		args = append(args, q.Since.UnixNano())
 	}
-	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd FROM audit"
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd, via FROM audit"
 	if len(where) > 0 {
 		stmt += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -558,7 +572,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		var ns int64
 		var resumed sql.NullBool
 		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited,
-			&resumed, &e.Cwd); err != nil {
+			&resumed, &e.Cwd, &e.Via); err != nil {
 			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
 		}
 		if resumed.Valid {

@@ -27,7 +27,8 @@ type Entry struct {
 	Action    string    `json:"action,omitempty"`
 	Decision  string    `json:"decision"`
 	Rule      string    `json:"rule,omitempty"`
-	Source    string    `json:"source,omitempty"`
+	Source    string    `json:"source,omitempty"` // the engine's, as in the audit column
+	Via       string    `json:"via,omitempty"`    // hook or mention: what decided (the audit column)
 	Reason    string    `json:"reason,omitempty"`
 	// Resumed and Cwd are the audit columns of the same names: nil and ""
 	// in a line of a hook that did not write them.
