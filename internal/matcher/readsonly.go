@@ -29,6 +29,36 @@ var modeReaders = table[map[string][]string]{make: func() map[string][]string {
 	}
 }}
 
+// versionFlags are the interpreters and compilers whose version question
+// (node --version, python3 -V) is a read: each prints its version and
+// exits while parsing its options, before it runs or loads any code. Left
+// out on purpose: ruby -v (then runs stdin), and the tools whose start
+// reads the project to pick and fetch a toolchain (go, cargo and rustc
+// under rustup, yarn, pnpm, npm under corepack).
+var versionFlags = map[string][]string{
+	"node": {"--version", "-v"}, "nodejs": {"--version", "-v"}, "python": {"--version", "-V"}, "python3": {"--version", "-V"},
+	"perl": {"--version", "-v"}, "gcc": {"--version"}, "g++": {"--version"}, "cc": {"--version"}, "clang": {"--version"},
+	"make": {"--version"}, "ruby": {"--version"},
+}
+
+// versionOnly reports whether args ask a program of versionFlags only for
+// its version (python3.12 --version counts as python3).
+func versionOnly(args []string) bool {
+	if len(args) != 2 || strings.ContainsRune(args[0], '/') {
+		return false
+	}
+	name := args[0]
+	if strings.HasPrefix(name, "python3.") && isDigits(name[len("python3."):]) {
+		name = "python3"
+	}
+	for _, f := range versionFlags[name] {
+		if args[1] == f {
+			return true
+		}
+	}
+	return false
+}
+
 // modeGitReaders are the git subcommands that pass as a read: none that
 // prints what a file holds (show, blame, grep, cat-file: a tracked .env
 // that a Read rule denies would be printed from the object store, where no
@@ -278,7 +308,7 @@ func (c *Call) wordsInside() bool {
 // without an option that writes, runs a program or follows a file forever,
 // and writes nothing but /dev/null.
 func (cmd *Command) modeRead() bool {
-	if !cmd.ReadOnly() || cmd.Dynamic || cmd.dynamicName || cmd.unseen != "" || cmd.denyOnly || cmd.braceOverflow ||
+	if !(cmd.ReadOnly() || versionOnly(cmd.Args)) || cmd.Dynamic || cmd.dynamicName || cmd.unseen != "" || cmd.denyOnly || cmd.braceOverflow ||
 		cmd.dirsFrom != 0 || len(cmd.Args) == 0 || len(cmd.Words) != len(cmd.Args) {
 		return false
 	}
@@ -294,6 +324,9 @@ func (cmd *Command) modeRead() bool {
 	name := cmd.Args[0]
 	if strings.ContainsRune(name, '/') {
 		return false // a program by path: whatever lies there
+	}
+	if versionOnly(cmd.Args) {
+		return true
 	}
 	bad, ok := modeReaders.get()[name]
 	if !ok {
