@@ -59,6 +59,28 @@ func versionOnly(args []string) bool {
 	return false
 }
 
+// gitContent reports whether git subcommand sub with arguments args prints
+// what the repository's files hold and nothing outside it: show, diff, log
+// (with -p) and blame, without --no-index (diff of any two files),
+// blame's --contents, -S and --ignore-revs-file (which read a file named
+// there).
+func gitContent(sub string, args []string) bool {
+	switch sub {
+	case "show", "diff", "log", "blame":
+	default:
+		return false
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if badOption(a, []string{"--no-index", "--contents", "--ignore-revs-file"}) || (sub == "blame" && badOption(a, []string{"-S"})) {
+			return false
+		}
+	}
+	return true
+}
+
 // modeGitReaders are the git subcommands that pass as a read: none that
 // prints what a file holds (show, blame, grep, cat-file: a tracked .env
 // that a Read rule denies would be printed from the object store, where no
@@ -216,7 +238,12 @@ func badOption(a string, bad []string) bool {
 // run time, no wrapper, no variable set before it), and every word that may
 // name a file resolves inside the working folder, as written and resolved.
 // Nothing is written, removed or contacted.
-func (c *Call) ReadsOnlyInside() bool {
+//
+// git show, diff (its lines), log -p and blame print what files in the
+// repository hold, including earlier versions no path names: they pass only
+// when repo (evaluated only then) says no Read deny or ask rule names a file
+// there; a nil repo says it may not.
+func (c *Call) ReadsOnlyInside(repo RepoCheck) bool {
 	if !c.seenWhole() {
 		return false
 	}
@@ -228,12 +255,18 @@ func (c *Call) ReadsOnlyInside() bool {
 		}
 	}
 	for i := range c.Commands {
-		if !c.Commands[i].modeRead() {
+		if !c.Commands[i].modeRead(repo) {
 			return false
 		}
 	}
 	return c.wordsInside()
 }
+
+// RepoCheck reports whether the repository around the working folder may
+// be read whole (no Read deny or ask rule names a file in it); the engine
+// gives it, the analysis calls it only for a git command that prints
+// files' contents.
+type RepoCheck func() bool
 
 // CoversWithReads reports whether every command of Bash line c is either
 // covered by one of the allow rules or a read that ReadsOnlyInside would
@@ -242,14 +275,14 @@ func (c *Call) ReadsOnlyInside() bool {
 // line is seen whole and every word that may name a file lies inside the
 // working folder; what the covered commands write must be allowed by the
 // Write and Edit rules, as for Covers; a reader writes nothing.
-func CoversWithReads(rules []*Rule, c *Call) (*Rule, bool) {
+func CoversWithReads(rules []*Rule, c *Call, repo RepoCheck) (*Rule, bool) {
 	if len(rules) == 0 || !c.seenWhole() {
 		return nil, false
 	}
 	var deciding *Rule
 	reads := 0
 	for i := range c.Commands {
-		if c.Commands[i].modeRead() {
+		if c.Commands[i].modeRead(repo) {
 			reads++
 			continue
 		}
@@ -307,7 +340,7 @@ func (c *Call) wordsInside() bool {
 // modeRead reports whether command cmd is one of modeReaders, seen whole,
 // without an option that writes, runs a program or follows a file forever,
 // and writes nothing but /dev/null.
-func (cmd *Command) modeRead() bool {
+func (cmd *Command) modeRead(repo RepoCheck) bool {
 	if !(cmd.ReadOnly() || versionOnly(cmd.Args)) || cmd.Dynamic || cmd.dynamicName || cmd.unseen != "" || cmd.denyOnly || cmd.braceOverflow ||
 		cmd.dirsFrom != 0 || len(cmd.Args) == 0 || len(cmd.Words) != len(cmd.Args) {
 		return false
@@ -338,15 +371,13 @@ func (cmd *Command) modeRead() bool {
 	}
 	if name == "git" {
 		sub, rest := gitSubcommand(args)
-		if !modeGitReaders[sub] && !gitListsOnly(sub, rest) {
-			return false
-		}
 		for _, a := range args[:len(args)-len(rest)] {
 			if badOption(a, gitRunners) {
 				return false
 			}
 		}
-		if (sub == "log" || sub == "diff") && !gitListingOnly(sub, rest) {
+		listing := (modeGitReaders[sub] || gitListsOnly(sub, rest)) && ((sub != "log" && sub != "diff") || gitListingOnly(sub, rest))
+		if !listing && !(gitContent(sub, rest) && repo != nil && repo()) {
 			return false
 		}
 		args = rest

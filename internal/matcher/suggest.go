@@ -32,7 +32,7 @@ func SuggestRules(c *Call) []string {
 	var s string
 	switch {
 	case c.Tool == "Bash":
-		return suggestBash(c, false)
+		return suggestBash(c, nil)
 	case c.Tool == "WebFetch":
 		if c.Host != "" {
 			s = "WebFetch(" + c.Host + ")"
@@ -125,11 +125,14 @@ func isSpace(ch byte) bool { return ch == ' ' || ch == '\t' || ch == '\n' || ch 
 // -20, an echo), when the rules left cover the line with those reads
 // (CoversWithReads); else it is SuggestRules. It is for a chat whose mode
 // lets such lines pass beside their allowed commands.
-func SuggestBesideReads(c *Call) []string {
+func SuggestBesideReads(c *Call, repo RepoCheck) []string {
 	if c == nil || c.Tool != "Bash" || !c.seenWhole() {
 		return SuggestRules(c)
 	}
-	out := suggestBash(c, true)
+	if repo == nil {
+		repo = func() bool { return false }
+	}
+	out := suggestBash(c, repo)
 	rules := make([]*Rule, 0, len(out))
 	for _, t := range out {
 		r, err := ParseRule(t)
@@ -138,15 +141,15 @@ func SuggestBesideReads(c *Call) []string {
 		}
 		rules = append(rules, r)
 	}
-	if _, ok := CoversWithReads(rules, c); !ok {
+	if _, ok := CoversWithReads(rules, c, repo); !ok {
 		return SuggestRules(c)
 	}
 	return out
 }
 
-// suggestBash is SuggestRules for a Bash line; with skipReads, commands the
-// mode allows as reads get no rule.
-func suggestBash(c *Call, skipReads bool) []string {
+// suggestBash is SuggestRules for a Bash line; with skip, commands the mode
+// allows as reads (skip is their repository check) get no rule.
+func suggestBash(c *Call, skip RepoCheck) []string {
 	if len(c.Commands) == 0 || c.Err != nil {
 		words := strings.Fields(c.Command)
 		if len(words) == 0 {
@@ -158,7 +161,7 @@ func suggestBash(c *Call, skipReads bool) []string {
 	var parsed []*Rule
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if cmd.denyOnly || cmd.dynamicName || (skipReads && cmd.modeRead()) {
+		if cmd.denyOnly || cmd.dynamicName || (skip != nil && cmd.modeRead(skip)) {
 			continue
 		}
 		if len(out) == maxSuggested {

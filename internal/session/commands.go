@@ -70,10 +70,21 @@ func (e *Engine) Suggest(tool string, input map[string]any) string {
 			}
 		}
 	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	if bc != nil && bc.Err == nil {
 		return e.suggest(bc)
 	}
 	return e.suggest(c)
+}
+
+// coversWithReads is matcher.CoversWithReads with this engine's repository
+// check, under its lock.
+func (e *Engine) coversWithReads(rules []*matcher.Rule, v *matcher.Call) bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	_, ok := matcher.CoversWithReads(rules, v, e.repoReadable(v))
+	return ok
 }
 
 // RulesCover checks a rule set typed for an "always" or "for session"
@@ -105,7 +116,7 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List
 			if ok, _ := matcher.Covers(rules, v); ok {
 				return nil
 			}
-			if _, ok := matcher.CoversWithReads(rules, v); ok && e.readsBeside() {
+			if ok := e.coversWithReads(rules, v); ok && e.readsBeside() {
 				return nil // the reads beside them pass as the mode's (allowedWithReads)
 			}
 			continue

@@ -524,11 +524,12 @@ func (e *Engine) allowedWithReads(c *matcher.Call, rs *ruleSet) (Decision, bool)
 	if c.Tool != "Bash" || !e.readsBeside() || (len(rs.sessAllowValid) == 0 && len(rs.allowValid) == 0) {
 		return Decision{}, false
 	}
-	if r, ok := matcher.CoversWithReads(rs.sessAllowValid, c); ok {
+	repo := e.repoReadable(c)
+	if r, ok := matcher.CoversWithReads(rs.sessAllowValid, c, repo); ok {
 		return Decision{Decision: Allow, Rule: r.Text, Source: SourceSession,
 			Reason: say(c, " is allowed for this session (", r.Text, "); the rest of it only reads inside the working directory.")}, true
 	}
-	if r, ok := matcher.CoversWithReads(rs.allowValid, c); ok {
+	if r, ok := matcher.CoversWithReads(rs.allowValid, c, repo); ok {
 		return Decision{Decision: Allow, Rule: r.Text, Source: e.sourceOfAllow(r.Text),
 			Reason: say(c, " is allowed by the rule ", r.Text, "; the rest of it only reads inside the working directory.")}, true
 	}
@@ -551,7 +552,7 @@ func (e *Engine) readsBeside() bool {
 // pass beside them.
 func (e *Engine) suggest(c *matcher.Call) string {
 	if e.readsBeside() {
-		return matcher.JoinRules(matcher.SuggestBesideReads(c))
+		return matcher.JoinRules(matcher.SuggestBesideReads(c, e.repoReadable(c)))
 	}
 	return matcher.Suggest(c)
 }
@@ -565,7 +566,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
 
-	if c.Tool == "Bash" && e.mode != "bypassPermissions" && c.ReadsOnlyInside() {
+	if c.Tool == "Bash" && e.mode != "bypassPermissions" && c.ReadsOnlyInside(e.repoReadable(c)) {
 		// a line that only reads inside the working folder is, for the
 		// mode, a Read of what it names (the Read rules have spoken)
 		d.Decision, d.Reason = Allow, say(c, " only reads inside the working directory, allowed in ", e.mode, " mode.")
