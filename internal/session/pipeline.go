@@ -575,6 +575,20 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 		}
 		return d
 	}
+	if c.Tool == "Bash" && e.mode != "bypassPermissions" && c.ReadsOnlyInside(func() bool { return true }) {
+		// a read but for git printing what the repository holds, which a
+		// Read rule may name: ask, saying so (and refuse where no prompt can be shown)
+		d.Decision = Ask
+		d.Reason = say(c, " prints what the git repository holds, earlier versions included, where no path names a file, and ", e.repoWhy(c), ", so it needs approval.")
+		if e.mode == "plan" || e.mode == "dontAsk" {
+			d.Decision, d.Reason = Deny, say(c, " prints what the git repository holds, earlier versions included, and ", e.repoWhy(c), "; ", e.mode, " mode allows only reads.")
+			if e.mode == "dontAsk" {
+				d.Reason += fmt.Sprintf(" Add it to the allow list with /allow %s.", e.suggest(c))
+			}
+		}
+		e.policy(c, &d)
+		return d
+	}
 	if readOnly && c.Err == nil && e.mode != "bypassPermissions" {
 		if inside {
 			d.Decision, d.Reason = Allow, c.Tool+" is a read-only tool, allowed in "+e.mode+" mode."

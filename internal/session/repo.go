@@ -16,10 +16,17 @@ import (
 // (Read(.env) names .env in every folder) name files everywhere. The caller
 // holds e.mu (read); the check runs only when such a command is met.
 func (e *Engine) repoReadable(c *matcher.Call) matcher.RepoCheck {
-	return func() bool {
+	return func() bool { return e.repoBlocker(c) == "" }
+}
+
+// repoBlocker is why the repository around c's folder may not be read
+// whole: the first Read deny or ask rule that may name a file in it, or
+// that there is no repository folder; "" when it may be read.
+func (e *Engine) repoBlocker(c *matcher.Call) string {
+	{
 		root, ok := repoRoot(c.Env.Cwd)
 		if !ok {
-			return false
+			return "no .git folder"
 		}
 		inRepo := func(dir string) bool {
 			for _, d := range []string{dir, resolveLoose(dir)} {
@@ -36,19 +43,37 @@ func (e *Engine) repoReadable(c *matcher.Call) matcher.RepoCheck {
 		}{{rs.deny, matcher.DenyList}, {rs.managedAsk, matcher.AskList}, {rs.ask, matcher.AskList}, {rs.sessDeny, matcher.DenyList}} {
 			for _, r := range list.rules {
 				if r.err != nil || r.Rule == nil || r.Rule.IsRegex() || !r.Rule.OnFiles() {
-					return false // (a rule that did not parse, a regex, a bare Read: everywhere)
+					return ruleNamed(r, list.list) // (a rule that did not parse, a regex, a bare Read: everywhere)
 				}
 				if !r.Rule.AppliesTo("Read", list.list) {
 					continue
 				}
 				dir, any := r.Rule.FileRoot(c.Env.Cwd, c.Env.Home)
 				if dir == "" || any || inRepo(dir) {
-					return false
+					return ruleNamed(r, list.list)
 				}
 			}
 		}
-		return true
+		return ""
 	}
+}
+
+// repoWhy is the clause of an ask's reason that says why git may not print
+// what the repository around c's folder holds.
+func (e *Engine) repoWhy(c *matcher.Call) string {
+	b := e.repoBlocker(c)
+	if b == "no .git folder" {
+		return "no .git folder of a repository lies around the folder"
+	}
+	return b + " may name a file in it"
+}
+
+// ruleNamed is rule r of list as a reason names it: "the deny rule Read(.env)".
+func ruleNamed(r *rule, list matcher.List) string {
+	if list == matcher.DenyList {
+		return "the deny rule " + r.String()
+	}
+	return "the ask rule " + r.String()
 }
 
 // repoRoot is the git repository around folder dir (resolved): the nearest
