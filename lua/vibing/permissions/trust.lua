@@ -46,6 +46,15 @@ function M.note_once(dir)
   if noted[dir] then
     return
   end
+  -- only a project that has a policy file of its own can wait for trust:
+  -- without one, no process is started
+  local has = false
+  for _, f in ipairs({ "/.vibing/policy.yaml", "/.claude/settings.json", "/.claude/settings.local.json" }) do
+    has = has or vim.loop.fs_stat(dir .. f) ~= nil
+  end
+  if not has then
+    return
+  end
   noted[dir] = true
   local rpc = require("vibing.rpc")
   local bin = rpc.bin()
