@@ -48,10 +48,14 @@ build: $(BIN)
 # bin/vibing-agent-otel (-tags otel) is the full build with the OpenTelemetry
 # sender of the audit export: only it links the SDK and gRPC.
 $(BIN): $(GOFILES)
+	@command -v $(GO) >/dev/null 2>&1 || { echo "make: vibing-agent is built with Go (go.mod names the version); $(GO) is not on PATH"; exit 1; }
 	@mkdir -p bin
+	@echo "== make [1/2]: $(BIN_FULL), every command (the first build also fetches the Go modules)"
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN_FULL) ./cmd/vibing-agent
+	@echo "== make [2/2]: $(BIN), the lean build for check and hook"
 	CGO_ENABLED=0 $(GO) build -trimpath -tags lean -o $(BIN) ./cmd/vibing-agent
 	CGO_ENABLED=0 $(GO) build -trimpath -tags otel -o $(BIN_OTEL) ./cmd/vibing-agent
+	@echo "== make: done: $(BIN) and $(BIN_FULL) ($$(./$(BIN) version 2>/dev/null | head -1))"
 
 # doc/tags, committed so that :help vibing works from a plain runtimepath
 # install too (the Lua suite checks it is current): make doc after editing doc/vibing.txt

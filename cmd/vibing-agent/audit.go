@@ -27,7 +27,10 @@ const auditUsage = `Usage: vibing-agent audit [--chat FILE] [--since DURATION] [
 Lists the permission decisions recorded in the audit log, newest first: for
 every tool call its time, decision (allow, deny, ask_approved, ask_denied,
 ask_timeout; ask_pending for a call whose run ended before it was answered),
-tool, action, the rule and source that decided, for answered approvals the
+tool, action, the rule and source that decided (the same names whoever
+decided: deny_list, mode, user:~/.config/vibing/policy.yaml...), via what
+(run: a chat's agent; hook: vibing-agent hook in a Claude Code session;
+mention: the @-mentions of a message), for answered approvals the
 start of the SHA-256 of the input approved (and "edited" when the person
 changed it first), and the chat.
 The database is audit_path from --config, else $XDG_STATE_HOME/vibing/audit.sqlite.
@@ -38,7 +41,7 @@ Flags:
   --limit N          at most N rows (default 50; 0 means all)
   --json             JSON Lines: one JSON object per row, newest first, with the
                      keys time, chat, session_id, tool, action, decision, rule,
-                     source, reason, and for answered approvals input_sha256
+                     source, via, reason, and for answered approvals input_sha256
                      (the full hex digest) and edited, and for rows of this
                      version resumed (decided in a resumed session) and cwd
                      (the working directory its rules resolved in), and when
@@ -188,11 +191,11 @@ func printAuditTable(w io.Writer, entries []audit.Entry) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tACTION\tRULE\tSOURCE\tINPUT\tCHAT")
+	fmt.Fprintln(tw, "TIME\tDECISION\tTOOL\tACTION\tRULE\tSOURCE\tVIA\tINPUT\tCHAT")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			e.Time.Local().Format("2006-01-02 15:04:05"), e.Decision, cell(e.Tool), cell(e.Action, 60),
-			cell(e.Rule), cell(e.Source), inputCell(e), cell(e.Chat))
+			cell(e.Rule), cell(e.Source), cell(e.Via), inputCell(e), cell(e.Chat))
 	}
 	tw.Flush()
 }

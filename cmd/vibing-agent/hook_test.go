@@ -69,7 +69,7 @@ func TestHookAuditSpool(t *testing.T) {
 				return
 			}
 			out, errOut, code := runAgent(t, bin, dir, nil, "audit", "--config", cfg, "--json")
-			if code != 0 || !strings.Contains(out, `"session_id":"sess-9"`) || !strings.Contains(out, `"source":"hook"`) || !strings.Contains(out, `"decision":"deny"`) {
+			if code != 0 || !strings.Contains(out, `"session_id":"sess-9"`) || !strings.Contains(out, `"via":"hook"`) || !strings.Contains(out, `"decision":"deny"`) {
 				t.Errorf("audit = exit %d %s %s, want the hook's deny row", code, out, errOut)
 			}
 			if m, _ := filepath.Glob(tt.auditPath + ".hook-spool*"); len(m) != 0 {

@@ -83,7 +83,7 @@ func TestLeanForwardsTheFullCommands(t *testing.T) {
 		wants []string
 	}{
 		{"help lists every command", []string{"--help"}, []string{"audit ", "rpc ", "run ", "check ", "hook "}},
-		{"audit reads the lean hook's row", []string{"audit", "--json"}, []string{`"decision":"deny"`, `"source":"hook`, "rm -rf /"}},
+		{"audit reads the lean hook's row", []string{"audit", "--json"}, []string{`"decision":"deny"`, `"source":"deny_list"`, `"via":"hook"`, "rm -rf /"}},
 		{"run's own help", []string{"run", "--help"}, []string{"Usage: vibing-agent run"}},
 		{"rpc's own help", []string{"rpc", "--help"}, []string{"Usage: vibing-agent rpc", "msgpack-RPC"}},
 	}

@@ -42,6 +42,7 @@ func auditFunc(cfg *config.Config) rpc.AuditFunc {
 				"decision":   e.Decision,
 				"rule":       e.Rule,
 				"source":     e.Source,
+				"via":        e.Via,
 				"reason":     e.Reason,
 			})
 		}

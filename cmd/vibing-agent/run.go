@@ -106,6 +106,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	cfg, settings, eng, engErr, chatPath, dir := ce.cfg, ce.settings, ce.engine, ce.loadErr, ce.path, ce.engine.Env().Cwd
 	bo := run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd}
 	var notices []string
+	var vanishes func(string) bool // the sandbox's private /tmp
 	if *backend == "claude" {
 		// the CLI runs inside the sandbox derived from the policy when
 		// the turn starts (SPEC §14)
@@ -117,6 +118,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg,
 				warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) }}
 			bo.Wrap = sb.wrap
+			vanishes = func(p string) bool { return sb.view.Vanishes(p) }
 			defer sb.cleanup()
 		} else {
 			notices = append(notices, choice.Notice)
@@ -151,6 +153,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		OnTools:         rememberTools,
 		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
 		Notices:         notices,
+		Vanishes:        vanishes,
 		// pre-turn copies of the files each turn changes (files_changed)
 		Changes: &changes.Store{Dir: changes.ChatDir(ce.root, chatPath), Chat: chatPath},
 	}
@@ -222,5 +225,6 @@ func openAudit(cfg *config.Config, cfgPath string, warn func(string)) (run.Recor
 type auditRecorder struct{ db *audit.DB }
 
 func (a auditRecorder) Record(ctx context.Context, e run.AuditEntry) error {
+	e.Via = "run"
 	return a.db.Record(ctx, e)
 }

@@ -216,7 +216,12 @@ var columns = []struct{ name, def string }{
 	// sent it (export.go); neither is one of the row's own fields
 	{"hash", "TEXT NOT NULL DEFAULT ''"},
 	{"exported", "INTEGER NOT NULL DEFAULT 0"},
+	{"via", "TEXT NOT NULL DEFAULT ''"},
 }
+
+// viaFromSource moves what older rows wrote as their source (hook,
+// mention: who decided, not which rule) to via, once, when via is added.
+const viaFromSource = `UPDATE audit SET via = source, source = '' WHERE via = '' AND source IN ('hook', 'mention')`
 
 // migrate creates the table, or adds what an older one lacks.
 func migrate(tx *sql.Tx) error {
@@ -249,6 +254,11 @@ func migrate(tx *sql.Tx) error {
 		if !have[c.name] {
 			if _, err := tx.Exec("ALTER TABLE audit ADD COLUMN " + c.name + " " + c.def); err != nil {
 				return fmt.Errorf("add column %s: %w", c.name, err)
+			}
+			if c.name == "via" {
+				if _, err := tx.Exec(viaFromSource); err != nil {
+					return fmt.Errorf("fill column via: %w", err)
+				}
 			}
 		}
 	}
@@ -472,10 +482,10 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 		if key != nil {
 			fields, err = rowFields(tx.QueryRowContext(ctx,
 				`UPDATE audit SET time_ns = ?, session_id = ?, tool = ?, action = ?, decision = ?, rule = ?, source = ?, reason = ?,
-				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ?, tool_use_id = ?, mode = ?, layer = ? WHERE call_key = ?
+				 input_sha256 = ?, edited = ?, resumed = ?, cwd = ?, tool_use_id = ?, mode = ?, layer = ?, via = ? WHERE call_key = ?
 				 RETURNING `+rowColumns+`, id`,
 				e.Time.UnixNano(), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, e.InputSHA256, e.Edited,
-				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer, key), &id)
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer, e.Via, key), &id)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
@@ -483,11 +493,11 @@ func (db *DB) record(ctx context.Context, h *sql.DB, key any, e Entry) error {
 		if id == 0 {
 			fields, err = rowFields(tx.QueryRowContext(ctx,
 				`INSERT INTO audit (time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
-				 resumed, cwd, tool_use_id, mode, layer)
-				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				 resumed, cwd, tool_use_id, mode, layer, via)
+				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				 RETURNING `+rowColumns+`, id`,
 				e.Time.UnixNano(), AbsChat(e.Chat), e.SessionID, e.Tool, e.Action, e.Decision, e.Rule, e.Source, e.Reason, key, e.InputSHA256, e.Edited,
-				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer), &id)
+				resumed, e.Cwd, e.ToolUseID, e.Mode, e.Layer, e.Via), &id)
 			if err != nil {
 				return err
 			}
@@ -511,7 +521,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		where = append(where, "time_ns >= ?")
 		args = append(args, q.Since.UnixNano())
 	}
-	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd, tool_use_id, mode, layer FROM audit"
+	stmt := "SELECT time_ns, chat, session_id, tool, action, decision, rule, source, reason, input_sha256, edited, resumed, cwd, tool_use_id, mode, layer, via FROM audit"
 	if len(where) > 0 {
 		stmt += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -536,7 +546,7 @@ func (db *DB) Query(ctx context.Context, q Query) ([]Entry, error) {
 		var ns int64
 		var resumed sql.NullBool
 		if err := rows.Scan(&ns, &e.Chat, &e.SessionID, &e.Tool, &e.Action, &e.Decision, &e.Rule, &e.Source, &e.Reason, &e.InputSHA256, &e.Edited,
-			&resumed, &e.Cwd, &e.ToolUseID, &e.Mode, &e.Layer); err != nil {
+			&resumed, &e.Cwd, &e.ToolUseID, &e.Mode, &e.Layer, &e.Via); err != nil {
 			return nil, fmt.Errorf("audit: query %s: %w", db.path, err)
 		}
 		if resumed.Valid {

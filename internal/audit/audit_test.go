@@ -317,6 +317,46 @@ func TestMigrateAddsApprovalColumns(t *testing.T) {
 	}
 }
 
+// A database whose rows named who decided as their source (hook, mention)
+// gains the via column on open: those rows move it there, and the others
+// keep their source.
+func TestMigrateMovesViaOutOfSource(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.sqlite")
+	old, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(`CREATE TABLE audit (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ns INTEGER NOT NULL,
+		chat TEXT NOT NULL DEFAULT '', session_id TEXT NOT NULL DEFAULT '', tool TEXT NOT NULL DEFAULT '',
+		action TEXT NOT NULL DEFAULT '', decision TEXT NOT NULL, rule TEXT NOT NULL DEFAULT '',
+		source TEXT NOT NULL DEFAULT '', reason TEXT NOT NULL DEFAULT '');
+		INSERT INTO audit (time_ns, tool, decision, rule, source) VALUES (1, 'Read', 'deny', 'Read(.env)', 'hook');
+		INSERT INTO audit (time_ns, tool, decision, rule, source) VALUES (2, 'Read', 'deny', 'Read(.env)', 'mention');
+		INSERT INTO audit (time_ns, tool, decision, rule, source) VALUES (3, 'Read', 'deny', 'Read(.env)', 'deny_list');`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second open finds the column: nothing moves again
+		db, err := audit.Open(path)
+		if err != nil {
+			t.Fatalf("Open(old database) = %v", err)
+		}
+		rows, err := db.Query(context.Background(), audit.Query{})
+		db.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.Source+"/"+r.Via)
+		}
+		if strings.Join(got, " ") != "deny_list/ /mention /hook" {
+			t.Errorf("source/via of the rows, newest first = %q, want deny_list/, /mention, /hook", got)
+		}
+	}
+}
+
 // TestKeyRewritesRow checks that an ask_pending row gets its outcome in
 // place: one row per call, whatever the number of writes.
 func TestKeyRewritesRow(t *testing.T) {

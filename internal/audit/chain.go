@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS audit_meta (
 
 // rowColumns are the fields a link covers, in the order hashed.
 const rowColumns = `time_ns, chat, session_id, tool, action, decision, rule, source, reason, call_key, input_sha256, edited,
-	resumed, cwd, tool_use_id, mode, layer`
+	resumed, cwd, tool_use_id, mode, layer, via`
 
 // migrateChain creates the chain of a database that has none. Rows already
 // there (written by a vibing-agent without the chain) are linked now, in
@@ -129,10 +129,10 @@ func rowFields(r scanner, extra ...any) ([]byte, error) {
 		sha                                                         string
 		edited                                                      int64
 		resumed                                                     sql.NullBool
-		cwd, toolUse, mode, layer                                   string
+		cwd, toolUse, mode, layer, via                              string
 	)
 	dest := append([]any{&ns, &chat, &session, &tool, &action, &decision, &rule, &source, &reason, &key, &sha, &edited,
-		&resumed, &cwd, &toolUse, &mode, &layer}, extra...)
+		&resumed, &cwd, &toolUse, &mode, &layer, &via}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return nil, err
 	}
@@ -143,7 +143,11 @@ func rowFields(r scanner, extra ...any) ([]byte, error) {
 	if resumed.Valid {
 		res = resumed.Bool
 	}
-	return json.Marshal([]any{ns, chat, session, tool, action, decision, rule, source, reason, k, sha, edited, res, cwd, toolUse, mode, layer})
+	fields := []any{ns, chat, session, tool, action, decision, rule, source, reason, k, sha, edited, res, cwd, toolUse, mode, layer}
+	if via != "" {
+		fields = append(fields, via) // (a row without it hashes as before the column)
+	}
+	return json.Marshal(fields)
 }
 
 // chainHash is the hash of a link: hex SHA-256 of the previous hash, the

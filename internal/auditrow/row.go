@@ -45,8 +45,12 @@ type Entry struct {
 	Action    string    `json:"action"`
 	Decision  string    `json:"decision"` // one of the outcomes above
 	Rule      string    `json:"rule"`
-	Source    string    `json:"source"`
-	Reason    string    `json:"reason"`
+	Source    string    `json:"source"` // the engine's: deny_list, mode, user:~/.config/vibing/policy.yaml...
+	// Via names what decided and wrote the row: run (a chat's agent), hook
+	// (vibing-agent hook in a Claude Code session), mention (the @-mentions
+	// of a message the editor sends); "" for a row of an older vibing-agent.
+	Via    string `json:"via,omitempty"`
+	Reason string `json:"reason"`
 	// Key names one tool call of one run. A second Record with the same Key
 	// rewrites that call's row (an ask_pending row gets its outcome) instead
 	// of adding one; an empty Key always adds a row.

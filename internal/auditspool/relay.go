@@ -109,7 +109,7 @@ func (r *Relay) take(c net.Conn) string {
 		return "error: not an audit row"
 	}
 	// rows through the relay are the hook's, whatever they claim
-	e.Source = "hook"
+	e.Via = "hook"
 	if err := Append(r.spool, e); err != nil {
 		return "error: " + strings.ReplaceAll(err.Error(), "\n", " ")
 	}

@@ -94,8 +94,8 @@ func TestWriteThroughRelay(t *testing.T) {
 			if len(rel) != tt.wantRelay || len(own) != tt.wantHook {
 				t.Fatalf("rows: relay %d, hook %d; want %d, %d", len(rel), len(own), tt.wantRelay, tt.wantHook)
 			}
-			if len(rel) == 1 && (rel[0].Source != "hook" || rel[0].SessionID != "s1") {
-				t.Errorf("relayed row = %+v, want source hook (forced), session s1", rel[0])
+			if len(rel) == 1 && (rel[0].Via != "hook" || rel[0].SessionID != "s1") {
+				t.Errorf("relayed row = %+v, want via hook (forced), session s1", rel[0])
 			}
 		})
 	}

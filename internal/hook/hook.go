@@ -19,8 +19,9 @@ const (
 	EventUserPromptSubmit = "UserPromptSubmit"
 )
 
-// Source is the audit source of every row the hook writes.
-const Source = "hook"
+// Via is the audit via of every row the hook writes (its source is the
+// engine's, as in every row).
+const Via = "hook"
 
 // The self-test of `hook status` (selfTests): its session id, and the
 // variable status sets in the environment of the hook it runs. A hook that
@@ -135,7 +136,7 @@ func (h *Hook) preToolUse(in *Input) []byte {
 	}
 	d := eng.DecideIn(tool, input, absOr(in.Cwd))
 	row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Action: d.Action,
-		Rule: d.Rule, Source: Source, Reason: d.Reason, ToolUseID: in.ToolUseID, Mode: Mode(in.PermissionMode), Layer: d.Source}
+		Rule: d.Rule, Source: d.Source, Via: Via, Reason: d.Reason, ToolUseID: in.ToolUseID, Mode: Mode(in.PermissionMode), Layer: d.Source}
 	row.Resumed, row.Cwd = replayOf(eng)
 	var answer []byte
 	switch {
@@ -176,7 +177,7 @@ func replayOf(eng Decider) (*bool, string) {
 
 // recordedDeny refuses a call and records that, as far as it can.
 func (h *Hook) recordedDeny(in *Input, tool, reason string) []byte {
-	_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Decision: "deny", Source: Source, Reason: reason,
+	_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Decision: "deny", Source: session.SourceConfig, Via: Via, Reason: reason,
 		ToolUseID: in.ToolUseID, Mode: Mode(in.PermissionMode)})
 	return denyAnswer(reason)
 }

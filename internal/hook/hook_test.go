@@ -129,8 +129,8 @@ func runRows(t *testing.T, rows []row) {
 			}
 			r := p.rows[0]
 			wantRow := map[string]string{"deny": "deny", "ask": "ask_cli", "allow": "allow", "{}": "defer"}[tt.want]
-			if r.Decision != wantRow || r.Source != "hook" || r.SessionID != "sess-1" || r.Tool == "" {
-				t.Errorf("audit row = %+v, want decision %s, source hook, session sess-1", r, wantRow)
+			if r.Decision != wantRow || r.Via != "hook" || r.Source == "" || r.Source == "hook" || r.SessionID != "sess-1" || r.Tool == "" {
+				t.Errorf("audit row = %+v, want decision %s, via hook, the engine's source, session sess-1", r, wantRow)
 			}
 		})
 	}

@@ -21,14 +21,14 @@ func (h *Hook) promptSubmit(in *Input) []byte {
 	eng, err := h.Load(in, Mode(in.PermissionMode))
 	if err != nil {
 		reason := fmt.Sprintf("vibing-agent hook could not load its rules (%v), so a prompt with @-mentions is not sent.", err)
-		_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Decision: "deny", Source: Source, Reason: reason})
+		_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Decision: "deny", Source: session.SourceConfig, Via: Via, Reason: reason})
 		return blockAnswer(reason)
 	}
 	cwd := absOr(in.Cwd)
 	res := mention.Check(eng, in.Prompt, cwd, h.Home)
 	if d := res.Denied; d != nil {
 		reason := fmt.Sprintf("vibing: the prompt mentions @%s, which %s keeps from the model (%s) The prompt was not sent: remove the mention and send it again.", d.Text, ruleName(d.Decision), d.Decision.Reason)
-		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: d.Decision.Action, Rule: d.Decision.Rule, Source: Source, Decision: "deny", Reason: reason}
+		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: d.Decision.Action, Rule: d.Decision.Rule, Source: d.Decision.Source, Via: Via, Decision: "deny", Reason: reason}
 		row.Resumed, row.Cwd = replayOf(eng)
 		if err := h.record(row); err != nil {
 			return blockAnswer(fmt.Sprintf("%s (The audit row could not be written either: %v.)", reason, err))
@@ -36,7 +36,7 @@ func (h *Hook) promptSubmit(in *Input) []byte {
 		return blockAnswer(reason)
 	}
 	for _, a := range res.Allowed {
-		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: a.Decision.Action, Rule: a.Decision.Rule, Source: Source,
+		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: a.Decision.Action, Rule: a.Decision.Rule, Source: a.Decision.Source, Via: Via,
 			Decision: "allow", Reason: fmt.Sprintf("@%s in the prompt is read by Claude Code itself; no Read deny rule covers it (vibing: %s)", a.Text, a.Decision.Reason)}
 		row.Resumed, row.Cwd = replayOf(eng)
 		if err := h.record(row); err != nil {

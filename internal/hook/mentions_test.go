@@ -88,7 +88,7 @@ func TestPromptMentions(t *testing.T) {
 				t.Errorf("audit rows = %+v, want %d", p.rows, tt.rows)
 			}
 			for _, r := range p.rows {
-				if r.Source != "hook" || r.Tool != "Read" || (r.Decision != "deny" && r.Decision != "allow") {
+				if r.Via != "hook" || r.Source == "" || r.Tool != "Read" || (r.Decision != "deny" && r.Decision != "allow") {
 					t.Errorf("audit row %+v, want a hook Read row", r)
 				}
 				if r.Resumed == nil || *r.Resumed || r.Cwd != p.dir { // for audit --what-if

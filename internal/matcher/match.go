@@ -590,25 +590,7 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 		if cmd.denyOnly {
 			continue // only supposed to run: deny and ask rules look at it
 		}
-		if !safeAssigns(cmd) {
-			return false, nil
-		}
-		var found *Rule
-		for _, r := range rules {
-			if r == nil {
-				continue
-			}
-			if r.kind == kindBash && r.allowCommand(cmd) {
-				found = r
-				break
-			}
-			if r.kind == kindRegex && !cmd.dynamicName && i < len(c.acts()) {
-				if ok, err := r.regexMatch(c, c.acts()[i]); ok && err == nil {
-					found = r
-					break
-				}
-			}
-		}
+		found := coveredBy(rules, c, i)
 		if found == nil {
 			return false, nil
 		}
@@ -622,6 +604,29 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 		}
 	}
 	return true, deciding
+}
+
+// coveredBy is the first of the allow rules that covers command i of Bash
+// line c, or nil (also when a variable set before it is not on the safe list).
+func coveredBy(rules []*Rule, c *Call, i int) *Rule {
+	cmd := &c.Commands[i]
+	if !safeAssigns(cmd) {
+		return nil
+	}
+	for _, r := range rules {
+		if r == nil {
+			continue
+		}
+		if r.kind == kindBash && r.allowCommand(cmd) {
+			return r
+		}
+		if r.kind == kindRegex && !cmd.dynamicName && i < len(c.acts()) {
+			if ok, err := r.regexMatch(c, c.acts()[i]); ok && err == nil {
+				return r
+			}
+		}
+	}
+	return nil
 }
 
 // safeAssigns reports whether every variable set before a command is on

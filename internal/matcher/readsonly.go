@@ -29,6 +29,58 @@ var modeReaders = table[map[string][]string]{make: func() map[string][]string {
 	}
 }}
 
+// versionFlags are the interpreters and compilers whose version question
+// (node --version, python3 -V) is a read: each prints its version and
+// exits while parsing its options, before it runs or loads any code. Left
+// out on purpose: ruby -v (then runs stdin), and the tools whose start
+// reads the project to pick and fetch a toolchain (go, cargo and rustc
+// under rustup, yarn, pnpm, npm under corepack).
+var versionFlags = map[string][]string{
+	"node": {"--version", "-v"}, "nodejs": {"--version", "-v"}, "python": {"--version", "-V"}, "python3": {"--version", "-V"},
+	"perl": {"--version", "-v"}, "gcc": {"--version"}, "g++": {"--version"}, "cc": {"--version"}, "clang": {"--version"},
+	"make": {"--version"}, "ruby": {"--version"},
+}
+
+// versionOnly reports whether args ask a program of versionFlags only for
+// its version (python3.12 --version counts as python3).
+func versionOnly(args []string) bool {
+	if len(args) != 2 || strings.ContainsRune(args[0], '/') {
+		return false
+	}
+	name := args[0]
+	if strings.HasPrefix(name, "python3.") && isDigits(name[len("python3."):]) {
+		name = "python3"
+	}
+	for _, f := range versionFlags[name] {
+		if args[1] == f {
+			return true
+		}
+	}
+	return false
+}
+
+// gitContent reports whether git subcommand sub with arguments args prints
+// what the repository's files hold and nothing outside it: show, diff, log
+// (with -p) and blame, without --no-index (diff of any two files),
+// blame's --contents, -S and --ignore-revs-file (which read a file named
+// there).
+func gitContent(sub string, args []string) bool {
+	switch sub {
+	case "show", "diff", "log", "blame":
+	default:
+		return false
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if badOption(a, []string{"--no-index", "--contents", "--ignore-revs-file"}) || (sub == "blame" && badOption(a, []string{"-S"})) {
+			return false
+		}
+	}
+	return true
+}
+
 // modeGitReaders are the git subcommands that pass as a read: none that
 // prints what a file holds (show, blame, grep, cat-file: a tracked .env
 // that a Read rule denies would be printed from the object store, where no
@@ -186,9 +238,13 @@ func badOption(a string, bad []string) bool {
 // run time, no wrapper, no variable set before it), and every word that may
 // name a file resolves inside the working folder, as written and resolved.
 // Nothing is written, removed or contacted.
-func (c *Call) ReadsOnlyInside() bool {
-	if c == nil || c.Tool != "Bash" || c.Err != nil || c.braceOverflow || c.dirOverflow || c.ForkBomb ||
-		c.unseenCmd != "" || c.unseenArg != "" || len(c.Commands) == 0 {
+//
+// git show, diff (its lines), log -p and blame print what files in the
+// repository hold, including earlier versions no path names: they pass only
+// when repo (evaluated only then) says no Read deny or ask rule names a file
+// there; a nil repo says it may not.
+func (c *Call) ReadsOnlyInside(repo RepoCheck) bool {
+	if !c.seenWhole() {
 		return false
 	}
 	for _, w := range [][]Path{c.Modifies, c.Writes} {
@@ -199,67 +255,140 @@ func (c *Call) ReadsOnlyInside() bool {
 		}
 	}
 	for i := range c.Commands {
-		cmd := &c.Commands[i]
-		if !cmd.ReadOnly() || cmd.Dynamic || cmd.dynamicName || cmd.unseen != "" || cmd.denyOnly || cmd.braceOverflow ||
-			cmd.dirsFrom != 0 || len(cmd.Args) == 0 || len(cmd.Words) != len(cmd.Args) {
+		if !c.Commands[i].modeRead(repo) {
 			return false
-		}
-		r := cmd.more()
-		if len(r.wrappers) > 0 || len(r.assigns) > 0 || len(r.codeVars) > 0 || len(r.computed) > 0 {
-			return false
-		}
-		for _, o := range r.outs {
-			if o != "/dev/null" {
-				return false
-			}
-		}
-		name := cmd.Args[0]
-		if strings.ContainsRune(name, '/') {
-			return false // a program by path: whatever lies there
-		}
-		bad, ok := modeReaders.get()[name]
-		if !ok {
-			return false
-		}
-		args := cmd.Args[1:]
-		if name == "sed" && !sedPrintsOnly(args) {
-			return false
-		}
-		if name == "git" {
-			sub, rest := gitSubcommand(args)
-			if !modeGitReaders[sub] && !gitListsOnly(sub, rest) {
-				return false
-			}
-			for _, a := range args[:len(args)-len(rest)] {
-				if badOption(a, gitRunners) {
-					return false
-				}
-			}
-			if (sub == "log" || sub == "diff") && !gitListingOnly(sub, rest) {
-				return false
-			}
-			args = rest
-			bad = []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager"}
-		}
-		for _, a := range args {
-			if a == "--" {
-				break
-			}
-			if badOption(a, bad) {
-				return false
-			}
 		}
 	}
-	if c.args != nil {
-		paths := c.argPaths()
-		if c.args.globOverflow {
+	return c.wordsInside()
+}
+
+// RepoCheck reports whether the repository around the working folder may
+// be read whole (no Read deny or ask rule names a file in it); the engine
+// gives it, the analysis calls it only for a git command that prints
+// files' contents.
+type RepoCheck func() bool
+
+// CoversWithReads reports whether every command of Bash line c is either
+// covered by one of the allow rules or a read that ReadsOnlyInside would
+// pass (npm test 2>&1 | tail -20 under Bash(npm:*)), with at least one of
+// each, and returns the first covering rule. As for ReadsOnlyInside, the
+// line is seen whole and every word that may name a file lies inside the
+// working folder; what the covered commands write must be allowed by the
+// Write and Edit rules, as for Covers; a reader writes nothing.
+func CoversWithReads(rules []*Rule, c *Call, repo RepoCheck) (*Rule, bool) {
+	if len(rules) == 0 || !c.seenWhole() {
+		return nil, false
+	}
+	var deciding *Rule
+	reads := 0
+	for i := range c.Commands {
+		if c.Commands[i].modeRead(repo) {
+			reads++
+			continue
+		}
+		if c.Commands[i].denyOnly {
+			return nil, false // (Covers passes over it; here a person judges)
+		}
+		r := coveredBy(rules, c, i)
+		if r == nil {
+			return nil, false
+		}
+		if deciding == nil {
+			deciding = r
+		}
+	}
+	if deciding == nil || reads == 0 {
+		return nil, false
+	}
+	for _, w := range nonTrivialWrites(c) {
+		if !writeAllowed(rules, c, w) {
+			return nil, false
+		}
+	}
+	if !c.wordsInside() {
+		return nil, false
+	}
+	return deciding, true
+}
+
+// seenWhole reports whether Bash line c parsed and the engine sees through
+// all of it: no fork bomb, no overflow, nothing it cannot see.
+func (c *Call) seenWhole() bool {
+	return c != nil && c.Tool == "Bash" && c.Err == nil && !c.braceOverflow && !c.dirOverflow && !c.ForkBomb &&
+		c.unseenCmd == "" && c.unseenArg == "" && len(c.Commands) > 0
+}
+
+// wordsInside reports whether every word of c that may name a file resolves
+// inside the working folder, as written and resolved.
+func (c *Call) wordsInside() bool {
+	if c.args == nil {
+		return true
+	}
+	paths := c.argPaths()
+	if c.args.globOverflow {
+		return false
+	}
+	for i := range paths {
+		p := &paths[i]
+		if p.unsure || !inside(p.Abs, c.Env.Cwd) || !inside(p.Real, c.realCwd) {
 			return false
 		}
-		for i := range paths {
-			p := &paths[i]
-			if p.unsure || !inside(p.Abs, c.Env.Cwd) || !inside(p.Real, c.realCwd) {
+	}
+	return true
+}
+
+// modeRead reports whether command cmd is one of modeReaders, seen whole,
+// without an option that writes, runs a program or follows a file forever,
+// and writes nothing but /dev/null.
+func (cmd *Command) modeRead(repo RepoCheck) bool {
+	if !(cmd.ReadOnly() || versionOnly(cmd.Args)) || cmd.Dynamic || cmd.dynamicName || cmd.unseen != "" || cmd.denyOnly || cmd.braceOverflow ||
+		cmd.dirsFrom != 0 || len(cmd.Args) == 0 || len(cmd.Words) != len(cmd.Args) {
+		return false
+	}
+	r := cmd.more()
+	if len(r.wrappers) > 0 || len(r.assigns) > 0 || len(r.codeVars) > 0 || len(r.computed) > 0 {
+		return false
+	}
+	for _, o := range r.outs {
+		if o != "/dev/null" {
+			return false
+		}
+	}
+	name := cmd.Args[0]
+	if strings.ContainsRune(name, '/') {
+		return false // a program by path: whatever lies there
+	}
+	if versionOnly(cmd.Args) {
+		return true
+	}
+	bad, ok := modeReaders.get()[name]
+	if !ok {
+		return false
+	}
+	args := cmd.Args[1:]
+	if name == "sed" && !sedPrintsOnly(args) {
+		return false
+	}
+	if name == "git" {
+		sub, rest := gitSubcommand(args)
+		for _, a := range args[:len(args)-len(rest)] {
+			if badOption(a, gitRunners) {
 				return false
 			}
+		}
+		listing := (modeGitReaders[sub] || gitListsOnly(sub, rest)) && ((sub != "log" && sub != "diff") || gitListingOnly(sub, rest))
+		if !listing && !(gitContent(sub, rest) && repo != nil && repo()) {
+			return false
+		}
+		args = rest
+		bad = []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager"}
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if badOption(a, bad) {
+			return false
 		}
 	}
 	return true

@@ -32,7 +32,7 @@ func SuggestRules(c *Call) []string {
 	var s string
 	switch {
 	case c.Tool == "Bash":
-		return suggestBash(c)
+		return suggestBash(c, nil)
 	case c.Tool == "WebFetch":
 		if c.Host != "" {
 			s = "WebFetch(" + c.Host + ")"
@@ -120,7 +120,36 @@ func isSpace(ch byte) bool { return ch == ' ' || ch == '\t' || ch == '\n' || ch 
 // commands get rules of their own). Each file a redirection writes gets its
 // Write rule. It never proposes a bare Bash nor a pattern with a '*' other
 // than the trailing ":*".
-func suggestBash(c *Call) []string {
+// SuggestBesideReads is SuggestRules without a rule for the commands of a
+// Bash line that are reads the mode allows (the tail of npm test | tail
+// -20, an echo), when the rules left cover the line with those reads
+// (CoversWithReads); else it is SuggestRules. It is for a chat whose mode
+// lets such lines pass beside their allowed commands.
+func SuggestBesideReads(c *Call, repo RepoCheck) []string {
+	if c == nil || c.Tool != "Bash" || !c.seenWhole() {
+		return SuggestRules(c)
+	}
+	if repo == nil {
+		repo = func() bool { return false }
+	}
+	out := suggestBash(c, repo)
+	rules := make([]*Rule, 0, len(out))
+	for _, t := range out {
+		r, err := ParseRule(t)
+		if err != nil {
+			return SuggestRules(c)
+		}
+		rules = append(rules, r)
+	}
+	if _, ok := CoversWithReads(rules, c, repo); !ok {
+		return SuggestRules(c)
+	}
+	return out
+}
+
+// suggestBash is SuggestRules for a Bash line; with skip, commands the mode
+// allows as reads (skip is their repository check) get no rule.
+func suggestBash(c *Call, skip RepoCheck) []string {
 	if len(c.Commands) == 0 || c.Err != nil {
 		words := strings.Fields(c.Command)
 		if len(words) == 0 {
@@ -132,7 +161,7 @@ func suggestBash(c *Call) []string {
 	var parsed []*Rule
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if cmd.denyOnly || cmd.dynamicName {
+		if cmd.denyOnly || cmd.dynamicName || (skip != nil && cmd.modeRead(skip)) {
 			continue
 		}
 		if len(out) == maxSuggested {

@@ -11,8 +11,9 @@ import (
 	"vibing/internal/policy"
 )
 
-// SourceMention is the audit source of a chat message's @-mentions.
-const SourceMention = "mention"
+// ViaMention is the audit via of a chat message's @-mentions (their source
+// is the engine's, as in every row).
+const ViaMention = "mention"
 
 // mentions judges the @-mentions of a message before the editor sends it:
 // the claude CLI reads every mentioned path into the prompt by itself (no
@@ -49,7 +50,7 @@ func (h *Host) mentions(_ context.Context, p params) (any, error) {
 	resumed := ch.Engine.Resumed() // for audit --what-if: how, and where, the engine decided
 	if d := res.Denied; d != nil {
 		msg := d.Refusal()
-		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: d.Decision.Action, Decision: "deny", Rule: d.Decision.Rule, Source: SourceMention, Reason: msg,
+		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: d.Decision.Action, Decision: "deny", Rule: d.Decision.Rule, Source: d.Decision.Source, Via: ViaMention, Reason: msg,
 			Resumed: &resumed, Cwd: ch.Cwd}
 		if err := auditspool.Append(spool, row); err != nil {
 			msg += fmt.Sprintf(" (The audit row could not be written either: %v.)", err)
@@ -59,7 +60,7 @@ func (h *Host) mentions(_ context.Context, p params) (any, error) {
 	}
 	allowed := make([]any, 0, len(res.Allowed))
 	for _, a := range res.Allowed {
-		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: a.Decision.Action, Decision: "allow", Rule: a.Decision.Rule, Source: SourceMention,
+		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: a.Decision.Action, Decision: "allow", Rule: a.Decision.Rule, Source: a.Decision.Source, Via: ViaMention,
 			Reason:  fmt.Sprintf("@%s in a chat message is read by the claude CLI itself; no Read deny rule covers it (%s)", a.Text, a.Decision.Reason),
 			Resumed: &resumed, Cwd: ch.Cwd}
 		if err := auditspool.Append(spool, row); err != nil {

@@ -114,3 +114,40 @@ func (s *state) reportChanges() {
 		_ = s.w.Write(Output{Type: "files_changed", Turn: s.turn, Dir: t.Dir(), Files: files})
 	}
 }
+
+// noteVanishing says, once per file and run, that an allowed write into the
+// sandbox's private /tmp does not last: the file is gone when the agent's
+// process ends and never reaches the person's /tmp.
+func (s *state) noteVanishing(p *Permission, v Verdict) {
+	if s.r.Vanishes == nil || (!fileTools[p.Tool] && p.Tool != "Bash") {
+		return
+	}
+	input := p.Input
+	if v.UpdatedInput != nil {
+		input = v.UpdatedInput
+	}
+	env := s.env()
+	if p.Cwd != "" {
+		env.Shell = []string{p.Cwd}
+	}
+	c := matcher.PrepareUnresolved(p.Tool, input, env)
+	var paths []string
+	if p.Tool != "Bash" && c.Path != nil {
+		paths = append(paths, c.Path.Abs)
+	}
+	for _, w := range [][]matcher.Path{c.Modifies, c.Writes} {
+		for i := range w {
+			paths = append(paths, w[i].Abs)
+		}
+	}
+	for _, path := range paths {
+		if path == "" || s.vanishes[path] || !s.r.Vanishes(path) {
+			continue
+		}
+		if s.vanishes == nil {
+			s.vanishes = map[string]bool{}
+		}
+		s.vanishes[path] = true
+		s.notice("%s writes %s, in the sandbox's private /tmp: the file lasts only while the agent's process does and never appears in your /tmp (write it inside the project to keep it)", Describe(p.Tool, input), path)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // stays waiting and a notice naming it tells the editor to ask again. A set
 // that covers adds every rule, and the same call no longer asks.
 func TestAlwaysRuleChecked(t *testing.T) {
-	const line = "python3 hello.py && echo ok"
+	const line = "python3 hello.py && make"
 	tests := []struct {
 		name      string
 		answers   []string // rule sets typed, in order; the last one is accepted
@@ -24,15 +24,15 @@ func TestAlwaysRuleChecked(t *testing.T) {
 		rejected  []string // what the notices say, in order
 	}{
 		{name: "the suggestion, untouched", answers: []string{""}, decision: run.AlwaysAllow,
-			wantRules: []string{"Bash(python3 hello.py)", "Bash(echo ok)"}, wantAllow: true},
-		{name: "a typo, then the fix", answers: []string{"Bash(pyhton3 hello.py) Bash(echo ok)", "Bash(python3:*) Bash(echo ok)"}, decision: run.AlwaysAllow,
-			wantRules: []string{"Bash(python3:*)", "Bash(echo ok)"}, wantAllow: true, rejected: []string{"do not allow Bash (python3 hello.py && echo ok)"}},
+			wantRules: []string{"Bash(python3 hello.py)", "Bash(make)"}, wantAllow: true},
+		{name: "a typo, then the fix", answers: []string{"Bash(pyhton3 hello.py) Bash(make)", "Bash(python3:*) Bash(make)"}, decision: run.AlwaysAllow,
+			wantRules: []string{"Bash(python3:*)", "Bash(make)"}, wantAllow: true, rejected: []string{"do not allow Bash (python3 hello.py && make)"}},
 		{name: "an invalid rule, then one that covers half, then the fix", answers: []string{"Bash(python3 hello.py", "Bash(python3 hello.py)", ""}, decision: run.AlwaysAllow,
-			wantRules: []string{"Bash(python3 hello.py)", "Bash(echo ok)"}, wantAllow: true, rejected: []string{"not closed", "does not allow"}},
-		{name: "an always deny that misses", answers: []string{"Bash(rm:*)", "Bash(echo:*)"}, decision: run.AlwaysDeny,
-			wantRules: []string{"Bash(echo:*)"}, rejected: []string{"does not match"}},
+			wantRules: []string{"Bash(python3 hello.py)", "Bash(make)"}, wantAllow: true, rejected: []string{"not closed", "does not allow"}},
+		{name: "an always deny that misses", answers: []string{"Bash(rm:*)", "Bash(make:*)"}, decision: run.AlwaysDeny,
+			wantRules: []string{"Bash(make:*)"}, rejected: []string{"does not match"}},
 		{name: "for session, a rule for another tool", answers: []string{"Read(hello.py)", ""}, decision: run.AllowForSession,
-			wantRules: []string{"Bash(python3 hello.py)", "Bash(echo ok)"}, wantAllow: true, rejected: []string{"does not allow"}},
+			wantRules: []string{"Bash(python3 hello.py)", "Bash(make)"}, wantAllow: true, rejected: []string{"does not allow"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,7 +44,7 @@ func TestAlwaysRuleChecked(t *testing.T) {
 			s := newStepperWith(t, run.SessionEngine{Engine: e})
 			s.ask("t1", line)
 			req := s.next("approval_request")
-			if req.SuggestedRule != "Bash(python3 hello.py) Bash(echo ok)" {
+			if req.SuggestedRule != "Bash(python3 hello.py) Bash(make)" {
 				t.Errorf("suggested_rule = %q", req.SuggestedRule)
 			}
 			for i, rule := range tc.answers {

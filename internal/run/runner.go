@@ -52,6 +52,11 @@ type Runner struct {
 	// its zero value reads them from Turn.Cwd.
 	Env matcher.Env
 
+	// Vanishes, when set, reports whether a file the agent writes at path
+	// is gone when its process ends (the sandbox's private /tmp): an
+	// allowed write there says so.
+	Vanishes func(path string) bool
+
 	// OnTools, when set, learns the tools the CLI offers (from its init
 	// event), so rules for tools newer than vibing's table are accepted.
 	OnTools func(names []string)
@@ -190,6 +195,7 @@ type state struct {
 
 	changed  *changes.Turn       // the files this turn may change (changes.go)
 	bashKept map[string][]string // Bash tool_use id -> files it kept, settled at its result
+	vanishes map[string]bool     // files in the private /tmp whose allowed write was noted
 }
 
 func (s *state) loop(inputs <-chan Input) error {

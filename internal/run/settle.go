@@ -38,6 +38,7 @@ func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome
 		})
 		return
 	}
+	s.noteVanishing(p, v)
 	if k := callKey(p); k != "" {
 		s.held[k] = nil
 	}

@@ -60,13 +60,16 @@ type stepper struct {
 
 func newStepper(t *testing.T) *stepper { return newStepperWith(t, askBash{}) }
 
-func newStepperWith(t *testing.T, eng run.Engine) *stepper {
+func newStepperWith(t *testing.T, eng run.Engine, opts ...func(*run.Runner)) *stepper {
 	s := &stepper{t: t, be: &chanBackend{events: make(chan run.Event)}, out: make(chan run.Output, 64),
 		done: make(chan error, 1), audit: &memAudit{}, replies: map[string][]run.Verdict{}}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s.in = inW
 	r := &run.Runner{Backend: s.be, Engine: eng, Audit: s.audit, ApprovalTimeout: time.Minute}
+	for _, o := range opts {
+		o(r)
+	}
 	go func() { s.done <- r.Run(context.Background(), inR, outW); outW.Close() }()
 	go func() {
 		defer close(s.out)

@@ -50,6 +50,28 @@ var claudeProjectKeys = map[string]bool{
 	"projectOnboardingSeenCount": true, "hasClaudeMdExternalIncludesWarningShown": true,
 }
 
+// grantWords are the parts of a key's name that say it runs code or grants
+// permissions (mcpServers, allowedTools, hooks, env, apiKeyHelper,
+// hasTrustDialogAccepted...): a dropped key named so is named in the exit
+// notice; the other dropped keys are the CLI's own bookkeeping.
+var grantWords = []string{"mcp", "hook", "allow", "permission", "trust", "env", "helper", "command", "plugin",
+	"marketplace", "apikey", "credential", "statusline", "bypass", "sandbox"}
+
+// grantsOrRuns reports whether a dropped key (projects[/p].k for a
+// project's) runs code or grants permissions, by its name.
+func grantsOrRuns(key string) bool {
+	if i := strings.LastIndex(key, "]."); i >= 0 {
+		key = key[i+2:]
+	}
+	k := strings.ToLower(key)
+	for _, w := range grantWords {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return strings.HasPrefix(key, "(") // the whole file
+}
+
 func topKeyCarried(k string) bool {
 	return claudeJSONKeys[k] || strings.HasPrefix(k, "cached") || strings.HasPrefix(k, "last")
 }

@@ -74,3 +74,69 @@ func TestClaudeStateSync(t *testing.T) {
 		})
 	}
 }
+
+// The exit notice names the dropped keys that run code or grant
+// permissions, and none of the CLI's own bookkeeping.
+func TestExitNoticeNamesOnlyGrants(t *testing.T) {
+	tests := []struct {
+		name    string
+		dropped []string
+		want    string // "" = no notice
+	}{
+		{"an MCP server", []string{"mcpServers"}, "can run code or grant permissions are not kept: mcpServers ("},
+		{"bookkeeping only", []string{"projects[/q].lastCost", "toolUsage", "autoUpdaterStatus", "skillUsage"}, ""},
+		{"both", []string{"autoUpdaterStatus", "projects[/p].allowedTools", "projects[/q].lastCost", "hooks", "env"},
+			"are not kept: projects[/p].allowedTools, hooks, env ("},
+		{"a project's trust, its MCP servers", []string{"projects[/p].hasTrustDialogAccepted", "projects[/p].enabledMcpjsonServers"},
+			"projects[/p].hasTrustDialogAccepted, projects[/p].enabledMcpjsonServers"},
+		{"helpers and plugins", []string{"apiKeyHelper", "enabledPlugins", "statusLine", "customApiKeyResponses"},
+			"apiKeyHelper, enabledPlugins, statusLine, customApiKeyResponses"},
+		{"the whole file", []string{"(the whole file: it is not a JSON object any more)"}, "the whole file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			p := &Prepared{opts: Options{Warn: func(s string) { got = append(got, s) }}}
+			p.warn(tt.dropped, nil)
+			if tt.want == "" {
+				if len(got) != 0 {
+					t.Errorf("notices %q, want none", got)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
+				t.Errorf("notices %q, want one with %q", got, tt.want)
+			}
+			for _, k := range []string{"lastCost", "toolUsage", "autoUpdaterStatus"} {
+				if len(got) == 1 && strings.Contains(got[0], k) {
+					t.Errorf("notice %q names %s, which neither runs code nor grants permissions", got[0], k)
+				}
+			}
+		})
+	}
+}
+
+// A file written in the private /tmp vanishes; the project (even below
+// /tmp), what the view shows there and anything outside /tmp do not.
+func TestViewVanishes(t *testing.T) {
+	v := &View{Writable: []Entry{{Path: "/tmp/work/proj"}}, Visible: []string{"/tmp/tools"}}
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"/tmp/report.txt", true},
+		{"/tmp/work/other/x", true},
+		{"/tmp/work/proj/out.txt", false},
+		{"/tmp/tools/bin/x", false},
+		{"/home/me/x", false},
+		{"/tmpfile", false},
+	}
+	for _, tt := range tests {
+		if got := v.Vanishes(tt.path); got != tt.want {
+			t.Errorf("Vanishes(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	if (*View)(nil).Vanishes("/tmp/x") {
+		t.Error("no view (no sandbox): nothing vanishes")
+	}
+}

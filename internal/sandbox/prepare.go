@@ -208,6 +208,11 @@ func (v *View) shows(p string) bool {
 	return false
 }
 
+// Vanishes reports whether a file written at p inside the sandbox is gone
+// when it ends: p lies in the private /tmp, where nothing of the person's
+// shows.
+func (v *View) Vanishes(p string) bool { return v != nil && !v.shows(p) }
+
 // inPrivateTmp reports whether p lies below /tmp where nothing shows it
 // (the private /tmp already hides it).
 func (v *View) inPrivateTmp(p string, show []string) bool {
@@ -294,9 +299,15 @@ func (p *Prepared) warn(dropped []string, err error) {
 	if p.opts.Warn == nil {
 		return
 	}
-	if len(dropped) > 0 {
+	var named []string
+	for _, k := range dropped {
+		if grantsOrRuns(k) {
+			named = append(named, k)
+		}
+	}
+	if len(named) > 0 {
 		p.opts.Warn(fmt.Sprintf("changes the sandboxed session made to ~/.claude.json that can run code or grant permissions are not kept: %s (make them outside the sandbox, e.g. claude mcp add)",
-			strings.Join(dropped, ", ")))
+			strings.Join(named, ", ")))
 	}
 	if err != nil {
 		p.opts.Warn(fmt.Sprintf("the claude CLI's state (~/.claude.json) from the sandboxed session could not be saved: %v", err))

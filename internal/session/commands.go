@@ -131,10 +131,21 @@ func (e *Engine) Suggest(tool string, input map[string]any) string {
 			}
 		}
 	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	if bc != nil && bc.Err == nil {
-		return matcher.Suggest(bc)
+		return e.suggest(bc)
 	}
-	return matcher.Suggest(c)
+	return e.suggest(c)
+}
+
+// coversWithReads is matcher.CoversWithReads with this engine's repository
+// check, under its lock.
+func (e *Engine) coversWithReads(rules []*matcher.Rule, v *matcher.Call) bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	_, ok := matcher.CoversWithReads(rules, v, e.repoReadable(v))
+	return ok
 }
 
 // RulesCover checks a rule set typed for an "always" or "for session"
@@ -165,6 +176,9 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List
 		if list == matcher.AllowList {
 			if ok, _ := matcher.Covers(rules, v); ok {
 				return nil
+			}
+			if ok := e.coversWithReads(rules, v); ok && e.readsBeside() {
+				return nil // the reads beside them pass as the mode's (allowedWithReads)
 			}
 			continue
 		}

@@ -122,3 +122,15 @@ func TestReadOnlyBashCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "readonly
 // the files that run code the engine did not list. Each row failed on the
 // engine before the fix; the everyday rows must stay allowed.
 func TestOracleFindingsCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "oracle.json", 10) }
+
+// A Bash line made of commands an allow rule or a session grant covers and
+// reads the mode allows (npm test 2>&1 | tail -20) runs without a prompt;
+// a write, a delete, unseen code, the network or a read outside in any part
+// still asks or is refused.
+func TestMixedLineCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "mixed.json", 10) }
+
+// git show, diff, log -p and blame print what the repository holds, earlier
+// versions included: they pass as reads only when no Read deny or ask rule
+// names a file in the repository, and never with an option that reads or
+// writes a file outside it or runs a program.
+func TestGitContentCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "gitcontent.json", 10) }

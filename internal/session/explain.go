@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"vibing/internal/config"
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
 )
@@ -106,9 +107,7 @@ func (e *Engine) Explain() Explanation {
 		x.Tools = append(x.Tools, tr)
 		x.Effective = append(x.Effective, tr.Summary)
 	}
-	if e.resumed && e.cfg.ResumeAsk != "prompt" {
-		x.Effective = append(x.Effective, "This chat resumes a session: anything that would ask is denied with guidance (resume_ask = deny).")
-	}
+	x.Effective = append(x.Effective, e.resumeLine())
 	if len(x.Regex) > 0 {
 		x.Effective = append(x.Effective, "Regex rules also apply to every tool: "+strings.Join(x.Regex, ", ")+".")
 	}
@@ -119,6 +118,28 @@ func (e *Engine) Explain() Explanation {
 	x.Effective = append(x.Effective, AutorunSummary)
 	x.Effective = append(x.Effective, "Tools that run a command (Monitor, MCP and other tools with a \"command\") are also checked as Bash on that command.")
 	return x
+}
+
+// ResumeGate is why prompts in a resumed session are safe: the evidence is
+// tests/e2e/resume_hook_test.go (the real CLI on --resume) and
+// TestResumedChat (a CLI that never sends can_use_tool).
+const ResumeGate = "vibing-agent run registers a PreToolUse hook callback that the claude CLI calls before every tool call, also on --resume, and answers it with your allow or deny, so it does not depend on the permission callback (can_use_tool) that some CLI and SDK versions skip on resume"
+
+// resumeLine says which resumed-session behaviour applies to this chat.
+func (e *Engine) resumeLine() string {
+	prompt := e.cfg.ResumeAsk == config.ResumeAskPrompt
+	switch {
+	case e.mode == "dontAsk":
+		return "dontAsk mode never prompts, in a fresh or a resumed session: anything that would ask is denied."
+	case e.resumed && prompt:
+		return "This chat resumes a session and asks still prompt (resume_ask = prompt): " + ResumeGate + "."
+	case e.resumed:
+		return "This chat resumes a session: anything that would ask is denied with guidance (resume_ask = deny). resume_ask = \"prompt\" asks instead, which is safe: " + ResumeGate + "."
+	case prompt:
+		return "Asks prompt. When this chat resumes its session (reopened after its process ended, idle for live_timeout_s, a fork's first message), they still prompt (resume_ask = prompt)."
+	default:
+		return "Asks prompt. When this chat resumes its session (reopened after its process ended, idle for live_timeout_s, a fork's first message), anything that would ask is denied with guidance (resume_ask = deny)."
+	}
 }
 
 func (e *Engine) toolReport(name string) ToolReport {

@@ -210,6 +210,10 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 				Reason: say(c, " is allowed by the rule ", r, ", which covers its command.")}
 		}
 	}
+	// 6b. a line of allowed commands and reads (npm test | tail -20)
+	if d, ok := e.allowedWithReads(c, rs); ok {
+		return d
+	}
 	// 7. mode and policies
 	d := e.byMode(c)
 	if d.Decision == Ask && len(e.untrusted) > 0 {
@@ -526,6 +530,48 @@ func (e *Engine) sourceOfAllow(text string) string {
 	return SourceAllowList
 }
 
+// allowedWithReads allows a Bash line whose every command a session grant
+// or an allow rule covers or is a read the mode allows (matcher.CoversWithReads),
+// naming the grant or rule. The reads are the mode's: not in
+// bypassPermissions (which allows all), not under an "always" policy for
+// Bash (which asks before every read).
+func (e *Engine) allowedWithReads(c *matcher.Call, rs *ruleSet) (Decision, bool) {
+	if c.Tool != "Bash" || !e.readsBeside() || (len(rs.sessAllowValid) == 0 && len(rs.allowValid) == 0) {
+		return Decision{}, false
+	}
+	repo := e.repoReadable(c)
+	if r, ok := matcher.CoversWithReads(rs.sessAllowValid, c, repo); ok {
+		return Decision{Decision: Allow, Rule: r.Text, Source: SourceSession,
+			Reason: say(c, " is allowed for this session (", r.Text, "); the rest of it only reads inside the working directory.")}, true
+	}
+	if r, ok := matcher.CoversWithReads(rs.allowValid, c, repo); ok {
+		return Decision{Decision: Allow, Rule: r.Text, Source: e.sourceOfAllow(r.Text),
+			Reason: say(c, " is allowed by the rule ", r.Text, "; the rest of it only reads inside the working directory.")}, true
+	}
+	return Decision{}, false
+}
+
+// readsBeside reports whether reads the mode allows pass beside the
+// allowed commands of a Bash line: not in bypassPermissions (which allows
+// all), not under an "always" policy for Bash (which asks before a read).
+func (e *Engine) readsBeside() bool {
+	if e.mode == "bypassPermissions" {
+		return false
+	}
+	p, ok := e.policyOf("Bash")
+	return !ok || p != config.PolicyAlways || (e.mode != "default" && e.mode != "acceptEdits")
+}
+
+// suggest is the rule set for an always or session answer to c, or for the
+// guidance of a refused ask: without rules for the reads the mode lets
+// pass beside them.
+func (e *Engine) suggest(c *matcher.Call) string {
+	if e.readsBeside() {
+		return matcher.JoinRules(matcher.SuggestBesideReads(c, e.repoReadable(c)))
+	}
+	return matcher.Suggest(c)
+}
+
 // byMode is step 7: what happens to a call that no rule names.
 func (e *Engine) byMode(c *matcher.Call) Decision {
 	info := c.ToolInfo()
@@ -535,13 +581,27 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
 
-	if c.Tool == "Bash" && e.mode != "bypassPermissions" && c.ReadsOnlyInside() {
+	if c.Tool == "Bash" && e.mode != "bypassPermissions" && c.ReadsOnlyInside(e.repoReadable(c)) {
 		// a line that only reads inside the working folder is, for the
 		// mode, a Read of what it names (the Read rules have spoken)
 		d.Decision, d.Reason = Allow, say(c, " only reads inside the working directory, allowed in ", e.mode, " mode.")
 		if e.mode == "default" || e.mode == "acceptEdits" {
 			e.policy(c, &d)
 		}
+		return d
+	}
+	if c.Tool == "Bash" && e.mode != "bypassPermissions" && c.ReadsOnlyInside(func() bool { return true }) {
+		// a read but for git printing what the repository holds, which a
+		// Read rule may name: ask, saying so (and refuse where no prompt can be shown)
+		d.Decision = Ask
+		d.Reason = say(c, " prints what the git repository holds, earlier versions included, where no path names a file, and ", e.repoWhy(c), ", so it needs approval.")
+		if e.mode == "plan" || e.mode == "dontAsk" {
+			d.Decision, d.Reason = Deny, say(c, " prints what the git repository holds, earlier versions included, and ", e.repoWhy(c), "; ", e.mode, " mode allows only reads.")
+			if e.mode == "dontAsk" {
+				d.Reason += fmt.Sprintf(" Add it to the allow list with /allow %s.", e.suggest(c))
+			}
+		}
+		e.policy(c, &d)
 		return d
 	}
 	if readOnly && c.Err == nil && e.mode != "bypassPermissions" {
@@ -564,7 +624,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 		d.Decision, d.Reason = Deny, say(c, " is denied: plan mode is read-only.")
 		return d
 	case "dontAsk":
-		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), matcher.Suggest(c))
+		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), e.suggest(c))
 		return d
 	case "acceptEdits":
 		if known && info.Edit && c.Err == nil && inside {
@@ -636,7 +696,7 @@ func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
 	// narrowest rules that cover the call, never the whole tool
 	fix := d.Rule
 	if r, err := matcher.ParseRule(fix); fix == "" || err != nil || !r.HasArg() || r.IsRegex() {
-		fix = matcher.Suggest(c)
+		fix = e.suggest(c)
 	}
 	why := "approval needed"
 	if d.Rule != "" {

@@ -63,9 +63,16 @@ func TestChatRealClaude(t *testing.T) {
 }
 
 // realChat is a chat whose claude_cmd is the real CLI against api.
-func realChat(t *testing.T, fm string, api *fakeapi.Server) *chat {
+// opts go to setup() too.
+func realChat(t *testing.T, fm string, api *fakeapi.Server, opts ...map[string]any) *chat {
 	t.Helper()
-	c := startChat(t, fm, "", map[string]any{"claude_cmd": claudeBin(t)})
+	setup := map[string]any{"claude_cmd": claudeBin(t)}
+	for _, o := range opts {
+		for k, v := range o {
+			setup[k] = v
+		}
+	}
+	c := startChat(t, fm, "", setup)
 	home := filepath.Join(filepath.Dir(c.dir), "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)

@@ -443,20 +443,52 @@ func TestTwoChatsAtOnce(t *testing.T) {
 	}
 }
 
+// A resumed chat (session_id, no live process) with a CLI that sends only
+// the PreToolUse hook callback and never can_use_tool: by default the call
+// is refused with guidance; with resume_ask = "prompt" the person is asked
+// and the answer goes back as the hook's decision, which is all the CLI
+// needs to run or skip the call.
 func TestResumedChat(t *testing.T) {
-	c := startChat(t, "session_id: abc-123\npermissions_ask: [Bash]\n", answerScript, nil)
-	c.send("")
-	c.waitRuns(1)
-	reply := c.lastReply()
-	if !strings.Contains(reply, "⏺ Bash: npm test — refused:") || !strings.Contains(reply, "/allow") {
-		t.Errorf("resumed chat reply lacks the refusal with guidance:\n%s", reply)
+	tests := []struct {
+		name, ask, key string
+		want           string
+		hook           []string
+	}{
+		{"default refuses with guidance", "", "", "⏺ Bash: npm test — refused:", []string{"deny"}},
+		{"prompt, allowed", "prompt", "y", "⏺ Bash: npm test — allowed once by you", []string{"allow"}},
+		{"prompt, denied", "prompt", "n", "⏺ Bash: npm test — denied by you", []string{"deny"}},
 	}
-	args := c.fakeArgs()
-	if len(args) != 1 || !strings.Contains(strings.Join(args[0], " "), "abc-123") {
-		t.Errorf("fake CLI args = %v, want --resume abc-123", args)
-	}
-	if cf, _ := readChat(t, c.path); cf.Session != "fake-session-0001" {
-		t.Errorf("session_id = %q, want the CLI's fake-session-0001", cf.Session)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := map[string]any{}
+			if tt.ask != "" {
+				opts["resume_ask"] = tt.ask
+			}
+			c := startChat(t, "session_id: abc-123\npermissions_ask: [Bash]\n", answerScript, opts)
+			c.send("")
+			if tt.key != "" {
+				c.waitApproval()
+				c.keys(tt.key)
+			}
+			c.waitRuns(1)
+			reply := c.lastReply()
+			if !strings.Contains(reply, tt.want) {
+				t.Errorf("resumed chat reply lacks %q:\n%s", tt.want, reply)
+			}
+			if tt.key == "" && !strings.Contains(reply, "/allow") {
+				t.Errorf("the refusal gives no guidance (/allow):\n%s", reply)
+			}
+			if got := c.decisions(); strings.Join(got, ",") != strings.Join(tt.hook, ",") {
+				t.Errorf("hook answers the CLI received = %v, want %v", got, tt.hook)
+			}
+			args := c.fakeArgs()
+			if len(args) != 1 || !strings.Contains(strings.Join(args[0], " "), "abc-123") {
+				t.Errorf("fake CLI args = %v, want --resume abc-123", args)
+			}
+			if cf, _ := readChat(t, c.path); cf.Session != "fake-session-0001" {
+				t.Errorf("session_id = %q, want the CLI's fake-session-0001", cf.Session)
+			}
+		})
 	}
 }
 

@@ -98,7 +98,7 @@ func (w *hookWorld) hookRows() []map[string]string {
 				r[k] = fmt.Sprint(v)
 			}
 		}
-		if r["source"] == "hook" {
+		if r["via"] == "hook" {
 			rows = append(rows, r)
 		}
 	}

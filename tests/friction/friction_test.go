@@ -556,7 +556,7 @@ func why(c call) string {
 		return "by design: xargs runs a program its input names"
 	case strings.HasPrefix(a, "git diff") || strings.HasPrefix(a, "git show") || strings.HasPrefix(a, "git blame") ||
 		(strings.HasPrefix(a, "git log") && strings.Contains(a, " -p")):
-		return "by design: git diff, show, blame and log -p print file lines from the object store (show prints any blob named by its hash, --stat or not), where a Read deny (Read(.env)) sees no path"
+		return "by design: git diff, show, blame and log -p print what the repository holds, earlier versions included, where no path names a file; they pass as reads only while no Read deny or ask rule names a file in the repository, and Read(.env) names .env in every folder"
 	case len(f) > 1 && f[0] == "git":
 		return "gap: a listing git subcommand (branch, tag, remote -v, stash list) is not in the read-only list"
 	case f[0] == "sed":

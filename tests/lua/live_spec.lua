@@ -172,3 +172,34 @@ describe("fork notice", function()
     end)
   end
 end)
+
+describe("reopen notice", function()
+  for _, ask in ipairs({ "deny", "prompt" }) do
+    it("comes above the reply to the first message of a chat with a session and no live process, resume_ask = " .. ask, function()
+      fake_agent({ resume_ask = ask })
+      local path = vim.fn.getcwd() .. "/.vibing/chat/reopened.md"
+      helpers.write(path, { "---", "vibing.nvim: true", "session_id: sess-old", "---", "", "## User", "" })
+      vim.cmd("edit " .. vim.fn.fnameescape(path))
+      local buf = vim.api.nvim_get_current_buf()
+      say(buf, "again", 1)
+      local want = "⏹ This chat's agent process had ended: this message resumes its session: "
+        .. (ask == "prompt" and 'asks will still prompt (resume_ask = "prompt").' or 'asks will be refused. Send /new-session for a fresh one, or set resume_ask = "prompt".')
+      assert.matches("again\n\n## Assistant\n\n" .. vim.pesc(want) .. "\n\nanswer 1\n", text(buf))
+      say(buf, "and more", 2)
+      local _, count = text(buf):gsub("agent process had ended", "")
+      assert.equals(1, count, "the live process answers the next message: no second notice")
+    end)
+  end
+  it("is not written for a chat's first message, nor after the idle notice said it", function()
+    local pidfile = fake_agent({ live_timeout_s = 1 })
+    local buf = helpers.new_chat()
+    say(buf, "hello", 1)
+    assert.falsy(text(buf):find("agent process had ended", 1, true), "a fresh chat: no notice")
+    local pid = pid_of(pidfile)
+    assert.truthy(vim.wait(5000, function()
+      return not alive(pid) and text(buf):find("went idle", 1, true) ~= nil
+    end, 10), "the idle notice")
+    say(buf, "after the idle end", 2)
+    assert.falsy(text(buf):find("agent process had ended", 1, true), "the idle notice said it already: " .. text(buf))
+  end)
+end)

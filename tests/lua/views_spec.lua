@@ -141,6 +141,47 @@ describe(":VibingTrust", function()
   end)
 end)
 
+describe("a chat opened in a project with untrusted policy", function()
+  local function untrusted_notes()
+    local n = 0
+    for _, note in ipairs(helpers.notes) do
+      if note.msg:find("not trusted", 1, true) then
+        n = n + 1
+      end
+    end
+    return n
+  end
+  it("says once that its allow rules wait for :VibingTrust", function()
+    local dir = vim.fn.getcwd()
+    vim.fn.mkdir(dir .. "/.vibing", "p")
+    vim.fn.writefile({ 'allow: ["Bash(npm test)"]' }, dir .. "/.vibing/policy.yaml")
+    helpers.new_chat()
+    assert.truthy(vim.wait(5000, function()
+      return untrusted_notes() > 0
+    end, 20), "a notice about the untrusted policy: " .. helpers.notified())
+    local note
+    for _, n in ipairs(helpers.notes) do
+      if n.msg:find("not trusted", 1, true) then
+        note = n
+      end
+    end
+    assert.matches(":VibingTrust", note.msg, true)
+    assert.matches(".vibing/policy.yaml untrusted (waiting: Bash(npm test))", note.msg, true)
+    assert.equals(vim.log.levels.WARN, note.level)
+    helpers.new_chat()
+    vim.wait(1000)
+    assert.equals(1, untrusted_notes(), "said once: " .. helpers.notified())
+  end)
+  it("says nothing when the policy only denies, or there is none", function()
+    local dir = vim.fn.getcwd()
+    vim.fn.mkdir(dir .. "/.vibing", "p")
+    vim.fn.writefile({ 'deny: ["Bash(curl:*)"]' }, dir .. "/.vibing/policy.yaml")
+    helpers.new_chat()
+    vim.wait(1500)
+    assert.equals(0, untrusted_notes(), helpers.notified())
+  end)
+end)
+
 describe(":checkhealth vibing and the Claude Code hook", function()
   it("says when the hook is not installed, and when it is installed and working", function()
     local home = vim.fn.getcwd() .. "/home"

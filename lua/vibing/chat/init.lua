@@ -269,6 +269,8 @@ function M.attach(bufnr)
     end, { buffer = bufnr, desc = "vibing: cancel the running message" })
   end
   require("vibing.chat.changes").attach(bufnr)
+  local trust = require("vibing.permissions.trust")
+  trust.note_once(trust.chat_project(bufnr))
 end
 
 ---Attach when a Markdown buffer turns out to be a chat (BufRead autocmd).

@@ -35,6 +35,45 @@ function M.fork_notice(ask)
   return "⏹ This chat is a fork: this message resumes the parent's session (under a new id): " .. asks((ask or resume_ask()) == "prompt")
 end
 
+---The notice written above the reply to the first message of a chat whose
+---agent process had ended (reopened after the editor closed, a crash).
+---@param ask string|nil the resume_ask option (default: the configured one)
+---@return string
+function M.reopen_notice(ask)
+  return "⏹ This chat's agent process had ended: this message resumes its session: " .. asks((ask or resume_ask()) == "prompt")
+end
+
+---The chat's `fork_of:` and `session_id:` values ("" when absent).
+---@param bufnr integer
+---@return string fork, string session
+local function ids(bufnr)
+  local first, last = fm.range(bufnr)
+  if not first then
+    return "", ""
+  end
+  local fork, session = "", ""
+  for _, l in ipairs(vim.api.nvim_buf_get_lines(bufnr, first, last - 1, false)) do
+    local k, v = l:match("^([%w_]+):%s*(.-)%s*$")
+    if v == '""' or v == "''" then
+      v = ""
+    end
+    if k == "fork_of" then
+      fork = v
+    elseif k == "session_id" then
+      session = v
+    end
+  end
+  return fork, session
+end
+
+---Whether the chat names a session its next run resumes: a `session_id:`.
+---@param bufnr integer
+---@return boolean
+function M.names_session(bufnr)
+  local _, session = ids(bufnr)
+  return session ~= ""
+end
+
 ---Whether the chat is a fork whose first message was not answered yet: its
 ---frontmatter has `fork_of:` and no `session_id:`.
 ---@param bufnr integer

@@ -294,7 +294,9 @@ local function arm_idle(live)
         lives[live.buf] = nil
         live.idled = true
         live.proc:close_stdin()
-        resumed.write(live.buf, resumed.idle_notice())
+        if resumed.write(live.buf, resumed.idle_notice()) then
+          vim.b[live.buf].vibing_idle_noted = true
+        end
       end
     end)
   )
@@ -455,6 +457,12 @@ function M.start(bufnr, prompt, path)
   end
   local live = lives[bufnr]
   if not (live and live.proc and not live.proc.exited and not live.turn and not live.final) then
+    -- a new process for a chat that names a session resumes it: say so,
+    -- unless the idle notice just did
+    if not vim.b[bufnr].vibing_idle_noted and resumed.names_session(bufnr) then
+      r.writer:lines({ resumed.reopen_notice() }, "VibingNotice")
+    end
+    vim.b[bufnr].vibing_idle_noted = nil
     local err
     live, err = spawn(bufnr, path)
     if not live then

@@ -35,6 +35,73 @@ function M.waiting(bin, dir)
   return waiting
 end
 
+local noted = {} -- project folders already told about, this editor session
+
+---Say once per project folder and editor session, when a chat opens there,
+---that the project's policy files hold allow rules waiting for trust (they
+---ask until :VibingTrust). Runs `vibing-agent trust --list` in the
+---background; says nothing when the binary is missing or nothing waits.
+---@param dir string the project folder
+function M.note_once(dir)
+  if noted[dir] then
+    return
+  end
+  -- only a project that has a policy file of its own can wait for trust:
+  -- without one, no process is started
+  local has = false
+  for _, f in ipairs({ "/.vibing/policy.yaml", "/.claude/settings.json", "/.claude/settings.local.json" }) do
+    has = has or vim.loop.fs_stat(dir .. f) ~= nil
+  end
+  if not has then
+    return
+  end
+  noted[dir] = true
+  local rpc = require("vibing.rpc")
+  local bin = rpc.bin()
+  if rpc.missing(bin) then
+    return
+  end
+  local lines = {}
+  local ok = pcall(vim.fn.jobstart, { bin, "trust", "--dir", dir, "--list", "--config", rpc.write_config() }, {
+    stdout_buffered = true,
+    on_stdout = function(_, data)
+      lines = data or {}
+    end,
+    on_exit = function(_, code)
+      if code ~= 0 then
+        return
+      end
+      local waiting = {}
+      for _, l in ipairs(lines) do
+        if l:find("(waiting: ", 1, true) then
+          table.insert(waiting, (l:gsub("%s+", " ")))
+        end
+      end
+      if #waiting > 0 then
+        require("vibing.log").warn(
+          "This project's policy files are not trusted, so calls their allow rules name ask until you trust them with :VibingTrust: "
+            .. table.concat(waiting, "; ")
+        )
+      end
+    end,
+  })
+  if not ok then
+    noted[dir] = nil
+  end
+end
+
+---The project folder of chat buffer bufnr: the folder holding its .vibing/,
+---else the current directory.
+---@param bufnr integer
+---@return string
+function M.chat_project(bufnr)
+  local root = vim.api.nvim_buf_get_name(bufnr):match("^(.*)/%.vibing/")
+  if root and root ~= "" then
+    return root
+  end
+  return vim.fn.getcwd()
+end
+
 ---:VibingTrust — show what waits, ask, then trust.
 ---@param dir string|nil the project folder (default: M.project_dir())
 function M.run(dir)
