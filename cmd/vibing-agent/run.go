@@ -114,7 +114,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 			return fail("%v", err)
 		}
 		if choice.Use {
-			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg,
+			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg, chat: ce.path,
 				warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) }}
 			bo.Wrap = sb.wrap
 			defer sb.cleanup()

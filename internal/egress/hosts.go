@@ -1,0 +1,131 @@
+package egress
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"vibing/internal/matcher"
+	"vibing/internal/session"
+)
+
+// DefaultAPI is where the claude CLI reaches its API when
+// ANTHROPIC_BASE_URL does not say otherwise.
+const DefaultAPI = "https://api.anthropic.com"
+
+// Hosts decides connections from the rules of a chat's engine, matched by
+// its slow twin (Engine.Reference) like the rest of the sandbox's view.
+type Hosts struct {
+	twin  *session.Engine
+	api   map[string]bool // host:port of the API
+	named map[string]string
+	extra []string // sandbox_hosts: host or *.domain
+	// Named lists, for explain, the hosts allow rules name, each with its rule.
+	Named []NamedHost
+}
+
+// NamedHost is a host an allow rule names.
+type NamedHost struct {
+	Host string `json:"host"`
+	Rule string `json:"rule"`
+}
+
+// NewHosts builds the decider: apiURLs are the API's base URLs (the
+// default one and $ANTHROPIC_BASE_URL), extra the sandbox_hosts entries.
+func NewHosts(eng *session.Engine, apiURLs, extra []string) *Hosts {
+	h := &Hosts{twin: eng.Reference(), api: map[string]bool{}, named: map[string]string{}}
+	for _, a := range apiURLs {
+		if hp, ok := apiHostPort(a); ok {
+			h.api[hp] = true
+		}
+	}
+	for _, e := range extra {
+		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
+			h.extra = append(h.extra, strings.TrimSuffix(e, "."))
+		}
+	}
+	h.bashAllowHosts()
+	return h
+}
+
+// apiHostPort is the host:port a base URL reaches.
+func apiHostPort(base string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	host, port, err := target(u.Host, u.Scheme)
+	if err != nil {
+		return "", false
+	}
+	return net.JoinHostPort(host, strconv.Itoa(port)), true
+}
+
+// bashAllowHosts collects the hosts named in the Bash allow rules
+// (Bash(curl https://example.com/api:*) names example.com).
+func (h *Hosts) bashAllowHosts() {
+	env := h.twin.Env()
+	for _, lr := range h.twin.Explain().Layers {
+		if lr.List != "allow" {
+			continue
+		}
+		r, err := matcher.ParseReferenceRule(lr.Rule)
+		if err != nil || r.Tool != "Bash" || !r.HasArg() || r.IsRegex() {
+			continue
+		}
+		line := strings.TrimSuffix(strings.TrimSuffix(r.Arg, ":*"), "*")
+		c := matcher.PrepareReference("Bash", map[string]any{"command": line}, env)
+		for _, host := range c.Hosts() {
+			if _, seen := h.named[host]; !seen {
+				h.named[host] = lr.Rule
+				h.Named = append(h.Named, NamedHost{Host: host, Rule: lr.Rule})
+			}
+		}
+		matcher.Release(c)
+	}
+}
+
+// Decide decides a connection to host:port without asking anyone; a host
+// no rule names comes back refused with Source Unknown (Proxy asks).
+func (h *Hosts) Decide(host string, port int) Verdict {
+	hp := net.JoinHostPort(host, strconv.Itoa(port))
+	if h.api[hp] {
+		return Verdict{Allow: true, Source: "api", Reason: "the claude CLI's API"}
+	}
+	d := h.twin.Decide("WebFetch", map[string]any{"url": "https://" + hp + "/"})
+	hostRule := d.Rule != "" && namesHost(d.Rule)
+	switch {
+	case d.Decision == session.Deny && hostRule:
+		return Verdict{Rule: d.Rule, Source: d.Source, Reason: fmt.Sprintf("%s is refused by the deny rule %s", host, d.Rule)}
+	case d.Decision == session.Ask && hostRule:
+		return Verdict{Rule: d.Rule, Source: d.Source, Reason: fmt.Sprintf("%s needs approval (ask: %s), which a connection from the sandbox cannot get, so it is refused", host, d.Rule)}
+	case d.Decision == session.Allow && hostRule:
+		return Verdict{Allow: true, Rule: d.Rule, Source: d.Source, Reason: fmt.Sprintf("%s is allowed by %s", host, d.Rule)}
+	}
+	if rule, ok := h.named[hostKey(host)]; ok {
+		return Verdict{Allow: true, Rule: rule, Source: "allow_list", Reason: fmt.Sprintf("%s is named by the allow rule %s", host, rule)}
+	}
+	for _, e := range h.extra {
+		if e == host || strings.HasPrefix(e, "*.") && (host == e[2:] || strings.HasSuffix(host, e[1:])) {
+			return Verdict{Allow: true, Rule: e, Source: "sandbox_hosts", Reason: fmt.Sprintf("%s is in sandbox_hosts", host)}
+		}
+	}
+	return Verdict{Source: Unknown, Reason: fmt.Sprintf("no rule names %s", host)}
+}
+
+// hostKey is the spelling Call.Hosts gives an IPv6 address.
+func hostKey(host string) string {
+	if strings.Contains(host, ":") {
+		return "[" + host + "]"
+	}
+	return host
+}
+
+// namesHost reports whether a rule speaks about a host (WebFetch(x)),
+// not about the WebFetch tool as a whole.
+func namesHost(rule string) bool {
+	r, err := matcher.ParseReferenceRule(rule)
+	return err == nil && r.HasArg()
+}
