@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -24,7 +25,8 @@ type egressProxy struct {
 // startEgress starts the proxy deciding by eng's rules; env is the CLI's
 // environment (its ANTHROPIC_BASE_URL is the API the proxy lets through).
 // Each connection is an audit row in the spool of the audit database.
-func startEgress(eng *session.Engine, cfg *config.Config, chat string, env []string) (*egressProxy, error) {
+func startEgress(eng *session.Engine, cfg *config.Config, chat string, env []string,
+	ask func(ctx context.Context, host string, port int) egress.Verdict) (*egressProxy, error) {
 	api := []string{egress.DefaultAPI}
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "ANTHROPIC_BASE_URL="); ok && v != "" {
@@ -43,7 +45,7 @@ func startEgress(eng *session.Engine, cfg *config.Config, chat string, env []str
 		return nil, fmt.Errorf("sandbox: the network proxy: %w", err)
 	}
 	spool := auditspool.For(cfg.AuditDB())
-	p := &egress.Proxy{Decide: hosts.Decide, Record: func(c egress.Connection) error {
+	p := &egress.Proxy{Decide: hosts.Decide, Ask: ask, Record: func(c egress.Connection) error {
 		decision := "deny"
 		if c.Allow {
 			decision = "allow"

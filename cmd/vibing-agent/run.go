@@ -18,6 +18,7 @@ import (
 	_ "vibing/internal/claude" // registers the claude backend
 	"vibing/internal/config"
 	_ "vibing/internal/demo" // registers the demo backend
+	"vibing/internal/egress"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/policy"
@@ -106,6 +107,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	cfg, settings, eng, engErr, chatPath, dir := ce.cfg, ce.settings, ce.engine, ce.loadErr, ce.path, ce.engine.Env().Cwd
 	bo := run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd}
 	var notices []string
+	netAsk := make(chan *run.Permission)
 	if *backend == "claude" {
 		// the CLI runs inside the sandbox derived from the policy when
 		// the turn starts (SPEC §14)
@@ -116,6 +118,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		if choice.Use {
 			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg, chat: ce.path,
 				warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) }}
+			sb.ask = networkAsker(netAsk)
 			bo.Wrap = sb.wrap
 			defer sb.cleanup()
 		} else {
@@ -151,6 +154,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		OnTools:         rememberTools,
 		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
 		Notices:         notices,
+		Network:         netAsk,
 		// pre-turn copies of the files each turn changes (files_changed)
 		Changes: &changes.Store{Dir: changes.ChatDir(ce.root, chatPath), Chat: chatPath},
 	}
@@ -204,6 +208,40 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 }
 
 // openAudit opens the audit database at the configured path.
+// networkAsker asks the runner (Runner.Network) about a connection from
+// inside the sandbox to a host no rule names; the run's approval block
+// shows it.
+func networkAsker(ch chan<- *run.Permission) func(ctx context.Context, host string, port int) egress.Verdict {
+	return func(ctx context.Context, host string, port int) egress.Verdict {
+		got := make(chan run.Verdict, 1)
+		p := run.NetworkPermission(host, port, func(v run.Verdict) {
+			select {
+			case got <- v:
+			default:
+			}
+		})
+		gone := egress.Verdict{Source: "chat", Reason: "the run ended before the person could be asked"}
+		select {
+		case ch <- p:
+		case <-ctx.Done():
+			return gone
+		}
+		select {
+		case v := <-got:
+			if v.Allow {
+				return egress.Verdict{Allow: true, Source: "chat", Reason: "allowed in the chat"}
+			}
+			msg := v.Message
+			if msg == "" {
+				msg = "refused in the chat"
+			}
+			return egress.Verdict{Source: "chat", Reason: msg}
+		case <-ctx.Done():
+			return gone
+		}
+	}
+}
+
 func openAudit(cfg *config.Config) (run.Recorder, func(), error) {
 	db, err := audit.Open(cfg.AuditDB())
 	if err != nil {

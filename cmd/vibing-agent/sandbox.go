@@ -13,6 +13,7 @@ import (
 	"vibing/internal/auditspool"
 	"vibing/internal/claude"
 	"vibing/internal/config"
+	"vibing/internal/egress"
 	"vibing/internal/hook"
 	"vibing/internal/policy"
 	"vibing/internal/procs"
@@ -38,6 +39,9 @@ type sandboxer struct {
 	view       *sandbox.View
 	relay      *auditspool.Relay
 	egress     *egressProxy
+	// ask asks the person about a host no rule names (run's approval
+	// block); nil: such a connection is refused
+	ask func(ctx context.Context, host string, port int) egress.Verdict
 	// chat is the chat file the audit rows of connections name ("" for
 	// vibing-agent claude without --chat)
 	chat string
@@ -101,7 +105,7 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	}
 	s.relay = relay
 	s.view = sandbox.Derive(s.input(prog))
-	eg, err := startEgress(s.engine, s.cfg, s.chat, cmd.Env)
+	eg, err := startEgress(s.engine, s.cfg, s.chat, cmd.Env, s.ask)
 	if err != nil {
 		s.cleanup()
 		return err

@@ -12,6 +12,7 @@ import (
 	"vibing/internal/audit"
 	"vibing/internal/auditspool"
 	"vibing/internal/fakeapi"
+	"vibing/internal/run"
 )
 
 // listenOn serves "hello from NAME" on addr (a loopback address) and counts
@@ -32,13 +33,15 @@ func listenOn(t *testing.T, addr, name string, n *atomic.Int32) string {
 }
 
 // Under vibing-agent run with the sandbox on and the engine allowing every
-// call, scripts reach a host an allow rule names through the proxy, and
-// nothing else: not a host no rule names (through the proxy or around
-// it), not the person's own services on the loopback outside. The CLI itself reaches its (fake) API. Each connection
-// is an audit row.
+// call (bypassPermissions), scripts reach a host an allow rule names
+// through the proxy, and a host no rule names only when the person allows
+// it in the chat's approval block: not the others (through the proxy or
+// around it), not the person's own services on the loopback outside. The
+// CLI itself reaches its (fake) API. Each connection is an audit row.
 func TestSandboxNetworkEgress(t *testing.T) {
 	needSandbox(t)
-	var allowedHits, otherHits, deniedHits atomic.Int32
+	var allowedHits, otherHits, deniedHits, askedHits atomic.Int32
+	asked := listenOn(t, "127.0.0.5:0", "asked", &askedHits)
 	allowed := listenOn(t, "127.0.0.2:0", "allowed", &allowedHits)
 	other := listenOn(t, "127.0.0.3:0", "other", &otherHits)
 	denied := listenOn(t, "127.0.0.4:0", "denied", &deniedHits)
@@ -51,6 +54,7 @@ func TestSandboxNetworkEgress(t *testing.T) {
 		"curl -sS -m 5 http://" + allowed + "/ || echo CURL-ALLOWED-FAILED",
 		"curl -fsS -m 5 http://" + other + "/ || echo CURL-OTHER-REFUSED",
 		"curl -fsS -m 5 http://" + denied + "/ || echo CURL-DENIED-REFUSED",
+		"curl -fsS -m 5 http://" + asked + "/ || echo CURL-ASKED-FAILED",
 		"curl -fsS -m 5 http://localhost:" + strings.Split(allowed, ":")[1] + "/ || echo CURL-LOCALHOST-REFUSED",
 		// ignores them: nothing outside is there
 		"curl -sS -m 5 --noproxy '*' http://" + allowed + "/ || echo CURL-NOPROXY-UNREACHABLE",
@@ -72,18 +76,31 @@ EOF`,
 		"echo done-net",
 	}
 	w := newWorld(t, front, "sandbox: \"on\"\n", bash(strings.Join(lines, "\n")), fakeapi.Turn{Text: "done"})
-	res := w.run(allowAll)
+	var netAsks []string
+	res := w.run(func(o run.Output, send func(run.Input)) {
+		if o.Type != "approval_request" {
+			return
+		}
+		answer := "allow_once"
+		if p, _ := o.Input["prompt"].(string); strings.HasPrefix(p, "a connection from inside the sandbox") {
+			netAsks = append(netAsks, o.Input["url"].(string))
+			if !strings.Contains(p, asked) {
+				answer = "deny_once"
+			}
+		}
+		send(run.Input{Type: "approval_response", ID: o.ID, Decision: answer})
+	})
 	if res.code != 0 {
 		t.Fatalf("run: exit %d, events %v, stderr %s", res.code, res.types(), res.stderr)
 	}
 	results := toolResults(w.api)
-	for _, want := range []string{"hello from allowed", "CURL-OTHER-REFUSED", "CURL-DENIED-REFUSED", "CURL-LOCALHOST-REFUSED", "CURL-NOPROXY-UNREACHABLE",
+	for _, want := range []string{"hello from allowed", "CURL-OTHER-REFUSED", "CURL-DENIED-REFUSED", "CURL-LOCALHOST-REFUSED", "hello from asked", "CURL-NOPROXY-UNREACHABLE",
 		"PY-ALLOWED hello from allowed", "PY-OTHER-REFUSED", "PY-RAW-UNREACHABLE", "done-net"} {
 		if !strings.Contains(results, want) {
 			t.Errorf("tool results lack %q", want)
 		}
 	}
-	for _, bad := range []string{"CURL-ALLOWED-FAILED", "hello from other", "hello from denied", "PY-RAW-CONNECTED"} {
+	for _, bad := range []string{"CURL-ALLOWED-FAILED", "CURL-ASKED-FAILED", "hello from other", "hello from denied", "PY-RAW-CONNECTED"} {
 		if strings.Contains(results, bad) {
 			t.Errorf("tool results hold %q", bad)
 		}
@@ -97,11 +114,17 @@ EOF`,
 	if n := allowedHits.Load(); n != 2 {
 		t.Errorf("the allowed host got %d requests, want 2 (curl and python3 through the proxy)", n)
 	}
+	wantAsks := []string{"https://" + other + "/", "https://" + denied + "/", "https://" + asked + "/", "https://localhost:" + strings.Split(allowed, ":")[1] + "/",
+		"https://" + other + "/"}
+	if strings.Join(netAsks, " ") != strings.Join(wantAsks, " ") {
+		t.Errorf("the person was asked about %q, want %q", netAsks, wantAsks)
+	}
 	rows := networkRows(t, w)
 	for _, want := range []string{
 		"net:" + allowed + " allow WebFetch(127.0.0.2)",
 		"net:" + other + " deny ",
 		"net:" + denied + " deny ",
+		"net:" + asked + " allow ",
 	} {
 		found := false
 		for _, r := range rows {
