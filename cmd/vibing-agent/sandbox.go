@@ -64,7 +64,7 @@ func sandboxInput(eng *session.Engine, root, configPath string, cfg *config.Conf
 		}
 	}
 	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath,
-		Writable: cfg.SandboxWritable, EnvAllow: cfg.SandboxEnvAllow, HookFiles: hookFiles(root)}
+		Writable: cfg.SandboxWritable, EnvAllow: cfg.SandboxEnvAllow, Hosts: cfg.SandboxHosts, HookFiles: hookFiles(root)}
 }
 
 // hookFiles are the --config and --chat files of the installed hook

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -128,4 +129,47 @@ func hostKey(host string) string {
 func namesHost(rule string) bool {
 	r, err := matcher.ParseReferenceRule(rule)
 	return err == nil && r.HasArg()
+}
+
+// Summary is what the proxy lets through and refuses, for explain.
+type Summary struct {
+	API []string `json:"api"` // host:port
+	// Allowed are the allow rules that name hosts (WebFetch host rules,
+	// Bash rules with a URL or remote).
+	Allowed []string `json:"allowed_by_rules,omitempty"`
+	// SandboxHosts are the sandbox_hosts entries.
+	SandboxHosts []string `json:"sandbox_hosts,omitempty"`
+	// Refused are the deny and ask rules that name hosts.
+	Refused []string `json:"refused_by_rules,omitempty"`
+}
+
+// Summary lists the rules and settings the proxy decides by.
+func (h *Hosts) Summary() Summary {
+	s := Summary{SandboxHosts: append([]string(nil), h.extra...)}
+	for hp := range h.api {
+		s.API = append(s.API, hp)
+	}
+	sort.Strings(s.API)
+	seen := map[string]bool{}
+	add := func(l *[]string, r string) {
+		if !seen[r] {
+			seen[r] = true
+			*l = append(*l, r)
+		}
+	}
+	for _, lr := range h.twin.Explain().Layers {
+		r, err := matcher.ParseReferenceRule(lr.Rule)
+		if err != nil || r.Tool != "WebFetch" || !r.HasArg() {
+			continue
+		}
+		if lr.List == "allow" {
+			add(&s.Allowed, lr.Rule)
+		} else {
+			add(&s.Refused, lr.Rule)
+		}
+	}
+	for _, n := range h.Named {
+		add(&s.Allowed, n.Rule+" ("+n.Host+")")
+	}
+	return s
 }

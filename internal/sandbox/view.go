@@ -68,6 +68,8 @@ type Input struct {
 	// EnvAllow are the sandbox_env_allow patterns (for the report; Wrap
 	// takes them from Options).
 	EnvAllow []string
+	// Hosts are the sandbox_hosts entries (for the report).
+	Hosts []string
 	// MaxEntries bounds each walk of a folder (default DefaultMaxEntries).
 	MaxEntries int
 }
