@@ -107,6 +107,7 @@ func Derive(in Input) *View {
 	d.v.Home = realPath(home)
 	d.writable()
 	d.readOnly()
+	d.writeDenied()
 	d.hidden()
 	d.visible()
 	for _, l := range [][]Entry{d.v.Writable, d.v.ReadOnly, d.v.Hidden, d.v.Left} {
