@@ -20,6 +20,8 @@ type egressProxy struct {
 	dir    string
 	socket string
 	proxy  *egress.Proxy
+	// held are the deny rules whose hosts the proxy refuses
+	held []string
 }
 
 // startEgress starts the proxy deciding by eng's rules; env is the CLI's
@@ -54,7 +56,7 @@ func startEgress(eng *session.Engine, cfg *config.Config, chat string, env []str
 			Decision: decision, Rule: c.Rule, Source: "sandbox:" + c.Source, Reason: c.Reason})
 	}}
 	go func() { _ = p.Serve(l) }()
-	return &egressProxy{dir: dir, socket: sock, proxy: p}, nil
+	return &egressProxy{dir: dir, socket: sock, proxy: p, held: hosts.DenyRules()}, nil
 }
 
 // close stops the proxy and removes its socket.

@@ -108,6 +108,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	bo := run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd}
 	var notices []string
 	netAsk := make(chan *run.Permission)
+	var sb *sandboxer // nil: no sandbox
 	if *backend == "claude" {
 		// the CLI runs inside the sandbox derived from the policy when
 		// the turn starts (SPEC §14)
@@ -116,7 +117,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 			return fail("%v", err)
 		}
 		if choice.Use {
-			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg, chat: ce.path,
+			sb = &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg, chat: ce.path,
 				warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) }}
 			sb.ask = networkAsker(netAsk)
 			bo.Wrap = sb.wrap
@@ -182,6 +183,10 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 			Options: session.Options{SessionAllow: allow, SessionDeny: deny, Resumed: resumed}})
 		if err != nil {
 			return run.Reloaded{}, err
+		}
+		if sb != nil {
+			// the live CLI's sandbox still holds the rules it held
+			ch.Engine.HoldByKernel(sb.held)
 		}
 		var notes []string
 		if ch.LoadErr != nil {

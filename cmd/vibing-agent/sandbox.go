@@ -42,6 +42,10 @@ type sandboxer struct {
 	// ask asks the person about a host no rule names (run's approval
 	// block); nil: such a connection is refused
 	ask func(ctx context.Context, host string, port int) egress.Verdict
+	// held are the deny rules this sandbox holds whole (the view's and
+	// the proxy's): the engines of the run decide with them
+	// (session.Engine.HoldByKernel)
+	held []string
 	// chat is the chat file the audit rows of connections name ("" for
 	// vibing-agent claude without --chat)
 	chat string
@@ -119,6 +123,8 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 		return err
 	}
 	s.prepared = p
+	s.held = append(append([]string(nil), s.view.Held...), eg.held...)
+	s.engine.HoldByKernel(s.held)
 	p.Wrap(cmd, s.bwrap)
 	// an installed hook inside cannot write the spool (the state folder is
 	// read-only in there): it hands its rows to the relay

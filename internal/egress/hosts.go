@@ -143,6 +143,19 @@ type Summary struct {
 	Refused []string `json:"refused_by_rules,omitempty"`
 }
 
+// DenyRules are the deny rules that name hosts: the proxy refuses them
+// whatever a program does, so the kernel holds them
+// (session.Engine.HoldByKernel).
+func (h *Hosts) DenyRules() []string {
+	var out []string
+	for _, lr := range h.twin.Explain().Layers {
+		if r, err := matcher.ParseReferenceRule(lr.Rule); err == nil && lr.List == "deny" && r.Tool == "WebFetch" && r.HasArg() && !r.IsRegex() {
+			out = append(out, lr.Rule)
+		}
+	}
+	return out
+}
+
 // Summary lists the rules and settings the proxy decides by.
 func (h *Hosts) Summary() Summary {
 	s := Summary{SandboxHosts: append([]string(nil), h.extra...)}

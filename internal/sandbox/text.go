@@ -156,6 +156,15 @@ func (r Report) Text() string {
 		}
 		b.WriteString("    any other host is asked about in the chat (refused under vibing-agent claude); programs that ignore the proxy variables reach nothing\n")
 	}
+	if len(v.Held) > 0 {
+		b.WriteString("  Held whole by the kernel (a line the engine cannot see through follows the mode for these, instead of asking every time):\n")
+		for _, h := range v.Held {
+			fmt.Fprintf(&b, "    %s\n", h)
+		}
+		if r.Network != nil {
+			b.WriteString("    and the deny rules of hosts (the proxy refuses them)\n")
+		}
+	}
 	if len(v.Unexpanded) > 0 {
 		b.WriteString("  Not covered:\n")
 		for _, s := range v.Unexpanded {

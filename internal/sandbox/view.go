@@ -39,6 +39,11 @@ type View struct {
 	// (a walk that stopped, a regex rule, a path that holds the working
 	// directory).
 	Unexpanded []string `json:"not_expanded,omitempty"`
+	// Held are the deny rules the view holds whole (every file a Read
+	// rule names hidden, every file a Write rule names read-only and none
+	// it names makeable): where the sandbox runs, the engine need not
+	// refuse a line it cannot see through for them (session.Engine.HoldByKernel).
+	Held []string `json:"held_rules,omitempty"`
 	// Visible are folders below /tmp that stay visible (read-only) over
 	// the private /tmp: the project, the home folder, the binaries.
 	Visible []string `json:"-"`
@@ -110,6 +115,9 @@ func Derive(in Input) *View {
 	d.writeDenied()
 	d.hidden()
 	d.visible()
+	if len(d.v.Left) == 0 && !d.autorunStopped {
+		d.hold(session.KernelGuard)
+	}
 	for _, l := range [][]Entry{d.v.Writable, d.v.ReadOnly, d.v.Hidden, d.v.Left} {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].Path < l[j].Path })
 	}
@@ -124,6 +132,12 @@ type deriver struct {
 	v    *View
 	max  int
 	seen map[string]bool // read-only paths already listed
+	// gitChecks counts the git look-ups (githistory.go)
+	gitChecks int
+	gitKnown  map[string]bool
+	// autorunStopped: the look for code-running files in subfolders
+	// stopped before the end
+	autorunStopped bool
 }
 
 func (d *deriver) note(s string) { d.v.Unexpanded = append(d.v.Unexpanded, s) }
@@ -299,6 +313,7 @@ func (d *deriver) nestedAutorun() {
 		return nil
 	})
 	if stopped {
+		d.autorunStopped = true
 		d.note("the look for CLAUDE.md, .claude/ and .git/ in subfolders of " + cwd + " stopped after " +
 			strconv.Itoa(d.max) + " entries: the ones further down stay writable")
 	}

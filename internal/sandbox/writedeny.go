@@ -45,7 +45,7 @@ func (d *deriver) writeDenied() {
 		if anyDepth {
 			roots = []string{d.in.Root, d.env.Cwd, d.home}
 		}
-		whole := false
+		whole, held := false, true
 		for _, base := range roots {
 			if base == "" || walked[lr.Rule+"\x00"+base] {
 				continue
@@ -58,12 +58,20 @@ func (d *deriver) writeDenied() {
 				whole = true
 				continue
 			}
-			d.walkWriteRule(r, lr, base)
+			if !d.walkWriteRule(r, lr, base) {
+				held = false
+			}
 		}
 		if pattern(r.Arg) && !whole {
+			held = false
 			d.note(fmt.Sprintf("%s (%s): the files it names that exist are read-only; a new file its pattern matches can still be made by a script", lr.Rule, lr.Source))
 		}
-		d.missingLiteral(r, lr, root, anyDepth)
+		if !d.missingLiteral(r, lr, root, anyDepth) {
+			held = false
+		}
+		if held {
+			d.hold(lr.Rule)
+		}
 	}
 }
 
@@ -91,11 +99,13 @@ func (d *deriver) touchesWritable(p string) bool {
 	return false
 }
 
-// walkWriteRule makes read-only what rule r names below base.
-func (d *deriver) walkWriteRule(r *matcher.Rule, lr session.LayerRule, base string) {
+// walkWriteRule makes read-only what rule r names below base, and reports
+// whether it held all of it.
+func (d *deriver) walkWriteRule(r *matcher.Rule, lr session.LayerRule, base string) bool {
 	if _, err := os.Lstat(base); err != nil {
-		return
+		return true
 	}
+	all := true
 	n := 0
 	stopped := false
 	_ = filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
@@ -115,7 +125,9 @@ func (d *deriver) walkWriteRule(r *matcher.Rule, lr session.LayerRule, base stri
 		if !r.NamesFile(p, d.env.Cwd, d.home) || !d.writeRefused(p) {
 			return nil
 		}
-		if d.holdReadOnly(p, lr, false) && e.IsDir() {
+		if !d.holdReadOnly(p, lr, false) {
+			all = false
+		} else if e.IsDir() {
 			return filepath.SkipDir
 		}
 		return nil
@@ -124,6 +136,7 @@ func (d *deriver) walkWriteRule(r *matcher.Rule, lr session.LayerRule, base stri
 		d.note(fmt.Sprintf("%s (%s): the look below %s stopped after %d entries; files further down stay writable to scripts (the engine still refuses the %s tool on them)",
 			lr.Rule, lr.Source, base, d.max, r.Tool))
 	}
+	return all && !stopped
 }
 
 // writeRefused asks the slow twin whether a Write to p is refused by a
@@ -134,22 +147,24 @@ func (d *deriver) writeRefused(p string) bool {
 }
 
 // missingLiteral holds the one file a rule without a pattern names when it
-// does not exist yet: a placeholder keeps it from being made.
-func (d *deriver) missingLiteral(r *matcher.Rule, lr session.LayerRule, root string, anyDepth bool) {
-	if anyDepth || pattern(r.Arg) || root == "" {
-		if anyDepth && !pattern(r.Arg) {
-			d.note(fmt.Sprintf("%s (%s) names %s at any depth: the ones that exist are read-only; a new one can still be made by a script", lr.Rule, lr.Source, filepath.Base(r.Arg)))
-		}
-		return
+// does not exist yet: a placeholder keeps it from being made. It reports
+// false when the rule names files that can still be made.
+func (d *deriver) missingLiteral(r *matcher.Rule, lr session.LayerRule, root string, anyDepth bool) bool {
+	if anyDepth && !pattern(r.Arg) {
+		d.note(fmt.Sprintf("%s (%s) names %s at any depth: the ones that exist are read-only; a new one can still be made by a script", lr.Rule, lr.Source, filepath.Base(r.Arg)))
+		return false
+	}
+	if pattern(r.Arg) || root == "" {
+		return !pattern(r.Arg) && root != ""
 	}
 	p := filepath.Join(root, filepath.Base(strings.TrimSuffix(r.Arg, "/")))
 	if _, err := os.Lstat(p); err == nil || !r.NamesFile(p, d.env.Cwd, d.home) || !d.writeRefused(p) {
-		return
+		return true
 	}
 	if !d.inWritable(realPath(p)) {
-		return
+		return true
 	}
-	d.holdReadOnly(p, lr, true)
+	return d.holdReadOnly(p, lr, true)
 }
 
 // holdReadOnly lists p as read-only for a Write deny rule, unless it holds
@@ -174,6 +189,7 @@ func (d *deriver) holdReadOnly(p string, lr session.LayerRule, missing bool) boo
 	d.addRO(r, fmt.Sprintf("%s (%s)", lr.Rule, lr.Source), dir, false)
 	if missing && len(d.v.ReadOnly) > before && !d.v.ReadOnly[len(d.v.ReadOnly)-1].Bound {
 		d.note(fmt.Sprintf("%s (%s): %s does not exist and neither does its folder, so nothing holds it", lr.Rule, lr.Source, r))
+		return false
 	}
 	return true
 }

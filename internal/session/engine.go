@@ -89,6 +89,7 @@ type Engine struct {
 	untrusted   []*rule // allow rules of untrusted project files: they only explain an ask (noteUntrusted)
 	onceGranted map[string]bool
 	index       *cowmap.Map[*ruleSet] // tool name -> its rules, rebuilt after every change
+	kernel      map[string]bool       // deny rules the sandbox holds whole (HoldByKernel)
 
 	shell shellTrack // where the agent's shell may be (DecideIn)
 
@@ -463,6 +464,31 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	return nil
 }
 
+// KernelGuard, among the rules HoldByKernel takes, says that the sandbox
+// holds every guarded path and every file that runs code by itself
+// read-only: a line the engine cannot see through then no longer asks in
+// every mode for fear it changes one of them.
+const KernelGuard = "(guarded and code-running files)"
+
+// HoldByKernel says which deny rules the sandbox the calls run in holds
+// whole (sandbox.View.Held, and the network proxy's deny hosts): for
+// them, what a call cannot be seen to do no longer holds the call back —
+// the kernel refuses it — so such a call follows the rest of the pipeline
+// (the mode) instead of asking in every mode, or being refused where no
+// prompt can be shown. What the call is seen to do is still denied, and a
+// managed rule is never set aside. nil: no sandbox.
+func (e *Engine) HoldByKernel(rules []string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.kernel = nil
+	if len(rules) > 0 {
+		e.kernel = make(map[string]bool, len(rules))
+		for _, r := range rules {
+			e.kernel[r] = true
+		}
+	}
+}
+
 // Reference returns the slow twin of e as it is now (Options.Reference):
 // the same rules of every layer, mode, switches and grants, matched by the
 // matcher's reference rules without any shortcut taken for speed. The
@@ -474,7 +500,7 @@ func (e *Engine) Reference() *Engine {
 	t := &Engine{cfg: e.cfg, env: e.env, mode: e.mode, preset: e.preset, resumed: e.resumed, broken: e.broken, ref: true,
 		guardMake: e.guardMake, chatBase: e.chatBase, sw: e.sw, notes: e.notes, errs: e.errs,
 		ownAllow: maps.Clone(e.ownAllow), presetAllow: maps.Clone(e.presetAllow), layerAllow: maps.Clone(e.layerAllow),
-		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), index: new(cowmap.Map[*ruleSet])}
+		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), index: new(cowmap.Map[*ruleSet]), kernel: maps.Clone(e.kernel)}
 	twin := func(rules []*rule) []*rule {
 		out := make([]*rule, len(rules))
 		for i, r := range rules {
