@@ -268,6 +268,11 @@ func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 	// stay outside
 	cmd.Env, p.Withheld = FilterEnv(cmd.Env, p.opts.EnvAllow)
 	cmd.Env = append(cmd.Env, p.Env...)
+	if p.opts.Egress != "" && !hasVar(cmd.Env, quietCLI) {
+		// the CLI's own updates, telemetry and error reports would only
+		// meet the proxy's refusal (or a question in the chat)
+		cmd.Env = append(cmd.Env, quietCLI+"=1")
+	}
 	prefix := append([]string{bwrap}, p.Args...)
 	if p.seccomp != "" {
 		// nothing inside types into the person's terminal (seccomp.go)
@@ -281,6 +286,18 @@ func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 		prefix = append(prefix, p.opts.Agent, "sandbox-net", "--socket", p.opts.Egress, "--")
 	}
 	procs.Prefix(cmd, prefix)
+}
+
+// quietCLI keeps the claude CLI from traffic other than its API.
+const quietCLI = "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"
+
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // HiddenSockets are the session's folders and sockets hidden inside.
