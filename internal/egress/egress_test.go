@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"vibing/internal/egress"
 	"vibing/internal/frontmatter"
@@ -233,4 +234,42 @@ func mustURL(s string) *url.URL {
 		panic(err)
 	}
 	return u
+}
+
+// Close ends tunnels whose host keeps its end open.
+func TestProxyCloseEndsTunnels(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open until the test ends
+		}
+	}()
+	p := &egress.Proxy{Decide: func(string, int) egress.Verdict { return egress.Verdict{Allow: true, Source: "test"} }}
+	c := startProxy(t, p)
+	conn, err := c.Transport.(*http.Transport).DialContext(context.Background(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "CONNECT %s HTTP/1.1\r\nHost: x\r\n\r\n", l.Addr())
+	line, _ := bufio.NewReader(conn).ReadString('\n')
+	if !strings.HasPrefix(line, "HTTP/1.1 200") {
+		t.Fatalf("CONNECT = %q", line)
+	}
+	done := make(chan struct{})
+	go func() { p.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not return while a tunnel's host kept it open")
+	}
 }

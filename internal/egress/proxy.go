@@ -185,13 +185,29 @@ func refuse(c net.Conn, status int, msg string) {
 		status, http.StatusText(status), len(body), body)
 }
 
+// dial reaches host:port; Close ends the connection too. The caller
+// closes it with release.
 func (p *Proxy) dial(host string, port int) (net.Conn, error) {
 	dial := p.Dial
 	if dial == nil {
 		d := &net.Dialer{Timeout: 30 * time.Second}
 		dial = d.DialContext
 	}
-	return dial(p.ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	c, err := dial(p.ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		return nil, err
+	}
+	if !p.track(c, true) {
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	return c, nil
+}
+
+// release closes a connection dial made.
+func (p *Proxy) release(c net.Conn) {
+	c.Close()
+	p.track(c, false)
 }
 
 // connect serves CONNECT host:port: a tunnel when allowed.
@@ -211,7 +227,7 @@ func (p *Proxy) connect(c net.Conn, br *bufio.Reader, req *http.Request) {
 		refuse(c, http.StatusBadGateway, err.Error())
 		return
 	}
-	defer up.Close()
+	defer p.release(up)
 	if _, err := io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
 		return
 	}
@@ -262,7 +278,7 @@ func (p *Proxy) plain(c net.Conn, req *http.Request) bool {
 		refuse(c, http.StatusBadGateway, err.Error())
 		return false
 	}
-	defer up.Close()
+	defer p.release(up)
 	for _, h := range hopHeaders {
 		req.Header.Del(h)
 	}
