@@ -47,7 +47,7 @@ func startEgress(eng *session.Engine, cfg *config.Config, chat string, env []str
 		return nil, fmt.Errorf("sandbox: the network proxy: %w", err)
 	}
 	spool := auditspool.For(cfg.AuditDB())
-	p := &egress.Proxy{Decide: hosts.Decide, Ask: ask, Record: func(c egress.Connection) error {
+	p := &egress.Proxy{Decide: hosts.Decide, Ask: ask, CheckAddr: hosts.CheckAddr, Record: func(c egress.Connection) error {
 		decision := "deny"
 		if c.Allow {
 			decision = "allow"

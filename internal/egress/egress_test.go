@@ -27,7 +27,7 @@ func hosts(t *testing.T, s frontmatter.Settings, extra ...string) *egress.Hosts 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return egress.NewHosts(e, []string{egress.DefaultAPI, "http://127.0.0.1:8123"}, extra)
+	return egress.NewHosts(e, []string{egress.DefaultAPI, "http://127.0.0.1:8123", "http://localhost:4000"}, extra)
 }
 
 // TestHostsDecide: what passes the proxy and what does not, with the
@@ -271,5 +271,40 @@ func TestProxyCloseEndsTunnels(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not return while a tunnel's host kept it open")
+	}
+}
+
+// TestCheckAddr: a host name that leads to a local address or to one a
+// deny rule names is refused after the lookup; an address named itself was
+// decided already.
+func TestCheckAddr(t *testing.T) {
+	t.Parallel()
+	h := hosts(t, frontmatter.Settings{Deny: []string{"WebFetch(10.1.2.3)"}, Allow: []string{"WebFetch(dev.localhost)", "WebFetch(*.corp.example)"}})
+	tests := []struct {
+		host, ip string
+		refused  bool
+	}{
+		{"rebind.example", "127.0.0.1", true},
+		{"rebind.example", "::1", true},
+		{"metadata.example", "169.254.169.254", true},
+		{"any.example", "0.0.0.0", true},
+		{"denied-by-address.example", "10.1.2.3", true},
+		{"docs.example.org", "93.184.216.34", false},
+		{"127.0.0.1", "127.0.0.1", false}, // the API host, decided by its address
+		{"10.9.9.9", "10.9.9.9", false},
+		{"localhost", "127.0.0.1", false},     // the API of ANTHROPIC_BASE_URL (port 4000)
+		{"dev.localhost", "127.0.0.1", false}, // an allow rule names it
+		{"a.corp.example", "127.0.0.1", true}, // a wildcard does not
+		{"dev.localhost", "10.1.2.3", true},   // a deny rule names the address
+	}
+	for _, tt := range tests {
+		port := 443
+		if tt.host == "localhost" {
+			port = 4000
+		}
+		refused, why := h.CheckAddr(tt.host, port, net.ParseIP(tt.ip))
+		if refused != tt.refused || refused && why == "" {
+			t.Errorf("CheckAddr(%q, %s) = %v %q, want %v", tt.host, tt.ip, refused, why, tt.refused)
+		}
 	}
 }

@@ -116,6 +116,33 @@ func (h *Hosts) Decide(host string, port int) Verdict {
 	return Verdict{Source: Unknown, Reason: fmt.Sprintf("no rule names %s", host)}
 }
 
+// CheckAddr refuses a host name that led to an address a deny rule names,
+// or to a loopback, link-local or unspecified address (the person's own
+// services, the cloud's metadata service): only a rule naming that address
+// itself, or the API (ANTHROPIC_BASE_URL=http://localhost:4000), reaches it.
+func (h *Hosts) CheckAddr(host string, port int, ip net.IP) (bool, string) {
+	if net.ParseIP(host) != nil || h.api[net.JoinHostPort(host, strconv.Itoa(port))] {
+		return false, "" // the address itself was decided, or the API's
+	}
+	local := ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified()
+	if local && !h.namedExactly(host, port) {
+		return true, fmt.Sprintf("%s leads to the local address %s, which only a rule naming that address reaches", host, ip)
+	}
+	d := h.twin.Decide("WebFetch", map[string]any{"url": "https://" + hostKey(ip.String()) + "/"})
+	if d.Decision == session.Deny && d.Rule != "" && namesHost(d.Rule) {
+		return true, fmt.Sprintf("%s leads to %s, which the deny rule %s refuses", host, ip, d.Rule)
+	}
+	return false, ""
+}
+
+// namedExactly reports whether host passes by a rule or a sandbox_hosts
+// entry that names it, not a *. wildcard: the person chose that name (an
+// allow of localhost reaches the loopback).
+func (h *Hosts) namedExactly(host string, port int) bool {
+	v := h.Decide(host, port)
+	return v.Allow && v.Rule != "" && !strings.Contains(v.Rule, "*")
+}
+
 // hostKey is the spelling Call.Hosts gives an IPv6 address.
 func hostKey(host string) string {
 	if strings.Contains(host, ":") {

@@ -49,6 +49,9 @@ type Proxy struct {
 	Record func(Connection) error
 	// Dial reaches the outside (nil: net.Dialer).
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// CheckAddr, when set, refuses a connection by the address its host
+	// name led to, with the reason.
+	CheckAddr func(host string, port int, ip net.IP) (refused bool, reason string)
 
 	mu     sync.Mutex
 	ln     net.Listener
@@ -196,6 +199,14 @@ func (p *Proxy) dial(host string, port int) (net.Conn, error) {
 	c, err := dial(p.ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
 		return nil, err
+	}
+	if p.CheckAddr != nil {
+		if a, ok := c.RemoteAddr().(*net.TCPAddr); ok {
+			if refused, why := p.CheckAddr(host, port, a.IP); refused {
+				c.Close()
+				return nil, errors.New(why)
+			}
+		}
 	}
 	if !p.track(c, true) {
 		c.Close()
