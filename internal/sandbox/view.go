@@ -115,9 +115,6 @@ func Derive(in Input) *View {
 	d.writeDenied()
 	d.hidden()
 	d.visible()
-	if len(d.v.Left) == 0 && !d.autorunStopped {
-		d.hold(session.KernelGuard)
-	}
 	for _, l := range [][]Entry{d.v.Writable, d.v.ReadOnly, d.v.Hidden, d.v.Left} {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].Path < l[j].Path })
 	}
@@ -135,9 +132,6 @@ type deriver struct {
 	// gitChecks counts the git look-ups (githistory.go)
 	gitChecks int
 	gitKnown  map[string]bool
-	// autorunStopped: the look for code-running files in subfolders
-	// stopped before the end
-	autorunStopped bool
 }
 
 func (d *deriver) note(s string) { d.v.Unexpanded = append(d.v.Unexpanded, s) }
@@ -313,7 +307,6 @@ func (d *deriver) nestedAutorun() {
 		return nil
 	})
 	if stopped {
-		d.autorunStopped = true
 		d.note("the look for CLAUDE.md, .claude/ and .git/ in subfolders of " + cwd + " stopped after " +
 			strconv.Itoa(d.max) + " entries: the ones further down stay writable")
 	}

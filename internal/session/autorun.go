@@ -52,7 +52,7 @@ func (e *Engine) autorun(c, bc *matcher.Call, d Decision) Decision {
 		if v == nil || v.Tool != "Bash" {
 			continue
 		}
-		if why := v.Unseen(); len(why) > 0 && !e.allowedByName(d) && !e.kernel[KernelGuard] {
+		if why := v.Unseen(); len(why) > 0 && !e.allowedByName(d) {
 			// what cannot be seen may change vibing's permissions or a file
 			// that runs code: the guard's and this step's promise holds
 			// only if the person looks

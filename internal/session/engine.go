@@ -464,19 +464,16 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	return nil
 }
 
-// KernelGuard, among the rules HoldByKernel takes, says that the sandbox
-// holds every guarded path and every file that runs code by itself
-// read-only: a line the engine cannot see through then no longer asks in
-// every mode for fear it changes one of them.
-const KernelGuard = "(guarded and code-running files)"
-
 // HoldByKernel says which deny rules the sandbox the calls run in holds
 // whole (sandbox.View.Held, and the network proxy's deny hosts): for
 // them, what a call cannot be seen to do no longer holds the call back —
 // the kernel refuses it — so such a call follows the rest of the pipeline
 // (the mode) instead of asking in every mode, or being refused where no
 // prompt can be shown. What the call is seen to do is still denied, and a
-// managed rule is never set aside. nil: no sandbox.
+// managed rule is never set aside. nil: no sandbox. (The step for files
+// that run code stays: the sandbox cannot keep a new CLAUDE.md in a new
+// subfolder or a new .git from being made, so a line the engine cannot see
+// through still asks in every mode where the mode would allow it.)
 func (e *Engine) HoldByKernel(rules []string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -40,7 +40,7 @@ func kernelEngine(t *testing.T, mode string, resumed bool, held []string, more .
 // held is what a sandbox holds of kernelEngine's rules: the file rules it
 // hid or made read-only whole, and the proxy's deny hosts (never a command
 // rule such as Bash(rm -rf), nor a file rule it did not hold whole).
-var held = []string{"Read(.env)", "Edit(main.txt)", "WebFetch(evil.example)", session.KernelGuard}
+var held = []string{"Read(.env)", "Edit(main.txt)", "WebFetch(evil.example)"}
 
 // TestKernelHolds: where the sandbox holds a deny rule, a line the engine
 // cannot see through for that rule follows the mode instead of asking in
@@ -61,12 +61,12 @@ func TestKernelHolds(t *testing.T) {
 	}{
 		// everyday: lines the engine cannot see through
 		{"the import line, default mode", "default", false, importLine, "ask", "mode", "ask"},
-		{"the import line, bypassPermissions", "bypassPermissions", false, importLine, "allow", "mode", "ask"},
+		{"the import line, bypassPermissions (what it runs may make a file that runs code)", "bypassPermissions", false, importLine, "ask", "autorun", "ask"},
 		{"the import line, acceptEdits", "acceptEdits", false, importLine, "ask", "mode", "ask"},
 		{"the import line, dontAsk", "dontAsk", false, importLine, "deny", "mode", "deny"},
 		{"the import line, resumed session", "default", true, importLine, "deny", "mode", "deny"},
 		{"a script, bypassPermissions", "bypassPermissions", false, "python3 tools/gen.py", "allow", "mode", "allow"},
-		{"sh -c of a variable, bypassPermissions", "bypassPermissions", false, `sh -c "$BUILD"`, "allow", "mode", "ask"},
+		{"sh -c of a variable, bypassPermissions", "bypassPermissions", false, `sh -c "$BUILD"`, "ask", "autorun", "ask"},
 		{"curl of a variable, WebFetch deny, bypassPermissions", "bypassPermissions", false, `curl -s "$URL"`, "allow", "mode", "deny"},
 		{"an allowed npm line", "default", false, "npm test", "allow", "allow_list", "allow"},
 		// attacks: what the line is seen to do stays refused
@@ -119,17 +119,5 @@ func TestKernelHoldsTwin(t *testing.T) {
 		if a.Decision != b.Decision || a.Rule != b.Rule || !strings.EqualFold(a.Source, b.Source) {
 			t.Errorf("Decide(%q): engine %s %q, twin %s %q", line, a.Decision, a.Rule, b.Decision, b.Rule)
 		}
-	}
-}
-
-// Where the sandbox leaves a code-running file writable (an allow rule
-// names it) it does not hold the guard: a line the engine cannot see
-// through still asks in every mode.
-func TestKernelGuardNotHeld(t *testing.T) {
-	t.Parallel()
-	line := `cd src && python3 -c 'import app; print(app.x)' && ls`
-	d := kernelEngine(t, "bypassPermissions", false, held[:3]).Decide("Bash", map[string]any{"command": line})
-	if d.Decision != "ask" || d.Source != "autorun" {
-		t.Errorf("Decide(%q) = %s (%s: %s), want ask (autorun)", line, d.Decision, d.Source, d.Reason)
 	}
 }
