@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"vibing/internal/matcher"
 	"vibing/internal/selfexe"
@@ -61,13 +62,30 @@ func (d *deriver) hidden() {
 				whole = false
 			}
 		}
-		if whole && d.inHistory(lr, named) {
+		if whole && (linkedElsewhere(d, lr, named) || d.inHistory(lr, named)) {
 			whole = false
 		}
 		if whole {
 			d.hold(lr.Rule)
 		}
 	}
+}
+
+// linkedElsewhere reports whether a file a rule hides has other hard
+// links (a name the view does not hide reads it) and says so.
+func linkedElsewhere(d *deriver, lr session.LayerRule, hidden []string) bool {
+	for _, p := range hidden {
+		fi, err := os.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+			d.note(fmt.Sprintf("%s is hidden, but it has %d hard links: another name can read it, so the engine keeps refusing what it cannot see through for %s",
+				p, st.Nlink, lr.Rule))
+			return true
+		}
+	}
+	return false
 }
 
 // inHistory reports whether git keeps one of the files a rule hides (then

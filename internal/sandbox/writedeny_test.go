@@ -136,3 +136,47 @@ func TestSandboxWriteViewMatchesEngine(t *testing.T) {
 		t.Fatalf("only %d files compared", checked)
 	}
 }
+
+// A Read deny rule is held whole only where no other name and no git
+// history can read what it hides.
+func TestSandboxHeldRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, p *project)
+		held  bool
+		note  string
+	}{
+		{"hidden, untracked", func(*testing.T, *project) {}, true, ""},
+		{"a hard link elsewhere", func(t *testing.T, p *project) {
+			if err := os.Link(filepath.Join(p.dir, "src/.env"), filepath.Join(p.dir, "copy-of-env")); err != nil {
+				t.Fatal(err)
+			}
+		}, false, "hard links"},
+		{"tracked by git", func(t *testing.T, p *project) {
+			git(t, p.dir, "add", "-f", "src/.env")
+		}, false, "git keeps it"},
+		{"in git's history only", func(t *testing.T, p *project) {
+			git(t, p.dir, "add", "-f", ".env")
+			git(t, p.dir, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-qm", "oops")
+			git(t, p.dir, "rm", "-q", "--cached", ".env")
+			git(t, p.dir, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-qm", "fix")
+		}, false, "git keeps it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t, `"Read(.env)", "Edit(src/keep.txt)", "Edit(**/*.lock)"`)
+			tt.setup(t, p)
+			v := p.view(t)
+			held := map[string]bool{}
+			for _, h := range v.Held {
+				held[h] = true
+			}
+			if held["Read(.env)"] != tt.held || !held["Edit(src/keep.txt)"] || held["Edit(**/*.lock)"] {
+				t.Errorf("held %q, want Read(.env) %v, Edit(src/keep.txt), not Edit(**/*.lock)\nnotes: %s", v.Held, tt.held, strings.Join(v.Unexpanded, "\n"))
+			}
+			if tt.note != "" && !strings.Contains(strings.Join(v.Unexpanded, "\n"), tt.note) {
+				t.Errorf("notes lack %q:\n%s", tt.note, strings.Join(v.Unexpanded, "\n"))
+			}
+		})
+	}
+}
