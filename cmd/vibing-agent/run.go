@@ -18,6 +18,7 @@ import (
 	_ "vibing/internal/claude" // registers the claude backend
 	"vibing/internal/config"
 	_ "vibing/internal/demo" // registers the demo backend
+	"vibing/internal/egress"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/policy"
@@ -107,6 +108,8 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 	bo := run.BackendOptions{ClaudeCmd: cfg.ClaudeCmd}
 	var notices []string
 	var vanishes func(string) bool // the sandbox's private /tmp
+	netAsk := make(chan *run.Permission)
+	var sb *sandboxer // nil: no sandbox
 	if *backend == "claude" {
 		// the CLI runs inside the sandbox derived from the policy when
 		// the turn starts (SPEC §14)
@@ -115,8 +118,9 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 			return fail("%v", err)
 		}
 		if choice.Use {
-			sb := &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg,
+			sb = &sandboxer{bwrap: choice.Bwrap, engine: eng, root: ce.root, configPath: *configPath, cfg: cfg, chat: ce.path,
 				warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent run: %s\n", msg) }}
+			sb.ask = networkAsker(netAsk)
 			bo.Wrap = sb.wrap
 			vanishes = func(p string) bool { return sb.view.Vanishes(p) }
 			defer sb.cleanup()
@@ -154,6 +158,7 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		IdleTimeout:     time.Duration(cfg.IdleTimeoutS) * time.Second,
 		Notices:         notices,
 		Vanishes:        vanishes,
+		Network:         netAsk,
 		// pre-turn copies of the files each turn changes (files_changed)
 		Changes: &changes.Store{Dir: changes.ChatDir(ce.root, chatPath), Chat: chatPath},
 	}
@@ -182,6 +187,10 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		if err != nil {
 			return run.Reloaded{}, err
 		}
+		if sb != nil {
+			// the live CLI's sandbox still holds the rules it held
+			ch.Engine.HoldByKernel(sb.held)
+		}
 		var notes []string
 		if ch.LoadErr != nil {
 			notes = append(notes, fmt.Sprintf("the chat's permissions are invalid, so every tool call is denied: %v", ch.LoadErr))
@@ -204,6 +213,40 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// networkAsker asks the runner (Runner.Network) about a connection from
+// inside the sandbox to a host no rule names; the run's approval block
+// shows it.
+func networkAsker(ch chan<- *run.Permission) func(ctx context.Context, host string, port int) egress.Verdict {
+	return func(ctx context.Context, host string, port int) egress.Verdict {
+		got := make(chan run.Verdict, 1)
+		p := run.NetworkPermission(host, port, func(v run.Verdict) {
+			select {
+			case got <- v:
+			default:
+			}
+		})
+		gone := egress.Verdict{Source: "chat", Reason: "the run ended before the person could be asked"}
+		select {
+		case ch <- p:
+		case <-ctx.Done():
+			return gone
+		}
+		select {
+		case v := <-got:
+			if v.Allow {
+				return egress.Verdict{Allow: true, Source: "chat", Reason: "allowed in the chat"}
+			}
+			msg := v.Message
+			if msg == "" {
+				msg = "refused in the chat"
+			}
+			return egress.Verdict{Source: "chat", Reason: msg}
+		case <-ctx.Done():
+			return gone
+		}
+	}
 }
 
 // openAudit opens the audit database at the configured path, with the

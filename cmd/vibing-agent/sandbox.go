@@ -13,6 +13,7 @@ import (
 	"vibing/internal/auditspool"
 	"vibing/internal/claude"
 	"vibing/internal/config"
+	"vibing/internal/egress"
 	"vibing/internal/hook"
 	"vibing/internal/policy"
 	"vibing/internal/procs"
@@ -37,6 +38,17 @@ type sandboxer struct {
 	prepared   *sandbox.Prepared
 	view       *sandbox.View
 	relay      *auditspool.Relay
+	egress     *egressProxy
+	// ask asks the person about a host no rule names (run's approval
+	// block); nil: such a connection is refused
+	ask func(ctx context.Context, host string, port int) egress.Verdict
+	// held are the deny rules this sandbox holds whole (the view's and
+	// the proxy's): the engines of the run decide with them
+	// (session.Engine.HoldByKernel)
+	held []string
+	// chat is the chat file the audit rows of connections name ("" for
+	// vibing-agent claude without --chat)
+	chat string
 	// interactive: a person answers the CLI (vibing-agent claude without -p)
 	interactive bool
 	// warn tells the person what the sandbox could not keep (stderr)
@@ -56,7 +68,7 @@ func sandboxInput(eng *session.Engine, root, configPath string, cfg *config.Conf
 		}
 	}
 	return sandbox.Input{Engine: eng, Root: root, Claude: claudeBin, Binary: exe, Config: configPath,
-		Writable: cfg.SandboxWritable, EnvAllow: cfg.SandboxEnvAllow, HookFiles: hookFiles(root)}
+		Writable: cfg.SandboxWritable, EnvAllow: cfg.SandboxEnvAllow, Hosts: cfg.SandboxHosts, HookFiles: hookFiles(root)}
 }
 
 // hookFiles are the --config and --chat files of the installed hook
@@ -97,13 +109,22 @@ func (s *sandboxer) wrap(cmd *exec.Cmd) error {
 	}
 	s.relay = relay
 	s.view = sandbox.Derive(s.input(prog))
+	eg, err := startEgress(s.engine, s.cfg, s.chat, cmd.Env, s.ask)
+	if err != nil {
+		s.cleanup()
+		return err
+	}
+	s.egress = eg
+	exe, _ := os.Executable()
 	p, err := s.view.Prepare(sandbox.Options{Terminal: s.terminal, Show: []string{relay.Dir()},
-		Interactive: s.interactive, Warn: s.warn, EnvAllow: s.cfg.SandboxEnvAllow})
+		Interactive: s.interactive, Warn: s.warn, EnvAllow: s.cfg.SandboxEnvAllow, Egress: eg.socket, Agent: exe})
 	if err != nil {
 		s.cleanup()
 		return err
 	}
 	s.prepared = p
+	s.held = append(append([]string(nil), s.view.Held...), eg.held...)
+	s.engine.HoldByKernel(s.held)
 	p.Wrap(cmd, s.bwrap)
 	// an installed hook inside cannot write the spool (the state folder is
 	// read-only in there): it hands its rows to the relay
@@ -124,6 +145,8 @@ func (s *sandboxer) cleanup() {
 	}
 	s.prepared.Cleanup()
 	s.prepared = nil
+	s.egress.close()
+	s.egress = nil
 	if s.relay != nil {
 		_ = s.relay.Close()
 		s.relay = nil
@@ -139,7 +162,9 @@ the CLI's own state writable, guarded files and files that run code by
 themselves read-only, files a Read deny rule names hidden, a private /tmp,
 no socket of your session ($NVIM, $XDG_RUNTIME_DIR, $SSH_AUTH_SOCK, D-Bus),
 no secret-looking variables (sandbox_env_allow lets some in), TIOCSTI
-refused, the network unchanged. The terminal is passed through and the CLI's exit
+refused, and a network of its own whose only way out is vibing's proxy
+(the API, the hosts allow rules name and sandbox_hosts; every connection
+an audit row). The terminal is passed through and the CLI's exit
 code is returned. The rules come from every policy layer; --chat adds a
 chat's lists. With the hook installed (vibing-agent hook install) the
 engine decides the calls and the kernel backs it.
@@ -237,7 +262,7 @@ flags:
 	}
 	var sb *sandboxer
 	if choice.Use {
-		sb = &sandboxer{bwrap: choice.Bwrap, engine: ch.Engine, root: ch.Root, configPath: configPath, cfg: cfg, terminal: true,
+		sb = &sandboxer{bwrap: choice.Bwrap, engine: ch.Engine, root: ch.Root, configPath: configPath, cfg: cfg, terminal: true, chat: chat,
 			interactive: !printMode(args), warn: func(msg string) { fmt.Fprintf(io.err, "vibing-agent claude: %s\n", msg) }}
 		if err := sb.wrap(cmd); err != nil {
 			return fail("%v", err)

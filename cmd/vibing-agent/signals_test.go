@@ -9,7 +9,8 @@ import "testing"
 // that their start pays for no signal thread.
 func TestCommandsThatWatchSignals(t *testing.T) {
 	want := map[string]bool{"run": true, "rpc": true, "audit": true, "claude": true,
-		"check": false, "hook": false, "explain": false, "validate": false, "version": false, "trust": false, "test": false}
+		"check": false, "hook": false, "explain": false, "validate": false, "version": false, "trust": false, "test": false,
+		"sandbox-net": false} // it becomes the CLI (exec): the signals are the CLI's
 	for name, signals := range want {
 		c, ok := commands[name]
 		if !ok {

@@ -78,6 +78,10 @@ type Config struct {
 	// as MY_API_KEY or AWS_*) that reach the sandbox although they look
 	// like credentials; the variables naming the session's sockets never do.
 	SandboxEnvAllow []string `yaml:"sandbox_env_allow" json:"sandbox_env_allow"`
+	// SandboxHosts are more hosts (example.com, *.example.com) the
+	// sandbox's network proxy lets through besides the API and the hosts
+	// allow rules name.
+	SandboxHosts []string `yaml:"sandbox_hosts" json:"sandbox_hosts"`
 }
 
 // Sandbox settings.
@@ -238,6 +242,11 @@ func (c *Config) Validate() error {
 	for _, pat := range c.SandboxEnvAllow {
 		if _, err := path.Match(pat, ""); err != nil || pat == "" {
 			errs = append(errs, fmt.Sprintf("sandbox_env_allow: %q is not a name or a pattern such as AWS_*", pat))
+		}
+	}
+	for _, h := range c.SandboxHosts {
+		if h == "" || strings.ContainsAny(h, "/:@? \t") || strings.Contains(strings.TrimPrefix(h, "*."), "*") {
+			errs = append(errs, fmt.Sprintf("sandbox_hosts: %q is not a host name such as example.com or *.example.com", h))
 		}
 	}
 	if !ValidMode(c.Permissions.Mode) {

@@ -40,6 +40,11 @@ func TestParse(t *testing.T) {
 			return len(c.SandboxEnvAllow) == 2 && c.SandboxEnvAllow[1] == "AWS_*"
 		}, ""},
 		{"bad sandbox_env_allow", "sandbox_env_allow: [\"AWS_[\"]\n", nil, "sandbox_env_allow: \"AWS_[\" is not a name"},
+		{"sandbox_hosts", `{"sandbox_hosts": ["docs.example.com", "*.example.org"]}`, func(c *config.Config) bool {
+			return len(c.SandboxHosts) == 2 && c.SandboxHosts[1] == "*.example.org"
+		}, ""},
+		{"bad sandbox_hosts", "sandbox_hosts: [\"https://x.example/\"]\n", nil, "sandbox_hosts: \"https://x.example/\" is not a host name"},
+		{"bad sandbox_hosts wildcard", "sandbox_hosts: [\"a.*.example\"]\n", nil, "sandbox_hosts: \"a.*.example\" is not a host name"},
 		{"not yaml", "approval_timeout_s: [\n", nil, "invalid config"},
 		{"wrong type", "approval_timeout_s: soon\n", nil, "invalid config"},
 	}

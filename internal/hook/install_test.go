@@ -206,6 +206,10 @@ func TestStatus(t *testing.T) {
 			if rep.OK() != tt.ok || !strings.Contains(rep.Text(), tt.problem) {
 				t.Errorf("Status OK = %v, want %v naming %q:\n%s", rep.OK(), tt.ok, tt.problem, rep.Text())
 			}
+			// a working hook says what a plain claude session still lacks
+			if rep.OK() && !strings.Contains(rep.Text(), "runs without vibing's sandbox") {
+				t.Errorf("status does not say that plain claude sessions have no sandbox:\n%s", rep.Text())
+			}
 		})
 	}
 }

@@ -219,6 +219,11 @@ func samePath(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
+// NoSandbox says what a plain claude session with only the hook lacks.
+const NoSandbox = "The hook decides every tool call, but a plain `claude` session runs without vibing's sandbox: " +
+	"a script the agent runs there can read and write what you can and reach any host. " +
+	"Start the CLI with `vibing-agent claude` for the kernel's backstop (hidden files, read-only guarded files, the network through the rules)."
+
 // Text renders the report for a person.
 func (r Report) Text() string {
 	var b strings.Builder
@@ -236,6 +241,7 @@ func (r Report) Text() string {
 	}
 	if r.OK() {
 		b.WriteString("The vibing hook is installed and working.\n")
+		b.WriteString(NoSandbox + "\n")
 	} else {
 		b.WriteString("The vibing hook is NOT protecting Claude Code sessions here.\n")
 	}

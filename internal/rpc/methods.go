@@ -283,5 +283,5 @@ func (h *Host) sandboxReport(ch *policy.Chat) sandbox.Report {
 		}
 	}
 	return sandbox.NewReport(cfg.Sandbox, sandbox.Input{Engine: ch.Engine, Root: ch.Root, Claude: bin, Binary: exe, Config: cf,
-		Writable: cfg.SandboxWritable, EnvAllow: cfg.SandboxEnvAllow})
+		Writable: cfg.SandboxWritable, EnvAllow: cfg.SandboxEnvAllow, Hosts: cfg.SandboxHosts})
 }

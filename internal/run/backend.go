@@ -91,7 +91,8 @@ type Permission struct {
 	Cwd   string
 	Reply func(Verdict)
 
-	key string // callKey, once worked out
+	key     string // callKey, once worked out
+	network bool   // a connection from inside the sandbox (NetworkPermission)
 }
 
 // Conn is one running turn of a backend.

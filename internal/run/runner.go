@@ -72,6 +72,12 @@ type Runner struct {
 	// chat's rules in between. The runner applies its session grants to
 	// the new engine and shows its notes as notices. An error ends the run.
 	Reload func() (Reloaded, error)
+
+	// Network, when set, delivers the sandbox proxy's questions about
+	// connections to hosts no rule names (NetworkPermission): each is
+	// decided like a WebFetch of that host and asked where no rule or
+	// grant answers it.
+	Network <-chan *Permission
 }
 
 // Run reads the prompt from in, runs the turn, and writes events to out. It
@@ -193,6 +199,7 @@ type state struct {
 	grants []grant  // session grants of this run, for a reloaded engine
 	onces  []string // tools granted by the once policy, likewise
 
+	webHosts map[string]bool     // hosts of the WebFetch calls allowed (network.go)
 	changed  *changes.Turn       // the files this turn may change (changes.go)
 	bashKept map[string][]string // Bash tool_use id -> files it kept, settled at its result
 	vanishes map[string]bool     // files in the private /tmp whose allowed write was noted
@@ -238,6 +245,8 @@ func (s *state) loop(inputs <-chan Input) error {
 				continue
 			}
 			s.input(m)
+		case p := <-s.r.Network:
+			s.network(p)
 		case <-timerC:
 			s.resolve(false, ByTimeout, fmt.Sprintf("Approval timed out after %d s", int(s.r.ApprovalTimeout/time.Second)), AuditAskTimeout, "deny_once")
 		case <-s.killC:
@@ -498,6 +507,9 @@ func (s *state) pipeline(p *Permission) (d session.Decision) {
 		}
 	}()
 	d = s.r.Engine.Decide(p.Tool, p.Input, p.Cwd)
+	if p.network {
+		d = networkDecision(d)
+	}
 	if d.Decision != session.Allow && d.Decision != session.Ask && d.Decision != session.Deny {
 		d = session.Decision{Decision: session.Deny, Source: d.Source, Action: d.Action, Level: d.Level,
 			Reason: fmt.Sprintf("The pipeline answered %q, which is not allow, ask or deny, so the call is denied.", d.Decision)}

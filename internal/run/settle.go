@@ -57,6 +57,7 @@ func (s *state) settleWith(p *Permission, v Verdict, d session.Decision, outcome
 // input, or the input the person edited it to, which the CLI asks about
 // when it runs the edit.
 func (s *state) reply(p *Permission, v Verdict) {
+	s.rememberFetch(p, v)
 	if k := callKey(p); k != "" {
 		s.verdicts[k] = v
 		if v.Allow && v.UpdatedInput != nil {

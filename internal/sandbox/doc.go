@@ -27,6 +27,8 @@
 //     seccomp filter refuses TIOCSTI and TIOCLINUX (seccomp.go).
 //
 // Prepare turns a View into the bwrap arguments (and the placeholders on
-// disk); Wrap puts them in front of a command. The network is left as it is:
-// the CLI needs its API, and abstract Unix sockets stay reachable with it.
+// disk); Wrap puts them in front of a command. With Options.Egress the
+// sandbox has a network namespace of its own (no host, port or abstract
+// Unix socket outside), and vibing-agent sandbox-net runs first inside it
+// as the forwarder to the proxy outside (internal/egress).
 package sandbox

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"vibing/internal/matcher"
 	"vibing/internal/selfexe"
@@ -45,23 +46,91 @@ func (d *deriver) hidden() {
 		root, anyDepth := r.FileRoot(d.env.Cwd, d.home)
 		roots := []string{root}
 		if anyDepth {
+			// a bare name is looked for where the agent works and keeps
+			// things: the project and the home folder
 			roots = []string{d.in.Root, d.env.Cwd, d.home}
+			d.note(fmt.Sprintf("%s (%s) names %s anywhere: it is hidden in the project and the home folder; elsewhere only the engine refuses it", lr.Rule, lr.Source, filepath.Base(r.Arg)))
 		}
+		whole := root != "" || anyDepth
+		var named []string // the files this rule hides
 		for _, base := range roots {
 			if base == "" || walked[lr.Rule+"\x00"+base] {
 				continue
 			}
 			walked[lr.Rule+"\x00"+base] = true
-			d.walkRule(r, lr, base, hid)
+			if !d.walkRule(r, lr, base, hid, &named) {
+				whole = false
+			}
+		}
+		if whole && (linkedElsewhere(d, lr, named) || d.inHistory(lr, named)) {
+			whole = false
+		}
+		if whole {
+			d.hold(lr.Rule)
 		}
 	}
 }
 
-// walkRule hides what rule r names below base.
-func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, hid map[string]bool) {
-	if _, err := os.Lstat(base); err != nil {
-		return
+// linkedElsewhere reports whether a file a rule hides has other hard
+// links (a name the view does not hide reads it) and says so.
+func linkedElsewhere(d *deriver, lr session.LayerRule, hidden []string) bool {
+	for _, p := range hidden {
+		fi, err := os.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+			d.note(fmt.Sprintf("%s is hidden, but it has %d hard links: another name can read it, so the engine keeps refusing what it cannot see through for %s",
+				p, st.Nlink, lr.Rule))
+			return true
+		}
 	}
+	return false
+}
+
+// inHistory reports whether git keeps one of the files a rule hides (then
+// a script reads it from there) and says so.
+func (d *deriver) inHistory(lr session.LayerRule, hidden []string) bool {
+	if d.gitKnown == nil {
+		d.gitKnown = map[string]bool{}
+	}
+	for _, p := range hidden {
+		known, asked := d.gitKnown[p]
+		if !asked {
+			if d.gitChecks++; d.gitChecks > maxGitChecks {
+				d.note(fmt.Sprintf("%s (%s): too many hidden files to ask git about; the engine keeps refusing what it cannot see through for it", lr.Rule, lr.Source))
+				return true
+			}
+			known = gitKnows(p)
+			d.gitKnown[p] = known
+		}
+		if known {
+			d.note(fmt.Sprintf("%s is hidden, but git keeps it (index or history of %s): a script can read it from there, so the engine keeps refusing what it cannot see through for %s",
+				p, repoOf(p), lr.Rule))
+			return true
+		}
+	}
+	return false
+}
+
+// hold lists rule as held whole by the kernel: every file it names that
+// exists is hidden or read-only, and what it names cannot be made.
+func (d *deriver) hold(rule string) {
+	for _, h := range d.v.Held {
+		if h == rule {
+			return
+		}
+	}
+	d.v.Held = append(d.v.Held, rule)
+}
+
+// walkRule hides what rule r names below base, and reports whether it
+// hid all of it.
+func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, hid map[string]bool, named *[]string) bool {
+	if _, err := os.Lstat(base); err != nil {
+		return true
+	}
+	all := true
 	n := 0
 	stopped := false
 	_ = filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
@@ -85,7 +154,10 @@ func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, h
 		if dec.Decision != session.Deny || dec.Rule == "" {
 			return nil
 		}
-		d.hide(p, lr, hid)
+		if !d.hide(p, lr, hid) {
+			all = false
+		}
+		*named = append(*named, realPath(p))
 		if e.IsDir() {
 			return filepath.SkipDir
 		}
@@ -95,19 +167,21 @@ func (d *deriver) walkRule(r *matcher.Rule, lr session.LayerRule, base string, h
 		d.note(fmt.Sprintf("%s (%s): the look below %s stopped after %d entries; files further down are not hidden (the engine still refuses the Read tool on them)",
 			lr.Rule, lr.Source, base, d.max))
 	}
+	return all && !stopped
 }
 
-// hide lists p (resolved) as hidden, unless it holds what the CLI needs.
-// Whether it is a folder is asked of what p resolves to, not of p (a link).
-func (d *deriver) hide(p string, lr session.LayerRule, hid map[string]bool) {
+// hide lists p (resolved) as hidden, unless it holds what the CLI needs,
+// and reports whether p is hidden (or has nothing to read). Whether it is a
+// folder is asked of what p resolves to, not of p (a link).
+func (d *deriver) hide(p string, lr session.LayerRule, hid map[string]bool) bool {
 	r := realPath(p)
 	if hid[r] {
-		return
+		return true
 	}
 	hid[r] = true
 	fi, err := os.Stat(r)
 	if err != nil {
-		return // a dangling link: nothing to read
+		return true // a dangling link: nothing to read
 	}
 	dir := fi.IsDir()
 	keeps := []struct{ path, what string }{{d.env.Cwd, "the working directory"}, {d.in.Claude, "the claude CLI"}, {d.home, "the home folder"}}
@@ -117,14 +191,15 @@ func (d *deriver) hide(p string, lr session.LayerRule, hid map[string]bool) {
 	for _, keep := range keeps {
 		if keep.path != "" && matcher.Within(realPath(keep.path), r) {
 			d.note(fmt.Sprintf("%s is not hidden although %s (%s) names it: it holds %s", r, lr.Rule, lr.Source, keep.what))
-			return
+			return false
 		}
 	}
 	for _, w := range d.v.Writable {
 		if matcher.Within(w.Path, r) {
 			d.note(fmt.Sprintf("%s is not hidden although %s (%s) names it: it holds the writable folder %s", r, lr.Rule, lr.Source, w.Path))
-			return
+			return false
 		}
 	}
 	d.v.Hidden = append(d.v.Hidden, Entry{Path: r, Why: fmt.Sprintf("%s (%s)", lr.Rule, lr.Source), Dir: dir, Bound: true})
+	return true
 }

@@ -36,6 +36,12 @@ type Options struct {
 	// Getenv reads the session's variables that name its sockets (nil:
 	// os.Getenv).
 	Getenv func(string) string
+	// Egress is the proxy's Unix socket (internal/egress): the sandbox
+	// gets a network namespace of its own, and Agent (vibing-agent, shown
+	// read-only) runs inside as its forwarder before the command. "": the
+	// network is the person's.
+	Egress string
+	Agent  string
 }
 
 // Prepared is a view ready to run: the bwrap arguments (up to the "--"
@@ -84,6 +90,17 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 	}
 
 	a := append([]string(nil), baseFlags...)
+	if o.Egress != "" {
+		if o.Agent == "" {
+			p.Cleanup()
+			return nil, errors.New("sandbox: the network namespace needs vibing-agent inside as its forwarder")
+		}
+		// no host, port or abstract socket outside: only the proxy's
+		// socket leads out
+		a = append(a, "--unshare-net")
+		o.Show = append(append([]string(nil), o.Show...), filepath.Dir(o.Egress))
+		p.opts = o
+	}
 	if !o.Terminal {
 		a = append(a, "--new-session")
 	}
@@ -256,6 +273,11 @@ func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 	// stay outside
 	cmd.Env, p.Withheld = FilterEnv(cmd.Env, p.opts.EnvAllow)
 	cmd.Env = append(cmd.Env, p.Env...)
+	if p.opts.Egress != "" && !hasVar(cmd.Env, quietCLI) {
+		// the CLI's own updates, telemetry and error reports would only
+		// meet the proxy's refusal (or a question in the chat)
+		cmd.Env = append(cmd.Env, quietCLI+"=1")
+	}
 	prefix := append([]string{bwrap}, p.Args...)
 	if p.seccomp != "" {
 		// nothing inside types into the person's terminal (seccomp.go)
@@ -264,7 +286,23 @@ func (p *Prepared) Wrap(cmd *exec.Cmd, bwrap string) {
 			prefix = append(prefix, "--seccomp", strconv.Itoa(procs.PassFile(cmd, f)))
 		}
 	}
-	procs.Prefix(cmd, append(prefix, "--"))
+	prefix = append(prefix, "--")
+	if p.opts.Egress != "" {
+		prefix = append(prefix, p.opts.Agent, "sandbox-net", "--socket", p.opts.Egress, "--")
+	}
+	procs.Prefix(cmd, prefix)
+}
+
+// quietCLI keeps the claude CLI from traffic other than its API.
+const quietCLI = "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"
+
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // HiddenSockets are the session's folders and sockets hidden inside.

@@ -250,3 +250,26 @@ func TestSandboxReportSession(t *testing.T) {
 		t.Errorf("the report names an allowed variable as left out:\n%s", text)
 	}
 }
+
+// explain says what the network proxy lets through and refuses.
+func TestSandboxReportNetwork(t *testing.T) {
+	p := newProject(t, "'WebFetch(evil.example)'")
+	write(t, p.chat, "---\nvibing.nvim: true\npermissions_allow: ['WebFetch(docs.example.com)', 'Bash(curl https://api.example.org/x:*)']\n"+
+		"permissions_deny: ['WebFetch(evil.example)']\npermissions_ask: ['WebFetch(paste.example)']\n---\n")
+	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:8123")
+	ch, err := policy.Open(policy.Request{Config: config.DefaultConfig(), ChatFile: p.chat, Dir: p.dir,
+		Places: policy.Places{Home: p.home, Managed: filepath.Join(p.home, "etc-vibing"), ClaudeManaged: filepath.Join(p.home, "etc-cc"),
+			TrustStore: filepath.Join(p.home, "state/trust.json"), Binary: "/usr/bin/true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sandbox.NewReport("auto", sandbox.Input{Engine: ch.Engine, Root: ch.Root, Home: p.home, Hosts: []string{"*.cdn.example"}})
+	text := r.Text()
+	for _, want := range []string{"the API: 127.0.0.1:8123, api.anthropic.com:443", "    WebFetch(docs.example.com)\n",
+		"Bash(curl https://api.example.org/x:*) (api.example.org)", "*.cdn.example  (sandbox_hosts)",
+		"refuses the hosts of WebFetch(evil.example), WebFetch(paste.example)", "any other host is asked about in the chat"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"vibing/internal/egress"
 )
 
 // Report is the sandbox part of explain: whether the CLI runs inside it
@@ -16,6 +18,8 @@ type Report struct {
 	View    *View  `json:"view,omitempty"`
 	// Session is what of the person's session stays outside.
 	Session *Session `json:"session,omitempty"`
+	// Network is what the sandbox's network proxy lets through.
+	Network *egress.Summary `json:"network,omitempty"`
 }
 
 // Session is what of the person's session the sandbox keeps outside.
@@ -71,6 +75,12 @@ func NewReport(setting string, in Input) Report {
 	}
 	r.View = Derive(in)
 	r.Session = sessionReport(r.View, in.EnvAllow)
+	api := []string{egress.DefaultAPI}
+	if u := os.Getenv("ANTHROPIC_BASE_URL"); u != "" {
+		api = append(api, u)
+	}
+	n := egress.NewHosts(in.Engine, api, in.Hosts).Summary()
+	r.Network = &n
 	return r
 }
 
@@ -79,7 +89,7 @@ func (r Report) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nSandbox (sandbox = %q): ", r.Setting)
 	if r.On {
-		b.WriteString("the claude CLI and every command it runs start inside bubblewrap; the network is unchanged.\n")
+		b.WriteString("the claude CLI and every command it runs start inside bubblewrap.\n")
 	} else {
 		fmt.Fprintf(&b, "OFF — %s. What it would be:\n", strings.TrimSuffix(r.Why, "."))
 	}
@@ -131,6 +141,29 @@ func (r Report) Text() string {
 			b.WriteString("    variables left out: none in this environment (session sockets and credentials would be)\n")
 		}
 		fmt.Fprintf(&b, "    %s\n", s.Terminal)
+	}
+	if n := r.Network; n != nil {
+		b.WriteString("  Network: a namespace of its own; the only way out is vibing's proxy (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY), which lets through\n")
+		fmt.Fprintf(&b, "    the API: %s\n", strings.Join(n.API, ", "))
+		for _, a := range n.Allowed {
+			fmt.Fprintf(&b, "    %s\n", a)
+		}
+		for _, h := range n.SandboxHosts {
+			fmt.Fprintf(&b, "    %s  (sandbox_hosts)\n", h)
+		}
+		if len(n.Refused) > 0 {
+			fmt.Fprintf(&b, "    and refuses the hosts of %s;\n", strings.Join(n.Refused, ", "))
+		}
+		b.WriteString("    any other host is asked about in the chat (refused under vibing-agent claude); programs that ignore the proxy variables reach nothing\n")
+	}
+	if len(v.Held) > 0 {
+		b.WriteString("  Held whole by the kernel (a line the engine cannot see through follows the mode for these, instead of asking every time):\n")
+		for _, h := range v.Held {
+			fmt.Fprintf(&b, "    %s\n", h)
+		}
+		if r.Network != nil {
+			b.WriteString("    and the deny rules of hosts (the proxy refuses them)\n")
+		}
 	}
 	if len(v.Unexpanded) > 0 {
 		b.WriteString("  Not covered:\n")

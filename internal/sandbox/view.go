@@ -39,6 +39,11 @@ type View struct {
 	// (a walk that stopped, a regex rule, a path that holds the working
 	// directory).
 	Unexpanded []string `json:"not_expanded,omitempty"`
+	// Held are the deny rules the view holds whole (every file a Read
+	// rule names hidden, every file a Write rule names read-only and none
+	// it names makeable): where the sandbox runs, the engine need not
+	// refuse a line it cannot see through for them (session.Engine.HoldByKernel).
+	Held []string `json:"held_rules,omitempty"`
 	// Visible are folders below /tmp that stay visible (read-only) over
 	// the private /tmp: the project, the home folder, the binaries.
 	Visible []string `json:"-"`
@@ -68,6 +73,8 @@ type Input struct {
 	// EnvAllow are the sandbox_env_allow patterns (for the report; Wrap
 	// takes them from Options).
 	EnvAllow []string
+	// Hosts are the sandbox_hosts entries (for the report).
+	Hosts []string
 	// MaxEntries bounds each walk of a folder (default DefaultMaxEntries).
 	MaxEntries int
 }
@@ -105,6 +112,7 @@ func Derive(in Input) *View {
 	d.v.Home = realPath(home)
 	d.writable()
 	d.readOnly()
+	d.writeDenied()
 	d.hidden()
 	d.visible()
 	for _, l := range [][]Entry{d.v.Writable, d.v.ReadOnly, d.v.Hidden, d.v.Left} {
@@ -121,6 +129,9 @@ type deriver struct {
 	v    *View
 	max  int
 	seen map[string]bool // read-only paths already listed
+	// gitChecks counts the git look-ups (githistory.go)
+	gitChecks int
+	gitKnown  map[string]bool
 }
 
 func (d *deriver) note(s string) { d.v.Unexpanded = append(d.v.Unexpanded, s) }

@@ -93,6 +93,7 @@ type Engine struct {
 	untrusted   []*rule // allow rules of untrusted project files: they only explain an ask (noteUntrusted)
 	onceGranted map[string]bool
 	index       *cowmap.Map[*ruleSet] // tool name -> its rules, rebuilt after every change
+	kernel      map[string]bool       // deny rules the sandbox holds whole (HoldByKernel)
 
 	shell shellTrack // where the agent's shell may be (DecideIn)
 
@@ -467,6 +468,28 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	return nil
 }
 
+// HoldByKernel says which deny rules the sandbox the calls run in holds
+// whole (sandbox.View.Held, and the network proxy's deny hosts): for
+// them, what a call cannot be seen to do no longer holds the call back —
+// the kernel refuses it — so such a call follows the rest of the pipeline
+// (the mode) instead of asking in every mode, or being refused where no
+// prompt can be shown. What the call is seen to do is still denied, and a
+// managed rule is never set aside. nil: no sandbox. (The step for files
+// that run code stays: the sandbox cannot keep a new CLAUDE.md in a new
+// subfolder or a new .git from being made, so a line the engine cannot see
+// through still asks in every mode where the mode would allow it.)
+func (e *Engine) HoldByKernel(rules []string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.kernel = nil
+	if len(rules) > 0 {
+		e.kernel = make(map[string]bool, len(rules))
+		for _, r := range rules {
+			e.kernel[r] = true
+		}
+	}
+}
+
 // Reference returns the slow twin of e as it is now (Options.Reference):
 // the same rules of every layer, mode, switches and grants, matched by the
 // matcher's reference rules without any shortcut taken for speed. The
@@ -478,7 +501,7 @@ func (e *Engine) Reference() *Engine {
 	t := &Engine{cfg: e.cfg, env: e.env, mode: e.mode, preset: e.preset, resumed: e.resumed, broken: e.broken, ref: true,
 		guardMake: e.guardMake, chatBase: e.chatBase, sw: e.sw, notes: e.notes, errs: e.errs,
 		ownAllow: maps.Clone(e.ownAllow), presetAllow: maps.Clone(e.presetAllow), layerAllow: maps.Clone(e.layerAllow),
-		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), index: new(cowmap.Map[*ruleSet])}
+		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), index: new(cowmap.Map[*ruleSet]), kernel: maps.Clone(e.kernel)}
 	twin := func(rules []*rule) []*rule {
 		out := make([]*rule, len(rules))
 		for i, r := range rules {

@@ -111,12 +111,12 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	// what the engine cannot see through (or on a folder read whole that
 	// holds what it names) is held back: it asks below, unless another
 	// rule refuses the call
-	soft, softV := denyRule(c, rs.deny, rs.denyNames), c
+	soft, softV := denyRule(c, rs.deny, rs.denyNames, e.kernel), c
 	if soft != nil && !e.softens(c, soft) {
 		return e.denial(c, c, soft)
 	}
 	if bc != nil {
-		if r := denyRule(bc, bs.deny, bs.denyNames); r != nil {
+		if r := denyRule(bc, bs.deny, bs.denyNames, e.kernel); r != nil {
 			if !e.softens(bc, r) {
 				return e.denial(c, bc, r)
 			}
@@ -260,7 +260,7 @@ func sessionDenial(c *matcher.Call, r *rule) Decision {
 
 // denyRule is step 2 for the rules of one view v of a call (names: their
 // name tests side by side, or nil): the rule that denies it, or nil.
-func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest) *rule {
+func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest, kernel map[string]bool) *rule {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see, or on a folder read whole
 	if len(names) != len(rules) {
 		names = nil
@@ -272,10 +272,20 @@ func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest) *rule {
 		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
-		if unseenBy == nil && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != "") {
+		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && r.Rule.HostsUnseen(v, matcher.DenyList) != "" {
+			continue // the sandbox's proxy refuses the host, whichever it is
+		}
+		if (unseenBy == nil || kernel != nil) && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != "") {
+			if kernel[r.String()] && r.layer != LayerManaged {
+				// the sandbox holds it (HoldByKernel): what the line cannot
+				// be seen to do, the kernel refuses
+				continue
+			}
 			// name a rule that matches what the line spells out, if one
 			// does, before one that fires on what cannot be seen
-			unseenBy = r
+			if unseenBy == nil {
+				unseenBy = r
+			}
 			continue
 		}
 		return r

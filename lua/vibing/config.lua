@@ -26,6 +26,7 @@ local M = {}
 ---@field sandbox string auto|on|off: run the CLI inside bubblewrap
 ---@field sandbox_writable string[] more folders the sandbox leaves writable
 ---@field sandbox_env_allow string[] secret-looking environment variables (patterns) that reach the sandbox
+---@field sandbox_hosts string[] more hosts (example.com, *.example.com) the sandbox's network proxy lets through
 ---@field approval_preview_lines integer
 ---@field keymaps table
 ---@field backend string claude | demo
@@ -78,6 +79,9 @@ M.defaults = {
   -- project), e.g. { "~/.m2" }.
   sandbox_writable = {},
   sandbox_env_allow = {},
+  -- More hosts the sandbox reaches besides the API and the hosts allow
+  -- rules name, e.g. { "docs.example.com", "*.example.org" }.
+  sandbox_hosts = {},
   -- Lines of a preview (diff, new file, command) shown in an approval block;
   -- the rest is one key away (review).
   approval_preview_lines = 40,
@@ -191,6 +195,7 @@ local schema = {
   sandbox = one_of({ "auto", "on", "off" }),
   sandbox_writable = list_of_strings,
   sandbox_env_allow = list_of_strings,
+  sandbox_hosts = list_of_strings,
   approval_preview_lines = positive_integer,
   keymaps = {
     send = key_or_false,
@@ -345,6 +350,9 @@ function M.backend_options(o)
   end
   if #o.sandbox_env_allow > 0 then
     out.sandbox_env_allow = o.sandbox_env_allow
+  end
+  if #o.sandbox_hosts > 0 then
+    out.sandbox_hosts = o.sandbox_hosts
   end
   -- An empty Lua table encodes as a JSON list; maps must stay maps.
   if next(o.policies) then

@@ -42,9 +42,12 @@ type call struct {
 
 func (c call) String() string { return c.tool + ": " + c.arg }
 
-func loadCorpus(t *testing.T) []call {
+func loadCorpus(t *testing.T) []call { return loadCorpusFile(t, "everyday.txt") }
+
+// loadCorpusFile reads a corpus of testdata.
+func loadCorpusFile(t *testing.T, name string) []call {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "everyday.txt"))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,8 @@ describe("config.validate", function()
     { name = "a bad window position", opts = { window = { position = "left" } }, errors = { "window.position must be one of current, split, vsplit, tab, float" } },
     { name = "a keymap turned off", opts = { keymaps = { send = false } }, errors = {} },
     { name = "a keymap of the wrong type", opts = { keymaps = { send = 1 } }, errors = { "keymaps.send must be a key (string) or false" } },
+    { name = "sandbox_hosts", opts = { sandbox_hosts = { "docs.example.com", "*.example.org" } }, errors = {} },
+    { name = "sandbox_hosts not a list", opts = { sandbox_hosts = "docs.example.com" }, errors = { "sandbox_hosts must be a list of strings" } },
     { name = "not a table", opts = "yes", errors = { "setup() takes a table of options" } },
   }
   for _, c in ipairs(cases) do
@@ -58,6 +60,11 @@ describe("config.merge", function()
     local json = vim.fn.json_encode(config.backend_options(config.merge({ policies = { Bash = "once" } })))
     assert.equals({ Bash = "once" }, vim.fn.json_decode(json).policies)
     assert.matches('"policies": ?{', json)
+  end)
+  it("passes sandbox_hosts to the agent", function()
+    assert.equals(nil, config.backend_options(config.merge({})).sandbox_hosts)
+    local b = config.backend_options(config.merge({ sandbox_hosts = { "docs.example.com" } }))
+    assert.equals({ "docs.example.com" }, b.sandbox_hosts)
   end)
 end)
 
