@@ -33,7 +33,7 @@ export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.d
 
 all: build
 
-build: $(BIN)
+build: $(BIN) doc/tags
 
 # bin/vibing-agent is built with -tags lean: it leaves out the commands that
 # link SQLite and the Neovim client (so that check and hook start fast) and
@@ -44,7 +44,18 @@ $(BIN): $(GOFILES)
 	CGO_ENABLED=0 $(GO) build -trimpath -tags lean -o $(BIN) ./cmd/vibing-agent
 
 # doc/tags, committed so that :help vibing works from a plain runtimepath
-# install too (the Lua suite checks it is current): make doc after editing doc/vibing.txt
+# install too (the Lua suite checks it is current). make (and make build)
+# regenerates it when doc/vibing.txt is newer, with the nvim on PATH or else
+# the unpacked Neovim 0.12; without either it keeps the committed file and
+# says so. make doc regenerates it with Neovim 0.12 (installing it first).
+NVIM_DOC ?= $(shell command -v nvim 2>/dev/null || { test -x $(NVIM_012) && echo $(NVIM_012); })
+
+doc/tags: doc/vibing.txt
+	@if [ -n "$(NVIM_DOC)" ]; then \
+		echo "$(NVIM_DOC) --headless -u NONE -c 'helptags doc' -c 'qa!'"; \
+		$(NVIM_DOC) --headless -u NONE -c 'helptags doc' -c 'qa!' && touch doc/tags; \
+	else echo "doc/tags: no nvim found, the committed doc/tags is kept (:help vibing works with it)"; fi
+
 doc: deps
 	$(NVIM_012) --headless -u NONE -c 'helptags doc' -c 'qa!'
 
