@@ -47,7 +47,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// claudeBin finds the real CLI; a missing CLI fails the test.
+// claudeBin finds the real CLI; a missing CLI skips the test ("run make
+// deps"), or under CI=true fails it (internal/testdeps).
 func claudeBin(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("VIBING_TEST_CLAUDE_BIN"); p != "" {
