@@ -7,6 +7,8 @@
 #   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run (and the
 #                 slow twins' fuzz targets for TWINDRAWS inputs each), the Lua
 #                 suite and the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12
+#                 (the three Neovims side by side); make test-lua-0.12, test-e2e-0.10, ...
+#                 run one of them
 #   make bench    the benchmarks (Go and Neovim), ending with the side-by-side figures of
 #                 SPEC §9; BENCHCOUNT=6 repeats them for benchstat (output in bin/bench.txt)
 #   make friction the friction measurement of issue 29 (slow-ish, not in make test): the real
@@ -29,7 +31,8 @@ export VIBING_TEST_CLAUDE_BIN ?= $(CURDIR)/.deps/bin/claude
 # the agent's sandbox: the machine's bubblewrap, else the private one make deps unpacked
 export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.deps/bin/bwrap)
 
-.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint friction
+.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim bench demo clean lint friction \
+	test-lua-0.7 test-lua-0.10 test-lua-0.12 test-e2e-0.7 test-e2e-0.10 test-e2e-0.12
 
 all: build
 
@@ -74,33 +77,53 @@ lint:
 
 test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
 
+# The Neovim binaries by version, for the per-version steps below.
+NVIM_0.7  = $(NVIM_07)
+NVIM_0.10 = $(NVIM_010)
+NVIM_0.12 = $(NVIM_012)
+# The steps that run once per Neovim run side by side (their own temp
+# folders, fake API servers and sandboxes), each one's output printed whole
+# when it ends: they spend most of their time waiting on Neovim, the claude
+# CLI and timers, not on the two cores.
+SIDE_BY_SIDE = $(MAKE) --no-print-directory -j3 --output-sync=target
+
+# The tests that run vibing-agent (cmd/vibing-agent, tests/e2e) take copies
+# of the pair make build made (bin/) instead of building their own.
 test-go: deps build
-	@echo "== make test: every Go test (the e2e tests on Neovim 0.7), then the race detector on four packages"
-	VIBING_TEST_NVIM=$(NVIM_07) $(GO) test -count=1 ./...
+	@echo "== make test: every Go test but the e2e ones, then the race detector on four packages"
+	VIBING_TEST_AGENT_DIR=$(CURDIR)/bin $(GO) test -count=1 $$($(GO) list ./... | grep -v '/tests/e2e$$')
 	$(GO) test -count=1 -race ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
+
+# -fuzzminimizetime 0: an input that finds new code is kept as the engine
+# found it instead of being shrunk for up to a minute first (a failing
+# input is still reported and saved under testdata/fuzz); the inputs run
+# are the same number.
+FUZZFLAGS ?= -fuzzminimizetime 0
 
 test-fuzz:
 	@echo "== make test: short fuzz runs, then the slow twins' fuzz targets ($(TWINDRAWS) inputs each)"
-	$(GO) test -run '^$$' -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./internal/matcher/
-	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./internal/matcher/
-	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./internal/matcher/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./internal/matcher/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/
 	@# the slow twins (SPEC §9): every speed shortcut held to its reference, 100,000 inputs each
-	$(GO) test -run '^$$' -fuzz '^FuzzGlobTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
-	$(GO) test -run '^$$' -fuzz '^FuzzRuleTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecideTwin$$' -fuzztime $(TWINDRAWS)x ./internal/session/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzGlobTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzRuleTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzDecideTwin$$' -fuzztime $(TWINDRAWS)x ./internal/session/
 
 test-lua: deps build
-	@echo "== make test: the Lua suite on Neovim 0.7, 0.10 and 0.12"
-	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh
-	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh
-	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_012) scripts/test-lua.sh
+	@echo "== make test: the Lua suite on Neovim 0.7, 0.10 and 0.12, side by side"
+	@$(SIDE_BY_SIDE) test-lua-0.7 test-lua-0.10 test-lua-0.12
 
-# test-go ran the e2e tests on $(NVIM_07) already.
+test-lua-0.7 test-lua-0.10 test-lua-0.12: test-lua-%:
+	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_$*) scripts/test-lua.sh
+
 test-e2e-nvim: deps build
-	@echo "== make test: the embedded-Neovim end-to-end tests on Neovim 0.10 and 0.12"
-	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
-	VIBING_TEST_NVIM=$(NVIM_012) $(GO) test -count=1 ./tests/e2e/
+	@echo "== make test: the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12, side by side"
+	@$(SIDE_BY_SIDE) test-e2e-0.7 test-e2e-0.10 test-e2e-0.12
+
+test-e2e-0.7 test-e2e-0.10 test-e2e-0.12: test-e2e-%:
+	VIBING_TEST_AGENT_DIR=$(CURDIR)/bin VIBING_TEST_NVIM=$(NVIM_$*) $(GO) test -count=1 ./tests/e2e/
 
 # BENCHCOUNT=6 repeats every benchmark (for benchstat); the raw output is kept
 # in bin/bench.txt and the side-by-side figures of SPEC §9 are summed up last.

@@ -10,9 +10,10 @@ import (
 // The programs the tests of this package run are the pair `make build`
 // makes (static, -trimpath): the lean vibing-agent, which runs check and
 // hook, and vibing-agent-full beside it, which runs audit, rpc and run for
-// it. They are built once per test binary, into a folder every user can
-// enter (the fault tests run the lean one as another user), which TestMain
-// removes.
+// it. They are built once per test binary (or copied from
+// $VIBING_TEST_AGENT_DIR, the bin/ make test names), into a folder every
+// user can enter (the fault tests run the lean one as another user), which
+// TestMain removes.
 var made struct {
 	once sync.Once
 	dir  string
@@ -42,6 +43,16 @@ func madePair(t *testing.T) (lean, full string) {
 			return
 		}
 		made.dir = dir
+		if from := os.Getenv("VIBING_TEST_AGENT_DIR"); from != "" {
+			// make test names the bin/ that make build made
+			for _, name := range []string{fullBinary, "vibing-agent"} {
+				if err := copyFile(filepath.Join(from, name), filepath.Join(dir, name)); err != nil {
+					made.err = "$VIBING_TEST_AGENT_DIR: " + err.Error()
+					return
+				}
+			}
+			return
+		}
 		if out, err := staticBuild(filepath.Join(dir, fullBinary), "."); err != nil {
 			made.err = err.Error() + "\n" + out
 			return
@@ -82,13 +93,18 @@ func buildPair(t *testing.T) string {
 	lean, full := madePair(t)
 	dir := t.TempDir()
 	for _, src := range []string{lean, full} {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o755); err != nil {
+		if err := copyFile(src, filepath.Join(dir, filepath.Base(src))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return filepath.Join(dir, "vibing-agent")
+}
+
+// copyFile copies the program src to dst (mode 0755).
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o755)
 }
