@@ -75,7 +75,14 @@ lint:
 	$(GO) vet ./...
 	$(GO) build -tags lean -o /dev/null ./cmd/vibing-agent
 
-test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
+# After lint and build, the Go tests (busy on the two cores) and the Lua suites
+# (mostly waiting on Neovim's timers) run side by side; then the fuzz runs, then
+# the e2e tests. Each step's output is printed whole when it ends.
+# (-o deps: make deps ran once, before.)
+test: deps lint build
+	@$(MAKE) --no-print-directory -o deps -j2 --output-sync=target test-go test-lua
+	@$(MAKE) --no-print-directory -o deps test-fuzz
+	@$(MAKE) --no-print-directory -o deps test-e2e-nvim
 
 # The Neovim binaries by version, for the per-version steps below.
 NVIM_0.7  = $(NVIM_07)
@@ -85,14 +92,16 @@ NVIM_0.12 = $(NVIM_012)
 # folders, fake API servers and sandboxes), each one's output printed whole
 # when it ends: they spend most of their time waiting on Neovim, the claude
 # CLI and timers, not on the two cores.
-SIDE_BY_SIDE = $(MAKE) --no-print-directory -j3 --output-sync=target
+SIDE_BY_SIDE = $(MAKE) --no-print-directory -o deps -j3 --output-sync=target
 
 # The tests that run vibing-agent (cmd/vibing-agent, tests/e2e) take copies
 # of the pair make build made (bin/) instead of building their own.
 test-go: deps build
 	@echo "== make test: every Go test but the e2e ones, then the race detector on four packages"
 	VIBING_TEST_AGENT_DIR=$(CURDIR)/bin $(GO) test -count=1 $$($(GO) list ./... | grep -v '/tests/e2e$$')
-	$(GO) test -count=1 -race ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
+	@# -short: the slow twins' tests check 5,000 of their seeded draws under the race
+	@# detector (the 100,000 ran just above); the four packages' other tests run whole
+	$(GO) test -count=1 -race -short ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
 
 # -fuzzminimizetime 0: an input that finds new code is kept as the engine
 # found it instead of being shrunk for up to a minute first (a failing
