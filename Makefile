@@ -103,18 +103,19 @@ test-go: deps build
 	@# detector (the 100,000 ran just above); the four packages' other tests run whole
 	$(GO) test -count=1 -race -short ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
 
-# -fuzzminimizetime 0: an input that finds new code is kept as the engine
-# found it instead of being shrunk for up to a minute first (a failing
-# input is still reported and saved under testdata/fuzz); the inputs run
-# are the same number.
+# The twins' fuzz targets run a count of inputs (TWINDRAWS), not a time:
+# -fuzzminimizetime 0 keeps an input that finds new code as the engine found
+# it instead of shrinking it for up to a minute first, while the count waits
+# (a failing input is still reported and saved under testdata/fuzz). The
+# short runs have a fixed time, which shrinking does not lengthen.
 FUZZFLAGS ?= -fuzzminimizetime 0
 
 test-fuzz:
 	@echo "== make test: short fuzz runs, then the slow twins' fuzz targets ($(TWINDRAWS) inputs each)"
-	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./internal/matcher/
-	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./internal/matcher/
-	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
-	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseRule$$' -fuzztime $(FUZZTIME) ./internal/matcher/
+	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./internal/matcher/
+	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/
 	@# the slow twins (SPEC §9): every speed shortcut held to its reference, 100,000 inputs each
 	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzGlobTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
 	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzRuleTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
