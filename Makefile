@@ -8,6 +8,8 @@
 #   make test     make deps, then gofmt, go vet, every Go test, a short fuzz run (and the
 #                 slow twins' fuzz targets for TWINDRAWS inputs each), the Lua
 #                 suite and the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12
+#                 (the three Neovims side by side); make test-lua-0.12, test-e2e-0.10, ...
+#                 run one of them
 #   make bench    the benchmarks (Go and Neovim), ending with the side-by-side figures of
 #                 SPEC §9; BENCHCOUNT=6 repeats them for benchstat (output in bin/bench.txt)
 #   make friction the friction measurement of issue 29 (slow-ish, not in make test): the real
@@ -36,11 +38,12 @@ export VIBING_BWRAP ?= $(shell command -v bwrap 2>/dev/null || echo $(CURDIR)/.d
 # the oracle's witness (SPEC §15): the machine's strace, else the private one
 export VIBING_STRACE ?= $(shell command -v strace 2>/dev/null || echo $(CURDIR)/.deps/bin/strace)
 
-.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim test-otel bench demo clean lint friction oracle
+.PHONY: all build doc deps test test-go test-fuzz test-lua test-e2e-nvim test-otel bench demo clean lint friction oracle \
+	test-lua-0.7 test-lua-0.10 test-lua-0.12 test-e2e-0.7 test-e2e-0.10 test-e2e-0.12
 
 all: build
 
-build: $(BIN)
+build: $(BIN) doc/tags
 
 # bin/vibing-agent is built with -tags lean: it leaves out the commands that
 # link SQLite and the Neovim client (so that check and hook start fast) and
@@ -58,7 +61,18 @@ $(BIN): $(GOFILES)
 	@echo "== make: done: $(BIN) and $(BIN_FULL) ($$(./$(BIN) version 2>/dev/null | head -1))"
 
 # doc/tags, committed so that :help vibing works from a plain runtimepath
-# install too (the Lua suite checks it is current): make doc after editing doc/vibing.txt
+# install too (the Lua suite checks it is current). make (and make build)
+# regenerates it when doc/vibing.txt is newer, with the nvim on PATH or else
+# the unpacked Neovim 0.12; without either it keeps the committed file and
+# says so. make doc regenerates it with Neovim 0.12 (installing it first).
+NVIM_DOC ?= $(shell command -v nvim 2>/dev/null || { test -x $(NVIM_012) && echo $(NVIM_012); })
+
+doc/tags: doc/vibing.txt
+	@if [ -n "$(NVIM_DOC)" ]; then \
+		echo "$(NVIM_DOC) --headless -u NONE -c 'helptags doc' -c 'qa!'"; \
+		$(NVIM_DOC) --headless -u NONE -c 'helptags doc' -c 'qa!' && touch doc/tags; \
+	else echo "doc/tags: no nvim found, the committed doc/tags is kept (:help vibing works with it)"; fi
+
 doc: deps
 	$(NVIM_012) --headless -u NONE -c 'helptags doc' -c 'qa!'
 
@@ -77,12 +91,40 @@ lint:
 	$(GO) vet -tags otel ./cmd/vibing-agent/
 	$(GO) build -tags lean -o /dev/null ./cmd/vibing-agent
 
-test: deps lint build test-go test-fuzz test-lua test-e2e-nvim
+# After lint and build, the Go tests (busy on the two cores) and the Lua suites
+# (mostly waiting on Neovim's timers) run side by side; then the fuzz runs, then
+# the e2e tests. Each step's output is printed whole when it ends.
+# (-o deps: make deps ran once, before.)
+test: deps lint build
+	@$(MAKE) --no-print-directory -o deps -j2 --output-sync=target test-go test-lua
+	@$(MAKE) --no-print-directory -o deps test-fuzz
+	@$(MAKE) --no-print-directory -o deps test-e2e-nvim
 
+# The Neovim binaries by version, for the per-version steps below.
+NVIM_0.7  = $(NVIM_07)
+NVIM_0.10 = $(NVIM_010)
+NVIM_0.12 = $(NVIM_012)
+# The steps that run once per Neovim run side by side (their own temp
+# folders, fake API servers and sandboxes), each one's output printed whole
+# when it ends: they spend most of their time waiting on Neovim, the claude
+# CLI and timers, not on the two cores.
+SIDE_BY_SIDE = $(MAKE) --no-print-directory -o deps -j3 --output-sync=target
+
+# The tests that run vibing-agent (cmd/vibing-agent, tests/e2e) take copies
+# of the pair make build made (bin/) instead of building their own.
 test-go: deps build
-	@echo "== make test: every Go test (the e2e tests on Neovim 0.7), then the race detector on four packages"
-	VIBING_TEST_NVIM=$(NVIM_07) $(GO) test -count=1 ./...
-	$(GO) test -count=1 -race ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
+	@echo "== make test: every Go test but the e2e ones, then the race detector on four packages"
+	VIBING_TEST_AGENT_DIR=$(CURDIR)/bin $(GO) test -count=1 $$($(GO) list ./... | grep -v '/tests/e2e$$')
+	@# -short: the slow twins' tests check 5,000 of their seeded draws under the race
+	@# detector (the 100,000 ran just above); the four packages' other tests run whole
+	$(GO) test -count=1 -race -short ./internal/session/ ./internal/run/ ./internal/claude/ ./internal/rpc/
+
+# The twins' fuzz targets run a count of inputs (TWINDRAWS), not a time:
+# -fuzzminimizetime 0 keeps an input that finds new code as the engine found
+# it instead of shrinking it for up to a minute first, while the count waits
+# (a failing input is still reported and saved under testdata/fuzz). The
+# short runs have a fixed time, which shrinking does not lengthen.
+FUZZFLAGS ?= -fuzzminimizetime 0
 
 test-fuzz:
 	@echo "== make test: short fuzz runs, then the slow twins' fuzz targets ($(TWINDRAWS) inputs each)"
@@ -91,28 +133,30 @@ test-fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./internal/frontmatter/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecide$$' -fuzztime $(FUZZTIME) ./internal/session/
 	@# the slow twins (SPEC §9): every speed shortcut held to its reference, 100,000 inputs each
-	$(GO) test -run '^$$' -fuzz '^FuzzGlobTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
-	$(GO) test -run '^$$' -fuzz '^FuzzRuleTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecideTwin$$' -fuzztime $(TWINDRAWS)x ./internal/session/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzGlobTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzRuleTwin$$' -fuzztime $(TWINDRAWS)x ./internal/matcher/
+	$(GO) test -run '^$$' $(FUZZFLAGS) -fuzz '^FuzzDecideTwin$$' -fuzztime $(TWINDRAWS)x ./internal/session/
 
 test-lua: deps build
-	@echo "== make test: the Lua suite on Neovim 0.7, 0.10 and 0.12"
-	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_07) scripts/test-lua.sh
-	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_010) scripts/test-lua.sh
-	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_012) scripts/test-lua.sh
+	@echo "== make test: the Lua suite on Neovim 0.7, 0.10 and 0.12, side by side"
+	@$(SIDE_BY_SIDE) test-lua-0.7 test-lua-0.10 test-lua-0.12
+
+test-lua-0.7 test-lua-0.10 test-lua-0.12: test-lua-%:
+	VIBING_TEST_NO_BUILD=1 VIBING_TEST_NVIM=$(NVIM_$*) scripts/test-lua.sh
 
 # The audit export against a real OpenTelemetry Collector (tests/otelcol, a
-# module of its own; test-go runs these too). The collector is built once per
+# module of its own; the e2e steps of make test run these too). The collector is built once per
 # version of its sources into the user cache folder: about a minute cold.
 test-otel: deps build
 	@echo "== the audit export: chats, the hook, an outage and a managed endpoint against a real collector"
 	$(GO) test -count=1 -run '^TestOTel' ./tests/e2e/
 
-# test-go ran the e2e tests on $(NVIM_07) already.
 test-e2e-nvim: deps build
-	@echo "== make test: the embedded-Neovim end-to-end tests on Neovim 0.10 and 0.12"
-	VIBING_TEST_NVIM=$(NVIM_010) $(GO) test -count=1 ./tests/e2e/
-	VIBING_TEST_NVIM=$(NVIM_012) $(GO) test -count=1 ./tests/e2e/
+	@echo "== make test: the embedded-Neovim end-to-end tests on Neovim 0.7, 0.10 and 0.12, side by side"
+	@$(SIDE_BY_SIDE) test-e2e-0.7 test-e2e-0.10 test-e2e-0.12
+
+test-e2e-0.7 test-e2e-0.10 test-e2e-0.12: test-e2e-%:
+	VIBING_TEST_AGENT_DIR=$(CURDIR)/bin VIBING_TEST_NVIM=$(NVIM_$*) $(GO) test -count=1 ./tests/e2e/
 
 # BENCHCOUNT=6 repeats every benchmark (for benchstat); the raw output is kept
 # in bin/bench.txt and the side-by-side figures of SPEC §9 are summed up last.

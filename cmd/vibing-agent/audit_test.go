@@ -17,17 +17,6 @@ import (
 	"vibing/internal/audit"
 )
 
-// buildAgent builds vibing-agent into a temp folder and returns its path.
-func buildAgent(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "vibing-agent")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // runAgent runs the binary and returns stdout, stderr and the exit code.
 func runAgent(t *testing.T, bin, dir string, env []string, args ...string) (string, string, int) {
 	t.Helper()

@@ -3,40 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"vibing/internal/matcher"
 )
-
-var (
-	cliBinOnce sync.Once
-	cliBin     string
-	cliBinErr  string
-)
-
-// sharedAgent builds the binary once for all CLI tests of this file.
-func sharedAgent(t *testing.T) string {
-	t.Helper()
-	cliBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vibing-cli-")
-		if err != nil {
-			cliBinErr = err.Error()
-			return
-		}
-		cliBin = filepath.Join(dir, "vibing-agent")
-		if out, err := runGoBuild(cliBin); err != nil {
-			cliBinErr = err.Error() + "\n" + out
-		}
-	})
-	if cliBinErr != "" {
-		t.Fatalf("go build: %s", cliBinErr)
-	}
-	return cliBin
-}
 
 const cliChat = `---
 vibing.nvim: true
@@ -235,11 +207,6 @@ func TestExplainCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "ERROR") {
 		t.Errorf("explain with an invalid rule: exit %d, want 1 and an ERROR line:\n%s", code, out)
 	}
-}
-
-func runGoBuild(out string) (string, error) {
-	b, err := exec.Command("go", "build", "-o", out, ".").CombinedOutput()
-	return string(b), err
 }
 
 // check --preview prints the decision and the approval preview the editor shows.

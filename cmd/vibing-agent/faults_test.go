@@ -8,51 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
-
-var (
-	leanOnce sync.Once
-	leanDir  string // a folder every user can enter, holding the lean build
-	leanErr  string
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if leanDir != "" {
-		os.RemoveAll(leanDir)
-	}
-	os.Exit(code)
-}
-
-// leanAgent is the build `make build` puts at bin/vibing-agent (-tags
-// lean: check and hook run in it), built from this tree into a folder
-// that another user (nobody) can run it from.
-func leanAgent(t *testing.T) string {
-	t.Helper()
-	leanOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vibing-lean-")
-		if err == nil {
-			leanDir = dir
-			err = os.Chmod(dir, 0o755)
-		}
-		if err != nil {
-			leanErr = err.Error()
-			return
-		}
-		out, err := exec.Command("go", "build", "-tags", "lean", "-o", filepath.Join(dir, "vibing-agent"), ".").CombinedOutput()
-		if err != nil {
-			leanErr = err.Error() + "\n" + string(out)
-		}
-	})
-	if leanErr != "" {
-		t.Fatalf("go build -tags lean: %s", leanErr)
-	}
-	return filepath.Join(leanDir, "vibing-agent")
-}
 
 // runBounded runs the agent and fails the test when it has not exited
 // after ten seconds: a regression blocks on a FIFO, and must fail rather

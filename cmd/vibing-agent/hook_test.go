@@ -5,42 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-var (
-	madeOnce sync.Once
-	madeBin  string
-	madeErr  string
-)
-
-// madeAgent builds the pair `make build` builds, with its flags (static,
-// -trimpath): the lean vibing-agent, which runs check and hook, and
-// vibing-agent-full beside it, which runs audit, rpc and run for it. It
-// returns the lean one, the program a hook entry runs.
-func madeAgent(t *testing.T) string {
-	t.Helper()
-	madeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "vibing-made-")
-		if err != nil {
-			madeErr = err.Error()
-			return
-		}
-		if out, err := staticBuild(filepath.Join(dir, "vibing-agent-full"), "."); err != nil {
-			madeErr = err.Error() + "\n" + out
-			return
-		}
-		madeBin = filepath.Join(dir, "vibing-agent")
-		if out, err := staticBuild(madeBin, ".", "lean"); err != nil {
-			madeErr = err.Error() + "\n" + out
-		}
-	})
-	if madeErr != "" {
-		t.Fatalf("build as make does: %s", madeErr)
-	}
-	return madeBin
-}
 
 // The hook's row goes to the spool, `audit` imports it into the database,
 // and a spool that cannot be written refuses the call.

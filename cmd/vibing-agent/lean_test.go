@@ -36,23 +36,6 @@ func TestLeanBuildLinksNoHeavyPackage(t *testing.T) {
 	}
 }
 
-// buildPair builds vibing-agent (lean) and vibing-agent-full into one
-// folder, as make does, and returns the lean binary's path.
-func buildPair(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, b := range []struct{ name, tags string }{{"vibing-agent", "lean"}, {fullBinary, ""}} {
-		args := []string{"build", "-o", filepath.Join(dir, b.name)}
-		if b.tags != "" {
-			args = append(args, "-tags", b.tags)
-		}
-		if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b.name, err, out)
-		}
-	}
-	return filepath.Join(dir, "vibing-agent")
-}
-
 // The lean vibing-agent decides in-process and hands audit, rpc and run to
 // vibing-agent-full beside it: a hook row spooled by the lean binary is
 // read back by audit, which runs in the full one.

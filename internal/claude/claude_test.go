@@ -98,7 +98,7 @@ func TestProtocolAllowDeny(t *testing.T) {
 	if _, ok := can["updatedPermissions"]; ok {
 		t.Errorf("can_use_tool answer echoes permission suggestions: %v", can)
 	}
-	if got, want := tu.audit.decisions(), []string{"allow", "deny", "allow"}; !reflect.DeepEqual(got, want) {
+	if got, want := tu.audit.Decisions(), []string{"allow", "deny", "allow"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("audit = %v, want %v", got, want)
 	}
 	res := tu.first("result")
@@ -185,7 +185,7 @@ wait_eof
 			if (d == "allow") != tt.allow || (!tt.allow && r != tt.reason) {
 				t.Errorf("answer %s: hook = %q %q, want allow=%v %q", tt.answer, d, r, tt.allow, tt.reason)
 			}
-			if got := tu.audit.decisions(); !reflect.DeepEqual(got, []string{tt.audit}) {
+			if got := tu.audit.Decisions(); !reflect.DeepEqual(got, []string{tt.audit}) {
 				t.Errorf("audit = %v, want [%s]", got, tt.audit)
 			}
 			by := run.ByUser
@@ -250,7 +250,7 @@ wait_eof
 	if !reflect.DeepEqual(order, want) {
 		t.Errorf("approval order = %v, want %v", order, want)
 	}
-	if got, want := tu.audit.decisions(), []string{"ask_approved", "ask_approved", "allow"}; !reflect.DeepEqual(got, want) {
+	if got, want := tu.audit.Decisions(), []string{"ask_approved", "ask_approved", "allow"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("audit = %v, want %v (q3 waits its turn)", got, want)
 	}
 }
@@ -278,7 +278,7 @@ wait_eof
 	if res := tu.first("approval_resolved"); res.By != run.ByTimeout {
 		t.Errorf("approval_resolved = %+v, want by timeout", res)
 	}
-	if got := tu.audit.decisions(); !reflect.DeepEqual(got, []string{"ask_timeout"}) {
+	if got := tu.audit.Decisions(); !reflect.DeepEqual(got, []string{"ask_timeout"}) {
 		t.Errorf("audit = %v", got)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"vibing/internal/matcher"
 	"vibing/internal/procs"
 	"vibing/internal/run"
+	"vibing/internal/runtest"
 	"vibing/internal/session"
 )
 
@@ -121,34 +122,6 @@ func (e *stubEngine) AddRule(list matcher.List, rule string) error {
 
 func (e *stubEngine) Resumed() bool { return false }
 
-type memAudit struct {
-	mu   sync.Mutex
-	rows []run.AuditEntry
-}
-
-func (a *memAudit) Record(_ context.Context, e run.AuditEntry) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i := range a.rows { // a row with the same call key replaces the earlier one, as in the database
-		if e.Key != "" && a.rows[i].Key == e.Key {
-			a.rows[i] = e
-			return nil
-		}
-	}
-	a.rows = append(a.rows, e)
-	return nil
-}
-
-func (a *memAudit) decisions() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var out []string
-	for _, r := range a.rows {
-		out = append(out, r.Decision)
-	}
-	return out
-}
-
 // turn is one runner run against fakeclaude.
 type turn struct {
 	t       *testing.T
@@ -166,7 +139,7 @@ type turn struct {
 	events []run.Output
 	err    error
 	log    []map[string]any
-	audit  *memAudit
+	audit  *runtest.Audit
 	engine *stubEngine
 }
 
@@ -179,7 +152,7 @@ func (tu *turn) run() *turn {
 	if err := os.WriteFile(script, []byte(tu.script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tu.audit, tu.engine = &memAudit{}, &stubEngine{}
+	tu.audit, tu.engine = &runtest.Audit{}, &stubEngine{}
 	r := &run.Runner{
 		Backend:         &claude.Claude{Bin: fakeBin, Env: []string{"FAKECLAUDE_SCRIPT=" + script, "FAKECLAUDE_LOG=" + logPath}, InitTimeout: 5 * time.Second},
 		Engine:          tu.engine,

@@ -26,15 +26,7 @@ func (tu *turn) responses(id string) int {
 	return n
 }
 
-func (tu *turn) auditRows() []string {
-	tu.audit.mu.Lock()
-	defer tu.audit.mu.Unlock()
-	var out []string
-	for _, r := range tu.audit.rows {
-		out = append(out, r.Decision+": "+r.Reason)
-	}
-	return out
-}
+func (tu *turn) auditRows() []string { return tu.audit.Outcomes() }
 
 func TestCancelRequestWithdrawsTheAskedApproval(t *testing.T) {
 	tests := []struct{ name, send string }{
@@ -169,7 +161,7 @@ wait_eof
 			t.Errorf("%s answered %d times, want once", id, n)
 		}
 	}
-	if got := tu.audit.decisions(); !reflect.DeepEqual(got, []string{"allow", "allow"}) {
+	if got := tu.audit.Decisions(); !reflect.DeepEqual(got, []string{"allow", "allow"}) {
 		t.Errorf("audit = %v, want [allow allow]", got)
 	}
 }

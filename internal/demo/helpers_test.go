@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/run"
+	"vibing/internal/runtest"
 	"vibing/internal/session"
 )
 
@@ -50,25 +50,6 @@ func (p project) read(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(data)
-}
-
-// auditLog collects the runner's audit rows.
-type auditLog struct {
-	mu   sync.Mutex
-	rows []run.AuditEntry
-}
-
-func (a *auditLog) Record(_ context.Context, e run.AuditEntry) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i := range a.rows { // a row with the same call key replaces the earlier one, as in the database
-		if e.Key != "" && a.rows[i].Key == e.Key {
-			a.rows[i] = e
-			return nil
-		}
-	}
-	a.rows = append(a.rows, e)
-	return nil
 }
 
 // answerer answers an approval request: the line to send, or "" for none.
@@ -134,7 +115,7 @@ func converse(t *testing.T, p project, prompts []string, answer answerer, o runO
 	if o.backend == nil {
 		o.backend = &demo.Demo{}
 	}
-	log := &auditLog{}
+	log := &runtest.Audit{}
 	r := &run.Runner{
 		Backend: o.backend,
 		Engine:  o.engine,
@@ -201,9 +182,7 @@ func converse(t *testing.T, p project, prompts []string, answer answerer, o runO
 	}
 	tu.err = <-done
 	_ = inW.Close()
-	log.mu.Lock()
-	tu.audit = append(tu.audit, log.rows...)
-	log.mu.Unlock()
+	tu.audit = append(tu.audit, log.Rows()...)
 	return tu
 }
 

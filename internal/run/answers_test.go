@@ -111,12 +111,11 @@ func TestAnswers(t *testing.T) {
 			if tc.wantNotice != "" && !strings.Contains(strings.Join(notices, "\n"), tc.wantNotice) {
 				t.Errorf("notices %q, want one with %q", notices, tc.wantNotice)
 			}
-			s.audit.mu.Lock()
-			defer s.audit.mu.Unlock()
-			if len(s.audit.rows) != 1 {
-				t.Fatalf("audit rows %+v, want 1", s.audit.rows)
+			rows := s.audit.Rows()
+			if len(rows) != 1 {
+				t.Fatalf("audit rows %+v, want 1", rows)
 			}
-			row := s.audit.rows[0]
+			row := rows[0]
 			approved := map[string]any{"command": "ask clean", "description": "clean up"}
 			if tc.wantInput != nil {
 				approved = tc.wantInput

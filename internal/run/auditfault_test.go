@@ -20,6 +20,7 @@ import (
 
 	"vibing/internal/audit"
 	"vibing/internal/run"
+	"vibing/internal/runtest"
 )
 
 // faultHelperEnv makes the test binary run one fault case in a private
@@ -410,7 +411,7 @@ func TestAuditFailsClosed(t *testing.T) {
 // slowRecorder blocks every write until release is closed.
 type slowRecorder struct {
 	release chan struct{}
-	mem     memAudit
+	mem     runtest.Audit
 }
 
 func (r *slowRecorder) Record(ctx context.Context, e run.AuditEntry) error {
@@ -456,7 +457,7 @@ func TestSlowAuditLeavesLoopFree(t *testing.T) {
 	go io.Copy(io.Discard, outR)
 	inW.Close()
 	<-ended // the run waits for its rows before it returns
-	if got := rec.mem.outcomes(); !slices.Equal(got, []string{"ask_timeout: Approval timed out after 0 s"}) {
+	if got := rec.mem.Outcomes(); !slices.Equal(got, []string{"ask_timeout: Approval timed out after 0 s"}) {
 		t.Errorf("rows %q, want one ask_timeout", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"vibing/internal/matcher"
 	"vibing/internal/run"
+	"vibing/internal/runtest"
 )
 
 // resumedBash is askBash in a resumed session.
@@ -37,7 +38,7 @@ func TestRowsRecordResumedAndCwd(t *testing.T) {
 			be.events <- run.Event{Kind: run.KindResult}
 			close(be.events)
 			out := newCaller(1, `{"type":"prompt","text":"x"}`)
-			rec := &memAudit{}
+			rec := &runtest.Audit{}
 			r := &run.Runner{Backend: be, Engine: tt.eng, Audit: rec, Env: tt.env, Turn: run.Turn{Cwd: tt.turnCwd}}
 			if err := r.Run(context.Background(), out.in, out); err != nil {
 				t.Fatalf("Run() = %v", err)
@@ -45,10 +46,10 @@ func TestRowsRecordResumedAndCwd(t *testing.T) {
 			if v := <-got; !v.Allow {
 				t.Fatalf("verdict = %+v, want allow", v)
 			}
-			if len(rec.rows) != 1 {
-				t.Fatalf("rows = %+v, want one", rec.rows)
+			if len(rec.Rows()) != 1 {
+				t.Fatalf("rows = %+v, want one", rec.Rows())
 			}
-			if e := rec.rows[0]; e.Resumed == nil || *e.Resumed != tt.resumed || e.Cwd != tt.cwd {
+			if e := rec.Rows()[0]; e.Resumed == nil || *e.Resumed != tt.resumed || e.Cwd != tt.cwd {
 				t.Errorf("row resumed=%v cwd=%q, want resumed=%v cwd=%q", e.Resumed != nil && *e.Resumed, e.Cwd, tt.resumed, tt.cwd)
 			}
 		})

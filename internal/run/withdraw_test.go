@@ -12,36 +12,8 @@ import (
 	"time"
 
 	"vibing/internal/run"
+	"vibing/internal/runtest"
 )
-
-// memAudit keeps audit rows in memory.
-type memAudit struct {
-	mu   sync.Mutex
-	rows []run.AuditEntry
-}
-
-func (a *memAudit) Record(_ context.Context, e run.AuditEntry) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i := range a.rows { // a row with the same call key replaces the earlier one, as in the database
-		if e.Key != "" && a.rows[i].Key == e.Key {
-			a.rows[i] = e
-			return nil
-		}
-	}
-	a.rows = append(a.rows, e)
-	return nil
-}
-
-func (a *memAudit) outcomes() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var out []string
-	for _, r := range a.rows {
-		out = append(out, r.Decision+": "+r.Reason)
-	}
-	return out
-}
 
 // stepper drives a Runner one event at a time: its events channel is
 // unbuffered, so once send returns the runner has taken the event, and it
@@ -52,7 +24,7 @@ type stepper struct {
 	in      *io.PipeWriter
 	out     chan run.Output
 	done    chan error
-	audit   *memAudit
+	audit   *runtest.Audit
 	mu      sync.Mutex
 	replies map[string][]run.Verdict // by Permission.ID
 	seen    []run.Output
@@ -62,7 +34,7 @@ func newStepper(t *testing.T) *stepper { return newStepperWith(t, askBash{}) }
 
 func newStepperWith(t *testing.T, eng run.Engine, opts ...func(*run.Runner)) *stepper {
 	s := &stepper{t: t, be: &chanBackend{events: make(chan run.Event)}, out: make(chan run.Output, 64),
-		done: make(chan error, 1), audit: &memAudit{}, replies: map[string][]run.Verdict{}}
+		done: make(chan error, 1), audit: &runtest.Audit{}, replies: map[string][]run.Verdict{}}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s.in = inW
@@ -263,7 +235,7 @@ func TestWithdraw(t *testing.T) {
 			if n := count(evs, "approval_request", "a2") + count(evs, "decision", "a2"); n != 0 {
 				t.Errorf("a withdrawn queued request was decided or asked; events %v", s.types())
 			}
-			if got := s.audit.outcomes(); !reflect.DeepEqual(got, tt.audit) {
+			if got := s.audit.Outcomes(); !reflect.DeepEqual(got, tt.audit) {
 				t.Errorf("audit = %q, want %q", got, tt.audit)
 			}
 			if n := count(evs, "notice", ""); n != tt.noticeCount {

@@ -105,6 +105,7 @@ func TestSandboxRows(t *testing.T) {
 		out     string // its output contains this
 		notOut  string // and never this
 		unharmd string // a file that must keep its content (path relative to the project: content)
+		slow    bool   // left out by go test -short (make test runs it)
 	}{
 		// attacks: what the engine cannot read, the kernel refuses
 		{name: "a script reads the denied .env", line: "cat .env; python3 -c 'print(open(\"src/.env\").read())'", ok: true, notOut: "SECRET"},
@@ -125,11 +126,14 @@ func TestSandboxRows(t *testing.T) {
 		{name: "npm test writing node_modules", line: "mkdir -p node_modules/.cache && echo 1 > node_modules/.cache/x && echo ok", ok: true, out: "ok"},
 		{name: "writing /tmp", line: "echo t > /tmp/x && cat /tmp/x", ok: true, out: "t"},
 		{name: "git commit", line: "git add main.txt && git -c user.email=a@b -c user.name=t commit -qm m && git log --oneline | wc -l", ok: true, out: "1"},
-		{name: "go build", line: "go build -o app . && ./app && echo built", ok: true, out: "built"},
+		{name: "go build", line: "go build -o app . && ./app && echo built", ok: true, out: "built", slow: true}, // a cold build cache: seconds
 		{name: "the CLI's own state", line: "mkdir -p ~/.claude/projects/x && echo s > ~/.claude/projects/x/s.jsonl && echo ok", ok: true, out: "ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.slow && testing.Short() {
+				t.Skip("slow (a go build with an empty cache in the sandbox): run without -short, as make test does")
+			}
 			var before []byte
 			if tt.unharmd != "" {
 				before, _ = os.ReadFile(filepath.Join(p.dir, tt.unharmd))

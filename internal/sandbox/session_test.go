@@ -14,6 +14,7 @@ import (
 	"vibing/internal/config"
 	"vibing/internal/policy"
 	"vibing/internal/sandbox"
+	"vibing/internal/testdeps"
 )
 
 // listen serves a unix socket at path that greets whoever connects.
@@ -56,7 +57,7 @@ func (p *project) runEnv(t *testing.T, v *sandbox.View, o sandbox.Options, env m
 	t.Helper()
 	bwrap, err := sandbox.Find()
 	if err != nil {
-		t.Fatalf("these tests need bubblewrap and user namespaces: %v", err)
+		testdeps.Missing(t, "these tests need bubblewrap and user namespaces: %v", err)
 	}
 	o.Getenv = func(k string) string { return env[k] }
 	pr, err := v.Prepare(o)
@@ -191,7 +192,7 @@ func TestSandboxNoTIOCSTI(t *testing.T) {
 	v := p.view(t)
 	bwrap, err := sandbox.Find()
 	if err != nil {
-		t.Fatalf("these tests need bubblewrap and user namespaces: %v", err)
+		testdeps.Missing(t, "these tests need bubblewrap and user namespaces: %v", err)
 	}
 	const push = `import fcntl, termios, os
 for name, req in (("TIOCSTI", termios.TIOCSTI), ("TIOCLINUX", 0x541c)):

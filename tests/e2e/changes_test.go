@@ -16,6 +16,7 @@ import (
 // Edit changed and the file a Bash line appended to, each with its pre-turn
 // copy, and not the file the line only touched.
 func TestRealFilesChanged(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_allow: [Read, Edit, Bash]\n", "")
 	app, log := filepath.Join(w.dir, "app.js"), filepath.Join(w.dir, "log.txt")
 	w.write(app, "console.log('debug')\nmain()\n")
@@ -60,6 +61,7 @@ func TestRealFilesChanged(t *testing.T) {
 // ends with the Modified files list; gd opens the diff against the pre-turn
 // content and gr puts the file back.
 func TestChatRealModifiedFiles(t *testing.T) {
+	t.Parallel()
 	unused := fakeapi.New()
 	t.Cleanup(unused.Close)
 	c := realChat(t, "permissions_allow: [Read, Edit]\n", unused)

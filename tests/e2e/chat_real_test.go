@@ -16,6 +16,7 @@ import (
 // fake Messages API: a streamed reply, an approval answered with a key in the
 // buffer, the command run for real, the session id written back.
 func TestChatRealClaude(t *testing.T) {
+	t.Parallel()
 	claude := claudeBin(t)
 	api := fakeapi.New(
 		fakeapi.Turn{Text: "I will create the file.", Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch approved.txt", "description": "create a file"}}}},
@@ -95,6 +96,7 @@ func realChat(t *testing.T, fm string, api *fakeapi.Server, opts ...map[string]a
 // calls. It also measures <CR> to the first token of each message: the
 // second one has the warm process.
 func TestChatRealClaudeTwoMessages(t *testing.T) {
+	t.Parallel()
 	api := fakeapi.New(
 		fakeapi.Turn{Text: "Making one.", Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch one.txt", "description": "one"}}}},
 		fakeapi.Turn{Text: "Made one."},
@@ -138,6 +140,7 @@ func TestChatRealClaudeTwoMessages(t *testing.T) {
 // to completion with scripted key answers, in isolated XDG folders. Its
 // second message goes to the same live demo agent and asks again.
 func TestDemoHeadless(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(filepath.Join(repoRoot, "scripts", "demo.sh"), "--headless")
 	cmd.Env = append(os.Environ(), "VIBING_DEMO_AGENT="+agentBin, "VIBING_DEMO_NVIM="+nvimBinary(t), "VIBING_DEMO_DIR="+dir)

@@ -218,6 +218,7 @@ func waitLong(t *testing.T, d time.Duration, what string, cond func() bool, show
 }
 
 func TestChatStreamsReply(t *testing.T) {
+	t.Parallel()
 	c := startChat(t, "permissions_allow: [Read]\n", scripted("init", "prompt",
 		"text Hello from the fake agent.", `tool toolu_r Read {"file_path":"README.md"}`,
 		`hook toolu_r Read {"file_path":"README.md"}`, "text Read it.", "result", "wait_eof"), nil)
@@ -248,6 +249,7 @@ func TestChatStreamsReply(t *testing.T) {
 }
 
 func TestChatApprovalKeys(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		keys     string
@@ -330,6 +332,7 @@ func TestChatApprovalKeys(t *testing.T) {
 }
 
 func TestChatApprovalTimeout(t *testing.T) {
+	t.Parallel()
 	c := startChat(t, "permissions_ask: [Bash]\n", answerScript, map[string]any{"approval_timeout_s": 2})
 	c.send("")
 	c.waitApproval()
@@ -360,6 +363,7 @@ func TestChatApprovalTimeout(t *testing.T) {
 }
 
 func TestChatCancel(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		script string
@@ -401,6 +405,7 @@ func TestChatCancel(t *testing.T) {
 }
 
 func TestTwoChatsAtOnce(t *testing.T) {
+	t.Parallel()
 	c := startChat(t, "permissions_ask: [Bash]\n", scripted("init", "prompt", "text first chat here.",
 		`hook toolu_1 Bash {"command":"touch one"}`, "result", "wait_eof"), nil)
 	first := c.buf
@@ -449,6 +454,7 @@ func TestTwoChatsAtOnce(t *testing.T) {
 // and the answer goes back as the hook's decision, which is all the CLI
 // needs to run or skip the call.
 func TestResumedChat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, ask, key string
 		want           string
@@ -493,6 +499,7 @@ func TestResumedChat(t *testing.T) {
 }
 
 func TestChatErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		script string

@@ -12,6 +12,7 @@ import (
 // must refuse it; its content never reaches the model. The control chat
 // without the rule proves the second call really runs in config.
 func TestRealCdThenRelativeRead(t *testing.T) {
+	t.Parallel()
 	const secret = "PROD-SECRET-51c2e8"
 	tests := []struct {
 		name     string
@@ -56,6 +57,7 @@ func TestRealCdThenRelativeRead(t *testing.T) {
 // `cd src`, `echo x > out.txt` writes src/out.txt, which Write(src/**)
 // allows, so it runs without a question.
 func TestRealCdThenRelativeWriteAllowed(t *testing.T) {
+	t.Parallel()
 	fm := "permissions_allow: [\"Bash(cd:*)\", \"Bash(echo:*)\", \"Write(src/**)\"]\n"
 	w := newWorld(t, fm, "", bash("cd src"), bash("echo hello > out.txt"))
 	if err := os.MkdirAll(filepath.Join(w.dir, "src"), 0o755); err != nil {

@@ -94,6 +94,7 @@ func toolResultOf(t *testing.T, api *fakeapi.Server, id string) (string, bool) {
 // hook: vibing is not asked, and must not have allowed it). `cat notes.txt`
 // runs (its text reaches the API); the secret never does.
 func TestDepthZeroEnvChat(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_mode: bypassPermissions\n", "sandbox: \"off\"\n")
 	w.api.Close()
 	w.api = fakeapi.New(bash("cat .env"), bash("cat .en?"), readTool(filepath.Join(w.dir, ".env")),
@@ -157,6 +158,7 @@ func TestDepthZeroEnvChat(t *testing.T) {
 // runs (the hook leaves it to the CLI's bypass mode), and the secret never
 // reaches the API.
 func TestDepthZeroEnvHook(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t)
 	w.api.Close()
 	w.api = fakeapi.New(bash("cat .env"), bash("head -c 99 .en?"), bash("cat notes.txt"), fakeapi.Turn{Text: "done"})
@@ -195,6 +197,7 @@ func TestDepthZeroEnvHook(t *testing.T) {
 // twin, which has no literal-end test, so this row holds even when only the
 // engine's Match has the depth-0 bug; it fails when the view shares it.)
 func TestDepthZeroEnvSandbox(t *testing.T) {
+	t.Parallel()
 	needSandbox(t)
 	w := newWorld(t, "", "sandbox: \"on\"\n", bash("sh read.sh"), fakeapi.Turn{Text: "done"})
 	depth0Project(t, w.dir)

@@ -14,6 +14,7 @@ import (
 // model receives the old conversation, the session id differs, and the run
 // is a resumed session (asks follow resume_ask, as for any --resume).
 func TestRealForkGetsNewSession(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "", "", fakeapi.Turn{Text: "Noted."}, fakeapi.Turn{Text: "Going on."})
 	old := resumable(t, w)
 
@@ -50,6 +51,7 @@ func TestRealForkGetsNewSession(t *testing.T) {
 // continues the old conversation and its result writes a session id that
 // differs from the old chat's, which keeps its own.
 func TestChatRealFork(t *testing.T) {
+	t.Parallel()
 	api := fakeapi.New(fakeapi.Turn{Text: "Noted."}, fakeapi.Turn{Text: "Going on in the fork."})
 	t.Cleanup(api.Close)
 	c := realChat(t, "", api)

@@ -29,27 +29,51 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	// the pair make builds: the lean vibing-agent (check, hook, ...) and
-	// vibing-agent-full beside it, which runs rpc, run and audit for it
+	// vibing-agent-full beside it, which runs rpc, run and audit for it;
+	// copied from $VIBING_TEST_AGENT_DIR when make test names its bin/
+	// (built once for every step), else built here
 	agentBin = filepath.Join(dir, "vibing-agent")
-	for _, b := range [][]string{
-		{"build", "-o", filepath.Join(dir, "vibing-agent-full"), "vibing/cmd/vibing-agent"},
-		{"build", "-tags", "lean", "-o", agentBin, "vibing/cmd/vibing-agent"},
-		// and the audit export's sender, which run, rpc and audit export start
-		{"build", "-tags", "otel", "-o", filepath.Join(dir, "vibing-agent-otel"), "vibing/cmd/vibing-agent"},
-	} {
-		build := exec.Command("go", b...)
-		build.Stderr = os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "build vibing-agent:", err)
-			os.Exit(1)
-		}
+	if err := agentPair(dir, os.Getenv("VIBING_TEST_AGENT_DIR")); err != nil {
+		fmt.Fprintln(os.Stderr, "vibing-agent:", err)
+		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
-// claudeBin finds the real CLI; a missing CLI fails the test.
+// agentPair puts vibing-agent and vibing-agent-full into dir: copies of
+// the ones in from, or else built from this checkout.
+func agentPair(dir, from string) error {
+	// the full build, the lean one, and the audit export's sender, which
+	// run, rpc and audit export start
+	for _, b := range []struct{ name, tags string }{{"vibing-agent-full", ""}, {"vibing-agent", "lean"}, {"vibing-agent-otel", "otel"}} {
+		out := filepath.Join(dir, b.name)
+		if from != "" {
+			data, err := os.ReadFile(filepath.Join(from, b.name))
+			if err != nil {
+				return fmt.Errorf("$VIBING_TEST_AGENT_DIR: %w (make build makes it)", err)
+			}
+			if err := os.WriteFile(out, data, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		args := []string{"build", "-o", out}
+		if b.tags != "" {
+			args = append(args, "-tags", b.tags)
+		}
+		build := exec.Command("go", append(args, "vibing/cmd/vibing-agent")...)
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("build %s: %w", b.name, err)
+		}
+	}
+	return nil
+}
+
+// claudeBin finds the real CLI; a missing CLI skips the test ("run make
+// deps"), or under CI=true fails it (internal/testdeps).
 func claudeBin(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("VIBING_TEST_CLAUDE_BIN"); p != "" {

@@ -109,6 +109,7 @@ func (w *hookWorld) hookRows() []map[string]string {
 // compound line (the model reads our reason), lets an allowed one run, and
 // audits both with the session id.
 func TestHookTerminalSession(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t, bash("ls && rm victim.txt"), bash("touch ok.txt"))
 	w.write(filepath.Join(w.dir, "victim.txt"), "x")
 	w.claude("tidy up")
@@ -137,6 +138,7 @@ func TestHookTerminalSession(t *testing.T) {
 // The CLI reads an @-mention by itself; the hook blocks the prompt so the
 // secret never reaches the API, and lets other mentions through.
 func TestHookBlocksDeniedMention(t *testing.T) {
+	t.Parallel()
 	const secret = "TOPSECRET-9d41"
 	w := newHookWorld(t)
 	w.write(filepath.Join(w.dir, "secret.txt"), secret+"\n")
@@ -160,6 +162,7 @@ func TestHookBlocksDeniedMention(t *testing.T) {
 
 // --dangerously-skip-permissions does not get past the default deny rules.
 func TestHookHoldsUnderBypass(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t, bash("git push --force origin main"))
 	w.claude("ship it", "--dangerously-skip-permissions")
 	if !w.api.Received("refused by the built-in rule") {
@@ -172,6 +175,7 @@ func TestHookHoldsUnderBypass(t *testing.T) {
 
 // A hook binary that is gone blocks the call ("onFailure": "block").
 func TestHookMissingBinaryBlocks(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t, bash("touch ok-but-hookless.txt"))
 	settings := filepath.Join(w.home, ".claude", "settings.json")
 	data, _ := os.ReadFile(settings)
@@ -190,6 +194,7 @@ func TestHookMissingBinaryBlocks(t *testing.T) {
 // claude the run started: the run's allow holds although the hook's own
 // rules would deny, and the call is decided (and audited) once.
 func TestHookStandsAsideInRun(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t, bash("touch ok-from-run.txt"))
 	// the hook's rules deny what the chat allows
 	w.write(w.rules, "---\nvibing.nvim: true\npermissions_deny: [\"Bash(touch:*)\"]\n---\n")
@@ -208,6 +213,7 @@ func TestHookStandsAsideInRun(t *testing.T) {
 
 // A subagent's Bash goes through the hook like any call.
 func TestHookDecidesSubagent(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t,
 		fakeapi.Turn{Tools: []fakeapi.ToolCall{{Name: "Agent", Input: map[string]any{"description": "clean", "prompt": "remove victim.txt", "subagent_type": "claude", "run_in_background": false}}}},
 		bash("rm victim.txt"))
@@ -235,6 +241,7 @@ func TestHookDecidesSubagent(t *testing.T) {
 // refuses writing .claude/settings.local.json (which could switch every hook
 // off), also under --dangerously-skip-permissions.
 func TestHookReadDenyAndGuard(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t)
 	// the Write names the project's real path, known once the world exists
 	w.api.Close()

@@ -23,6 +23,7 @@ func (w *world) agent(args ...string) (string, error) {
 // the CLI enforces it underneath, and vibing's decision and audit row say
 // deny with that file as the source, even though the chat allows the call.
 func TestRealClaudeUserSettingsDeny(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_allow: [\"Bash(touch:*)\"]\n", "", bash("touch denied.txt"))
 	if err := os.MkdirAll(filepath.Join(w.home, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
@@ -51,6 +52,7 @@ func TestRealClaudeUserSettingsDeny(t *testing.T) {
 // A project's .vibing/policy.yaml deny applies at once; its allow rule only
 // after trust.
 func TestRealProjectPolicyTrust(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "", "", bash("touch made.txt"))
 	if err := os.MkdirAll(filepath.Join(w.dir, ".vibing"), 0o755); err != nil {
 		t.Fatal(err)

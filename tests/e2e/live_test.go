@@ -14,6 +14,7 @@ import (
 // asks for a Bash call, each is answered allow_once, and both run: the
 // second message is not a resumed session (SPEC §13).
 func TestLiveTwoMessagesBothAsk(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_ask: [Bash]\n", "",
 		fakeapi.Turn{Text: "First.", Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch one.txt", "description": "one"}}}},
 		fakeapi.Turn{Text: "Made one."},

@@ -14,6 +14,7 @@ import (
 // namespace (an overlay over /etc that only this test's processes see), so
 // the machine's own /etc is never touched.
 func TestManagedLayerInMountNamespace(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Fatal("this test needs root for a private mount namespace (unshare -m); CI runs as root")
 	}

@@ -14,6 +14,7 @@ import (
 // mention a Read deny covers is refused by the editor before anything is
 // sent, so the secret never reaches the API, and the person is told the rule.
 func TestChatRealMentions(t *testing.T) {
+	t.Parallel()
 	claude := claudeBin(t)
 	api := fakeapi.New(fakeapi.Turn{Text: "It prints a number."})
 	t.Cleanup(api.Close)

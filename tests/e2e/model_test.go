@@ -10,6 +10,7 @@ import (
 // The chat's model: key reaches the API as the request's model: a full name
 // as written, an alias as the CLI resolves it.
 func TestRealModelReachesAPI(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ model, want string }{
 		{"team-model-2026", "team-model-2026"},
 		{"haiku", "haiku"},

@@ -39,6 +39,7 @@ func approveEdited(t *testing.T, kind string, updated map[string]any) func(run.O
 // The person edits the proposal before approving it: what lands on disk is
 // the edited version, through the real CLI (updatedInput in the hook answer).
 func TestRealEditedProposalLandsOnDisk(t *testing.T) {
+	t.Parallel()
 	t.Run("Write", func(t *testing.T) {
 		w := newWorld(t, "permissions_ask: [Write]\n", "", fakeapi.Turn{})
 		w.api = fakeapi.New(call("Write", map[string]any{"file_path": filepath.Join(w.dir, "notes.txt"), "content": "proposed by the agent\n"}))
@@ -90,6 +91,7 @@ func TestRealEditedProposalLandsOnDisk(t *testing.T) {
 
 // r: the person's reason reaches the model in the tool result.
 func TestRealDenyReasonReachesModel(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_ask: [Bash]\n", "", bash("touch x.txt"))
 	res := w.run(func(o run.Output, send func(run.Input)) {
 		if o.Type == "approval_request" {

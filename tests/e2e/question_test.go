@@ -12,6 +12,7 @@ import (
 // and options; the person's answers reach the model through the real CLI
 // (updatedInput.answers), and declining says so.
 func TestRealQuestionAnswered(t *testing.T) {
+	t.Parallel()
 	qs := []any{
 		map[string]any{"question": "Which color?", "header": "Color", "multiSelect": false,
 			"options": []any{map[string]any{"label": "Red", "description": "warm"}, map[string]any{"label": "Blue", "description": "cool"}}},

@@ -51,6 +51,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // the background does not outlive the run (the live process: it ends when
 // its stdin closes after the last result).
 func TestRealBackgroundCommandEndsWithTurn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_allow: [\"Bash(sleep:*)\"]\n", "", background("sleep 300"))
 	res := w.run(nil)
 	if res.code != 0 {
@@ -67,6 +68,7 @@ func TestRealBackgroundCommandEndsWithTurn(t *testing.T) {
 // SIGKILL gives it no chance, yet the pending call is in the audit log and
 // the CLI and its tools end within seconds.
 func TestRealSignalDuringApproval(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		sig  syscall.Signal
@@ -127,6 +129,7 @@ func TestRealSignalDuringApproval(t *testing.T) {
 // Ctrl-C in a terminal) or closed (the editor was killed): the run exits
 // within seconds, and the command, the CLI and bubblewrap with it.
 func TestRealRunStops(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		stop func(cmd *exec.Cmd, stdin io.Closer)

@@ -67,6 +67,7 @@ func treeRSS(root int) map[int]string {
 // message is no resumed session: its call asks for approval instead of being
 // refused. It also logs the idle memory of the live process tree.
 func TestChatRealClaudeEditKeepsLive(t *testing.T) {
+	t.Parallel()
 	api := fakeapi.New(
 		fakeapi.Turn{Text: "Making one.", Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "touch one.txt", "description": "one"}}}},
 		fakeapi.Turn{Text: "Made one."},

@@ -17,6 +17,7 @@ import (
 )
 
 func TestRealDeniedCommandDoesNotRun(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_deny: [\"Bash(touch:*)\"]\n", "", bash("touch denied.txt"))
 	res := w.run(nil)
 	if res.code != 0 {
@@ -39,6 +40,7 @@ func TestRealDeniedCommandDoesNotRun(t *testing.T) {
 }
 
 func TestRealAllowedCommandRuns(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_allow: [\"Bash(touch:*)\"]\n", "", bash("touch allowed.txt"))
 	res := w.run(nil)
 	if res.code != 0 || !w.exists("allowed.txt") {
@@ -53,6 +55,7 @@ func TestRealAllowedCommandRuns(t *testing.T) {
 }
 
 func TestRealApprovedCommandRunsAfterAnswer(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_ask: [Bash]\n", "", bash("touch approved.txt"))
 	existedAtAsk := true
 	res := w.run(func(o run.Output, send func(run.Input)) {
@@ -74,6 +77,7 @@ func TestRealApprovedCommandRunsAfterAnswer(t *testing.T) {
 }
 
 func TestRealApprovalTimeout(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_ask: [Bash]\n", "approval_timeout_s: 1\n", bash("touch late.txt"))
 	res := w.run(nil)
 	if w.exists("late.txt") {
@@ -91,6 +95,7 @@ func TestRealApprovalTimeout(t *testing.T) {
 }
 
 func TestRealDeniedReadNeverReachesModel(t *testing.T) {
+	t.Parallel()
 	const secret = "TOPSECRET-7f3a9c"
 	tests := []struct {
 		name     string
@@ -131,6 +136,7 @@ func resumable(t *testing.T, w *world) string {
 }
 
 func TestRealResumedSession(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		config    string
@@ -166,6 +172,7 @@ func TestRealResumedSession(t *testing.T) {
 }
 
 func TestRealAlwaysAllowStopsSecondPrompt(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_ask: [Bash]\n", "", bash("touch always.txt"), bash("touch always.txt"))
 	res := w.run(answer(run.AlwaysAllow), "--write-back")
 	if n := len(res.all("approval_request")); n != 1 {
@@ -185,6 +192,7 @@ func TestRealAlwaysAllowStopsSecondPrompt(t *testing.T) {
 }
 
 func TestRealTwoCallsAskedInOrder(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_ask: [Bash]\n", "", fakeapi.Turn{Tools: []fakeapi.ToolCall{
 		{ID: "toolu_first", Name: "Bash", Input: map[string]any{"command": "touch one.txt", "description": "one"}},
 		{ID: "toolu_second", Name: "Bash", Input: map[string]any{"command": "touch two.txt", "description": "two"}},

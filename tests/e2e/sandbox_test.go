@@ -56,6 +56,7 @@ func toolResults(api *fakeapi.Server) string {
 // The kernel refuses each one; an ordinary edit, node_modules, /tmp and a
 // git commit still work; placeholders made for the turn are gone after it.
 func TestSandboxHoldsUnderBypass(t *testing.T) {
+	t.Parallel()
 	needSandbox(t)
 	attack := strings.Join([]string{
 		"cat .env; cat link-to-env; python3 -c 'print(open(\"sub/.env\").read())'",
@@ -139,6 +140,7 @@ func TestSandboxHoldsUnderBypass(t *testing.T) {
 // vibing-agent claude: a person's terminal session gets the same sandbox;
 // the CLI's exit code comes back.
 func TestSandboxTerminalClaude(t *testing.T) {
+	t.Parallel()
 	needSandbox(t)
 	w := newWorld(t, "", "sandbox: \"on\"\n", bash("cat .env; echo x > .claude/settings.json; echo ok > made.txt"), fakeapi.Turn{Text: "done"})
 	w.write(filepath.Join(w.dir, ".env"), "TOKEN="+sandboxSecret+"\n")

@@ -19,6 +19,7 @@ import (
 // the permission check and come back only as error results; the whole output
 // is kept, folded under its summary, in the saved chat too.
 func TestChatRealTranscript(t *testing.T) {
+	t.Parallel()
 	api := fakeapi.New() // the turns need the project's folder: replaced below
 	c := realChat(t, "permissions_allow: [Bash, Edit]\n", api)
 	foo := filepath.Join(c.dir, "foo.py")
@@ -82,6 +83,7 @@ func TestChatRealTranscript(t *testing.T) {
 // a tool_use and an error tool_result but no decision: it never reaches the
 // permission check.
 func TestRealStreamOrder(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_allow: [Bash, Edit]\n", "")
 	foo := filepath.Join(w.dir, "foo.py")
 	w.write(foo, "x = 1\n")

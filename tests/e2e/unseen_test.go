@@ -17,6 +17,7 @@ import (
 // see through ask, once only (no "always" or "for session" answer); a line
 // that names .env is refused; the secret never reaches the API.
 func TestUnseenAsksAndReadsRunInChat(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, "permissions_deny: [\"Read(.env)\"]\n", "sandbox: \"off\"\n")
 	w.api.Close()
 	w.api = fakeapi.New(bash("ls && cat notes.txt"), bash("grep -rn TODO ."),
@@ -85,6 +86,7 @@ func TestUnseenAsksAndReadsRunInChat(t *testing.T) {
 // handed to the CLI as an ask, which in -p mode it refuses; the secret
 // never reaches the API; a line that only reads inside the project runs.
 func TestUnseenAskRefusedInPrintSession(t *testing.T) {
+	t.Parallel()
 	w := newHookWorld(t)
 	w.api.Close()
 	w.api = fakeapi.New(bash("grep -rn KEY ."), bash("ls && cat notes.txt"), fakeapi.Turn{Text: "done"})

@@ -89,8 +89,10 @@ end
 ---Run every test; print one line per failure and the summary line. Returns the failure count.
 function M.run()
   local passed, failed = 0, 0
+  local clock = (vim.uv or vim.loop).hrtime
   for _, t in ipairs(tests) do
     local ok, err = true, nil
+    local start = clock()
     for _, h in ipairs(hooks.before_each) do
       ok, err = xpcall(h, debug.traceback)
       if not ok then
@@ -109,7 +111,7 @@ function M.run()
     if ok then
       passed = passed + 1
       if vim.env.VIBING_TEST_VERBOSE then
-        out("ok   " .. t.name)
+        out(("ok   %s (%.2f s)"):format(t.name, (clock() - start) / 1e9))
       end
     else
       failed = failed + 1

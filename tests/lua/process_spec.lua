@@ -226,6 +226,7 @@ describe("chat.send streaming", function()
     local path = vim.fn.getcwd() .. "/fake-run-close"
     helpers.write(path, {
       "#!/bin/sh",
+      rpc_line, -- the chat's saves go to the real rpc host (a stand-in one would sleep 60 s per request)
       "echo $$ > " .. pidfile,
       [[printf '{"type":"text","text":"working"}\n']],
       [[printf '{"type":"approval_request","id":"t1","tool":"Bash","input":{"command":"make"},"level":"mutating","timeout_s":1}\n']],
