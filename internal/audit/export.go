@@ -48,7 +48,7 @@ func (db *DB) Pending(ctx context.Context, limit, backlog int) ([]Row, error) {
 		}
 	}
 	rows, err := h.QueryContext(ctx, `SELECT id, hash, time_ns, chat, session_id, tool, action, decision, rule, source, reason,
-		input_sha256, edited, resumed, cwd, tool_use_id, mode, layer FROM audit WHERE exported = ? ORDER BY id LIMIT ?`, exportPending, limit)
+		input_sha256, edited, resumed, cwd, tool_use_id, mode, layer, via FROM audit WHERE exported = ? ORDER BY id LIMIT ?`, exportPending, limit)
 	if err != nil {
 		return nil, fmt.Errorf("audit: pending rows of %s: %w", db.path, err)
 	}
@@ -59,7 +59,7 @@ func (db *DB) Pending(ctx context.Context, limit, backlog int) ([]Row, error) {
 		var ns int64
 		var resumed sql.NullBool
 		if err := rows.Scan(&r.ID, &r.Hash, &ns, &r.Chat, &r.SessionID, &r.Tool, &r.Action, &r.Decision, &r.Rule, &r.Source, &r.Reason,
-			&r.InputSHA256, &r.Edited, &resumed, &r.Cwd, &r.ToolUseID, &r.Mode, &r.Layer); err != nil {
+			&r.InputSHA256, &r.Edited, &resumed, &r.Cwd, &r.ToolUseID, &r.Mode, &r.Layer, &r.Via); err != nil {
 			return nil, fmt.Errorf("audit: pending rows of %s: %w", db.path, err)
 		}
 		if resumed.Valid {

@@ -115,7 +115,7 @@ func TestOTelSlowCollectorNeverDelaysDecisions(t *testing.T) {
 			t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
 			t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+l.Addr().String())
 		}
-		w := newWorld(t, frontmatter, "", bash("touch a.txt"), bash("touch b.txt"), bash("touch c.txt"))
+		w := newWorld(t, frontmatter, noSandbox, bash("touch a.txt"), bash("touch b.txt"), bash("touch c.txt"))
 		start := time.Now()
 		res := w.run(nil)
 		if res.code != 0 || !w.exists("c.txt") {
@@ -152,7 +152,7 @@ func TestOTelSlowCollectorNeverDelaysDecisions(t *testing.T) {
 func TestOTelEditorExportsSpooledRows(t *testing.T) {
 	c := startCollector(t)
 	c.exportEnv(t, "http/protobuf")
-	w := newWorld(t, "", "")
+	w := newWorld(t, "", noSandbox)
 	if err := auditspool.Append(auditspool.For(w.auditDB), auditspool.Entry{Tool: "Bash", Action: "tool:Bash:rm -rf build",
 		Decision: "deny", Rule: "Bash(rm:*)", Source: "hook", Layer: "chat", ToolUseID: "toolu_spooled", SessionID: "term-1"}); err != nil {
 		t.Fatal(err)

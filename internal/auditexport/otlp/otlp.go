@@ -150,9 +150,13 @@ func (x *Exporter) record(r audit.Row) otellog.Record {
 	if r.Layer != "" {
 		source = r.Layer
 	}
-	writer := "run"
-	if r.Source == "hook" {
-		writer = "hook"
+	writer := r.Via // run, hook, mention
+	switch {
+	case writer != "":
+	case r.Source == "hook" || r.Source == "mention": // a row written before the via column
+		writer = r.Source
+	default:
+		writer = "run"
 	}
 	kv := []attribute.KeyValue{
 		attribute.String("event.name", auditexport.EventName),
