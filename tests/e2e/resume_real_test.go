@@ -24,6 +24,8 @@ func TestChatRealResumed(t *testing.T) {
 		{"idle, prompt", "idle", "prompt", `asks will still prompt (resume_ask = "prompt")`, "⏺ Bash: touch resumed.txt — allowed once by you"},
 		{"fork, default", "fork", "deny", "asks will be refused. Send /new-session", "⏺ Bash: touch resumed.txt — refused:"},
 		{"fork, prompt", "fork", "prompt", `asks will still prompt (resume_ask = "prompt")`, "⏺ Bash: touch resumed.txt — allowed once by you"},
+		{"reopened, default", "reopen", "deny", "agent process had ended: this message resumes its session: asks will be refused", "⏺ Bash: touch resumed.txt — refused:"},
+		{"reopened, prompt", "reopen", "prompt", "agent process had ended: this message resumes its session: asks will still prompt", "⏺ Bash: touch resumed.txt — allowed once by you"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,9 +40,20 @@ func TestChatRealResumed(t *testing.T) {
 			c := realChat(t, "permissions_ask: [Bash]\n", api, opts)
 			c.send("")
 			waitLong(t, 60*time.Second, "the first message to end", func() bool { return c.runs() >= 1 }, c.text)
-			if tt.how == "idle" {
+			switch tt.how {
+			case "idle":
 				waitLong(t, 10*time.Second, "the idle notice", func() bool { return strings.Contains(c.text(), "went idle") }, c.text)
-			} else {
+			case "reopen":
+				// the editor closes the chat (its process ends) and opens it again
+				c.lua(`vim.cmd("bdelete! " .. ...)`, nil, c.buf)
+				waitLong(t, 10*time.Second, "the process to end", func() bool {
+					var n int
+					c.lua(`return #vim.tbl_keys(require("vibing.process")._live())`, &n)
+					return n == 0
+				}, c.text)
+				c.newChat(c.path)
+				c.lua(`return vim.api.nvim_get_current_buf()`, &c.buf)
+			default:
 				c.send("/fork")
 				var forked string
 				waitLong(t, 10*time.Second, "the forked chat to open", func() bool {
