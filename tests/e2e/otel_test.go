@@ -110,7 +110,7 @@ func TestOTelChatRowsArrive(t *testing.T) {
 		t.Run(proto, func(t *testing.T) {
 			c := startCollector(t)
 			c.exportEnv(t, proto)
-			w := newWorld(t, "permissions_deny: [\"Bash(rm:*)\"]\npermissions_allow: [\"Bash(touch ok.txt)\"]\n", "",
+			w := newWorld(t, "permissions_deny: [\"Bash(rm:*)\"]\npermissions_allow: [\"Bash(touch ok.txt)\"]\n", noSandbox,
 				fakeapi.Turn{Tools: []fakeapi.ToolCall{{Name: "Bash", Input: map[string]any{"command": "rm -rf victim", "description": "x"}}}},
 				bash("touch ok.txt"), fakeapi.Turn{Text: "done"})
 			res := w.run(nil)
@@ -155,7 +155,7 @@ func TestOTelChatRowsArrive(t *testing.T) {
 				t.Errorf("the rm row: %v, want deny by Bash(rm:*)", deny)
 			}
 			if st := exportStatus(t, w); st["pending"] != float64(0) || st["exported"] != float64(2) {
-				t.Errorf("export status %v, want 2 exported, none waiting; rows %v", st, dbAll(t, w.auditDB))
+				t.Errorf("export status %v, want 2 exported, none waiting", st)
 			}
 		})
 	}
@@ -258,24 +258,4 @@ func TestOTelHookRowsArrive(t *testing.T) {
 	if r := got[rows[0].Hash]; r["decision"] != "deny" || r["vibing.rule"] != "Bash(rm:*)" {
 		t.Errorf("the rm row: %v, want deny by Bash(rm:*)", r)
 	}
-}
-
-func dbAll(t *testing.T, path string) []string {
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rs, err := db.Query("SELECT tool || ' ' || action || ' ' || source FROM audit ORDER BY id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rs.Close()
-	var out []string
-	for rs.Next() {
-		var s string
-		_ = rs.Scan(&s)
-		out = append(out, s)
-	}
-	return out
 }
