@@ -443,3 +443,13 @@ var subcommandTools = map[string]bool{
 	"docker": true, "kubectl": true, "make": true, "pip": true, "pip3": true, "gh": true, "bun": true,
 	"deno": true, "uv": true, "poetry": true, "rustup": true, "systemctl": true, "dotnet": true,
 }
+
+// lostRedirect is lostRelative for a redirection's file (cd "$(…)" && cat
+// < key, … > pre-commit): a relative name after a cd to a folder only known
+// at run time.
+func (s *scriptWalk) lostRedirect(w string) {
+	if !s.w.dir.unknown || w == "" || !isRelative(w) || len(s.w.c.lostRel) >= 32 {
+		return
+	}
+	s.w.c.lostRel = append(s.w.c.lostRel, w)
+}

@@ -752,6 +752,7 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 			s.globWord(wi.text) // < .?nv: the file bash's expansion finds
 		case !wi.dyn:
 			s.argWord(wi.text)
+			s.lostRedirect(wi.text)
 		case wi.values != nil:
 			for _, v := range wi.values {
 				s.argWord(v)
@@ -786,6 +787,9 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 		return
 	}
 	s.w.c.Writes = s.appendPaths(s.w.c.Writes, v, dyn)
+	if !dyn {
+		s.lostRedirect(v)
+	}
 	if dyn && s.w.pendUnseen == "" {
 		// > $(...), >> ${X:-name}: no rule, guard or file that runs code
 		// can be ruled out
