@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -363,4 +364,10 @@ func namedReaches(p *matcher.Path, g string) bool {
 		return nil
 	})
 	return hit
+}
+
+// guardDenial is the deny of the guard (step 1) for c, which could modify p.
+func guardDenial(c *matcher.Call, p string) Decision {
+	return Decision{Decision: Deny, Source: SourceGuard,
+		Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
 }

@@ -98,11 +98,6 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	return e.autorun(c, bc, d)
 }
 
-// guardDenial is the deny of the guard (step 1) for c, which could modify p.
-func guardDenial(c *matcher.Call, p string) Decision {
-	return Decision{Decision: Deny, Source: SourceGuard,
-		Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
-}
 
 // byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
 // view bc (rule set bs).
