@@ -4,7 +4,10 @@
 // so the lean build (check, hook) links it as cheaply as the full one.
 package auditrow
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Outcomes a row records.
 const (
@@ -24,13 +27,12 @@ const (
 	Defer  = "defer"
 )
 
+// Outcomes lists every outcome a row records.
+var Outcomes = []string{Allow, Deny, AskApproved, AskDenied, AskTimeout, AskPending, AskCLI, Defer}
+
 // Valid reports whether d is one of the recorded outcomes.
 func Valid(d string) bool {
-	switch d {
-	case Allow, Deny, AskApproved, AskDenied, AskTimeout, AskPending, AskCLI, Defer:
-		return true
-	}
-	return false
+	return slices.Contains(Outcomes, d)
 }
 
 // Entry is one audit row: one per tool call, with its final outcome. An
