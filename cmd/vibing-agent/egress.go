@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vibing/internal/auditrow"
 	"vibing/internal/auditspool"
 	"vibing/internal/config"
 	"vibing/internal/egress"
@@ -48,12 +49,12 @@ func startEgress(eng *session.Engine, cfg *config.Config, chat string, env []str
 	}
 	spool := auditspool.For(cfg.AuditDB())
 	p := &egress.Proxy{Decide: hosts.Decide, Ask: ask, CheckAddr: hosts.CheckAddr, Record: func(c egress.Connection) error {
-		decision := "deny"
+		decision := auditrow.Deny
 		if c.Allow {
-			decision = "allow"
+			decision = auditrow.Allow
 		}
 		return auditspool.Append(spool, auditspool.Entry{Time: c.Time, Chat: chat, Tool: "Network", Action: c.Action(),
-			Decision: decision, Rule: c.Rule, Source: "sandbox:" + c.Source, Reason: c.Reason})
+			Decision: string(decision), Rule: c.Rule, Source: "sandbox:" + c.Source, Reason: c.Reason})
 	}}
 	go func() { _ = p.Serve(l) }()
 	return &egressProxy{dir: dir, socket: sock, proxy: p, held: hosts.DenyRules()}, nil

@@ -21,14 +21,14 @@ import (
 // Decisions recorded in the log: the outcomes of internal/auditrow, under
 // the names this package's callers know.
 const (
-	DecisionAllow       = auditrow.Allow
-	DecisionDeny        = auditrow.Deny
-	DecisionAskApproved = auditrow.AskApproved
-	DecisionAskDenied   = auditrow.AskDenied
-	DecisionAskTimeout  = auditrow.AskTimeout
-	DecisionAskPending  = auditrow.AskPending
-	DecisionAskCLI      = auditrow.AskCLI
-	DecisionDefer       = auditrow.Defer
+	DecisionAllow       = string(auditrow.Allow)
+	DecisionDeny        = string(auditrow.Deny)
+	DecisionAskApproved = string(auditrow.AskApproved)
+	DecisionAskDenied   = string(auditrow.AskDenied)
+	DecisionAskTimeout  = string(auditrow.AskTimeout)
+	DecisionAskPending  = string(auditrow.AskPending)
+	DecisionAskCLI      = string(auditrow.AskCLI)
+	DecisionDefer       = string(auditrow.Defer)
 )
 
 // Errors.

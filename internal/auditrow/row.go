@@ -4,33 +4,39 @@
 // so the lean build (check, hook) links it as cheaply as the full one.
 package auditrow
 
-import "time"
+import (
+	"slices"
+	"time"
+)
+
+// Outcome is what a row records about its call: one of the constants below.
+// Its JSON and SQLite encodings are the plain string.
+type Outcome string
 
 // Outcomes a row records.
 const (
-	Allow       = "allow"
-	Deny        = "deny"
-	AskApproved = "ask_approved"
-	AskDenied   = "ask_denied"
-	AskTimeout  = "ask_timeout"
+	Allow       Outcome = "allow"
+	Deny        Outcome = "deny"
+	AskApproved Outcome = "ask_approved"
+	AskDenied   Outcome = "ask_denied"
+	AskTimeout  Outcome = "ask_timeout"
 	// AskPending marks a call being asked: the row is written when the
 	// approval is asked and rewritten with the outcome (same Key) when it
 	// is resolved, so a run killed meanwhile leaves a trace of the call.
-	AskPending = "ask_pending"
+	AskPending Outcome = "ask_pending"
 	// Outcomes of `vibing-agent hook`, which never learns the outcome of
 	// what it hands back to Claude Code: "ask_cli" went to the CLI's own
 	// prompt, "defer" left the call to the CLI's own rules and mode.
-	AskCLI = "ask_cli"
-	Defer  = "defer"
+	AskCLI Outcome = "ask_cli"
+	Defer  Outcome = "defer"
 )
+
+// Outcomes lists every outcome a row records.
+var Outcomes = []Outcome{Allow, Deny, AskApproved, AskDenied, AskTimeout, AskPending, AskCLI, Defer}
 
 // Valid reports whether d is one of the recorded outcomes.
 func Valid(d string) bool {
-	switch d {
-	case Allow, Deny, AskApproved, AskDenied, AskTimeout, AskPending, AskCLI, Defer:
-		return true
-	}
-	return false
+	return slices.Contains(Outcomes, Outcome(d))
 }
 
 // Entry is one audit row: one per tool call, with its final outcome. An
@@ -43,7 +49,7 @@ type Entry struct {
 	SessionID string    `json:"session_id"`
 	Tool      string    `json:"tool"`
 	Action    string    `json:"action"`
-	Decision  string    `json:"decision"` // one of the outcomes above
+	Decision  string    `json:"decision"` // one of the outcomes above (an Outcome)
 	Rule      string    `json:"rule"`
 	Source    string    `json:"source"` // the engine's: deny_list, mode, user:~/.config/vibing/policy.yaml...
 	// Via names what decided and wrote the row: run (a chat's agent), hook

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,12 +23,18 @@ const (
 	ResumeAskPrompt = "prompt"
 )
 
+// ResumeAskValues lists the resume_ask settings.
+var ResumeAskValues = []string{ResumeAskDeny, ResumeAskPrompt}
+
 // Approval policies.
 const (
 	PolicyTrust  = "trust"
 	PolicyOnce   = "once"
 	PolicyAlways = "always"
 )
+
+// PolicyValues lists the approval policies a tool can have.
+var PolicyValues = []string{PolicyTrust, PolicyOnce, PolicyAlways}
 
 // Modes lists the permission modes.
 var Modes = []string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"}
@@ -90,6 +97,9 @@ const (
 	SandboxOn   = "on"
 	SandboxOff  = "off"
 )
+
+// SandboxValues lists the sandbox settings.
+var SandboxValues = []string{SandboxAuto, SandboxOn, SandboxOff}
 
 // ReadClaudeSettings reports whether Claude Code's settings files are policy
 // layers.
@@ -205,12 +215,7 @@ func Load(path string) (*Config, error) {
 
 // ValidMode reports whether m is a permission mode.
 func ValidMode(m string) bool {
-	for _, x := range Modes {
-		if x == m {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(Modes, m)
 }
 
 // Validate checks values that the Go side relies on. Rule texts are checked
@@ -223,11 +228,11 @@ func (c *Config) Validate() error {
 	if c.IdleTimeoutS < 0 {
 		errs = append(errs, fmt.Sprintf("idle_timeout_s must be a number of seconds (0: no limit), got %d", c.IdleTimeoutS))
 	}
-	if c.ResumeAsk != ResumeAskDeny && c.ResumeAsk != ResumeAskPrompt {
+	if !slices.Contains(ResumeAskValues, c.ResumeAsk) {
 		errs = append(errs, fmt.Sprintf("resume_ask must be %q or %q, got %q", ResumeAskDeny, ResumeAskPrompt, c.ResumeAsk))
 	}
 	for tool, p := range c.Policies {
-		if p != PolicyTrust && p != PolicyOnce && p != PolicyAlways {
+		if !slices.Contains(PolicyValues, p) {
 			errs = append(errs, fmt.Sprintf("policies.%s must be trust, once or always, got %q", tool, p))
 		}
 	}
@@ -236,7 +241,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Sprintf("presets.%s.mode must be one of %s, got %q", name, strings.Join(Modes, ", "), p.Mode))
 		}
 	}
-	if c.Sandbox != "" && c.Sandbox != SandboxAuto && c.Sandbox != SandboxOn && c.Sandbox != SandboxOff {
+	if c.Sandbox != "" && !slices.Contains(SandboxValues, c.Sandbox) {
 		errs = append(errs, fmt.Sprintf("sandbox must be %q, %q or %q, got %q", SandboxAuto, SandboxOn, SandboxOff, c.Sandbox))
 	}
 	for _, pat := range c.SandboxEnvAllow {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"vibing/internal/auditrow"
 	"vibing/internal/auditspool"
 	"vibing/internal/config"
 	"vibing/internal/matcher"
@@ -142,14 +143,14 @@ func (h *Hook) preToolUse(in *Input) []byte {
 	switch {
 	case d.Source == session.SourceMode:
 		// only the mode speaks: the CLI's own mode stands
-		row.Decision, row.Reason = "defer", "left to Claude Code's own permission mode ("+d.Decision+" in vibing's "+Mode(in.PermissionMode)+" mode: "+d.Reason+")"
+		row.Decision, row.Reason = string(auditrow.Defer), "left to Claude Code's own permission mode ("+d.Decision+" in vibing's "+Mode(in.PermissionMode)+" mode: "+d.Reason+")"
 		answer = Empty
 	case d.Decision == session.Allow:
-		row.Decision, answer = "allow", decisionAnswer("allow", "vibing: "+d.Reason)
+		row.Decision, answer = string(auditrow.Allow), decisionAnswer("allow", "vibing: "+d.Reason)
 	case d.Decision == session.Ask:
-		row.Decision, answer = "ask_cli", decisionAnswer("ask", "vibing: "+d.Reason)
+		row.Decision, answer = string(auditrow.AskCLI), decisionAnswer("ask", "vibing: "+d.Reason)
 	default:
-		row.Decision, answer = "deny", decisionAnswer("deny", "vibing: "+d.Reason)
+		row.Decision, answer = string(auditrow.Deny), decisionAnswer("deny", "vibing: "+d.Reason)
 	}
 	if in.AgentID != "" {
 		row.Reason += fmt.Sprintf(" (call of subagent %s, %s)", in.AgentID, in.AgentType)
@@ -177,7 +178,7 @@ func replayOf(eng Decider) (*bool, string) {
 
 // recordedDeny refuses a call and records that, as far as it can.
 func (h *Hook) recordedDeny(in *Input, tool, reason string) []byte {
-	_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Decision: "deny", Source: session.SourceConfig, Via: Via, Reason: reason,
+	_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: tool, Decision: string(auditrow.Deny), Source: session.SourceConfig, Via: Via, Reason: reason,
 		ToolUseID: in.ToolUseID, Mode: Mode(in.PermissionMode)})
 	return denyAnswer(reason)
 }

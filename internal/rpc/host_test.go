@@ -3,6 +3,7 @@ package rpc_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -93,6 +94,20 @@ func TestHandleVersionAndInfo(t *testing.T) {
 	}
 	if args := m["args"].(map[string]any); args["Bash"] != "command" || args["Read"] != "path" || args["WebFetch"] != "domain" {
 		t.Errorf("info args = %v, want Bash command, Read path, WebFetch domain", args)
+	}
+	// The value sets the editor keeps copies of (tests/lua/values_spec.lua).
+	for key, want := range map[string]string{
+		"modes":      "default acceptEdits plan dontAsk bypassPermissions",
+		"answers":    "allow_once deny_once allow_for_session deny_for_session always_allow always_deny",
+		"policies":   "trust once always",
+		"resume_ask": "deny prompt",
+		"sandbox":    "auto on off",
+		"decisions":  "allow ask deny",
+		"outcomes":   "allow deny ask_approved ask_denied ask_timeout ask_pending ask_cli defer",
+	} {
+		if got := fmt.Sprint(m[key]); got != "["+want+"]" {
+			t.Errorf("info %s = %v, want %s", key, m[key], want)
+		}
 	}
 }
 

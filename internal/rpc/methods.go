@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"vibing/internal/auditrow"
 	"vibing/internal/claude"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
 	"vibing/internal/policy"
+	"vibing/internal/run"
 	"vibing/internal/sandbox"
 	"vibing/internal/session"
 	"vibing/internal/tools"
@@ -43,6 +45,14 @@ func (h *Host) info(context.Context, params) (any, error) {
 		"levels":   levels,
 		"modes":    config.Modes,
 		"presets":  h.cfg().PresetNames(),
+		// The value sets the editor keeps its own copies of (a Lua spec
+		// checks that they agree): each from the one place it is defined.
+		"answers":    run.Options,
+		"policies":   config.PolicyValues,
+		"resume_ask": config.ResumeAskValues,
+		"sandbox":    config.SandboxValues,
+		"decisions":  session.Decisions,
+		"outcomes":   auditrow.Outcomes,
 	}, nil
 }
 

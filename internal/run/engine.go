@@ -33,14 +33,15 @@ func (e SessionEngine) Decide(tool string, input map[string]any, cwd string) ses
 
 var _ Engine = SessionEngine{}
 
-// Audit decision values: the outcomes of internal/auditrow.
+// Audit decision values: the outcomes of internal/auditrow, as the strings
+// AuditEntry.Decision holds.
 const (
-	AuditAllow       = auditrow.Allow
-	AuditDeny        = auditrow.Deny
-	AuditAskApproved = auditrow.AskApproved
-	AuditAskDenied   = auditrow.AskDenied
-	AuditAskTimeout  = auditrow.AskTimeout
-	AuditAskPending  = auditrow.AskPending
+	AuditAllow       = string(auditrow.Allow)
+	AuditDeny        = string(auditrow.Deny)
+	AuditAskApproved = string(auditrow.AskApproved)
+	AuditAskDenied   = string(auditrow.AskDenied)
+	AuditAskTimeout  = string(auditrow.AskTimeout)
+	AuditAskPending  = string(auditrow.AskPending)
 )
 
 // AuditEntry is one audit row (internal/auditrow).

@@ -7,6 +7,9 @@ const (
 	Deny  = "deny"
 )
 
+// Decisions lists the decision values.
+var Decisions = []string{Allow, Ask, Deny}
+
 // Sources of a decision.
 const (
 	SourceGuard     = "guard"

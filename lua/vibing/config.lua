@@ -124,6 +124,8 @@ M.defaults = {
 
 M.modes = { "default", "acceptEdits", "plan", "dontAsk", "bypassPermissions" }
 M.policies = { "trust", "once", "always" }
+M.resume_asks = { "deny", "prompt" }
+M.sandboxes = { "auto", "on", "off" }
 M.positions = { "current", "split", "vsplit", "tab", "float" }
 
 ---@type vibing.Options
@@ -188,11 +190,11 @@ local schema = {
   idle_timeout_s = seconds_or_zero,
   live_timeout_s = seconds_or_zero,
   rpc_timeout_s = positive_integer,
-  resume_ask = one_of({ "deny", "prompt" }),
+  resume_ask = one_of(M.resume_asks),
   default_deny_rules = is("boolean"),
   claude_settings = is("boolean"),
   audit_path = is("string", true),
-  sandbox = one_of({ "auto", "on", "off" }),
+  sandbox = one_of(M.sandboxes),
   sandbox_writable = list_of_strings,
   sandbox_env_allow = list_of_strings,
   sandbox_hosts = list_of_strings,

@@ -140,7 +140,7 @@ func (x *Exporter) record(r audit.Row) otellog.Record {
 	rec.SetTimestamp(r.Time)
 	rec.SetObservedTimestamp(time.Now())
 	sev, sevText := otellog.SeverityInfo, "INFO"
-	if r.Decision == auditrow.Deny || r.Decision == auditrow.AskDenied || r.Decision == auditrow.AskTimeout {
+	if o := auditrow.Outcome(r.Decision); o == auditrow.Deny || o == auditrow.AskDenied || o == auditrow.AskTimeout {
 		sev, sevText = otellog.SeverityWarn, "WARN"
 	}
 	rec.SetSeverity(sev)
