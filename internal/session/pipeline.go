@@ -98,7 +98,6 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 	return e.autorun(c, bc, d)
 }
 
-
 // byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
 // view bc (rule set bs).
 func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
