@@ -46,6 +46,15 @@ var npmNames = table[[]string]{make: func() []string {
 	return out
 }}
 
+// npmCommandSet is npmCommands as a set.
+var npmCommandSet = table[map[string]bool]{make: func() map[string]bool {
+	m := make(map[string]bool, len(npmCommands))
+	for _, c := range npmCommands {
+		m[c] = true
+	}
+	return m
+}}
+
 // npmCommand returns the command npm runs for word, and whether word
 // names one.
 func npmCommand(word string) (string, bool) {
@@ -63,16 +72,14 @@ func npmCommand(word string) (string, bool) {
 		}
 		word = b.String()
 	}
-	names := npmNames.get()
-	i := sort.SearchStrings(names, word)
-	for _, c := range npmCommands {
-		if c == word {
-			return c, true
-		}
+	if npmCommandSet.get()[word] {
+		return word, true
 	}
 	if a, ok := npmAliases[word]; ok {
 		return a, true
 	}
+	names := npmNames.get()
+	i := sort.SearchStrings(names, word)
 	// a unique start of a command or an alias
 	if i >= len(names) || !strings.HasPrefix(names[i], word) || (i+1 < len(names) && strings.HasPrefix(names[i+1], word)) {
 		return "", false
