@@ -100,6 +100,7 @@ func (w *shellWalker) scoped(f func()) {
 
 // lost is the state after a cd to a place only known at run time.
 func (w *shellWalker) lost(d dirState, also ...string) dirState {
+	w.namedDirs(d)
 	out := dirState{dirs: addDirs(append([]string(nil), d.dirs...), also), unknown: true}
 	if len(out.dirs) > maxDirs {
 		out.dirs = out.dirs[:maxDirs:maxDirs]
@@ -452,4 +453,22 @@ func (s *scriptWalk) lostRedirect(w string) {
 		return
 	}
 	s.w.c.lostRel = append(s.w.c.lostRel, w)
+}
+
+// namedDirs adds to the folders the line has named those that variables'
+// values name (seeNamedDir), from the working folder and the folders of d,
+// when the shell's folder is first lost.
+func (w *shellWalker) namedDirs(d dirState) {
+	if len(w.named) == 0 {
+		return
+	}
+	bases := addDirs([]string{w.c.Env.Cwd}, d.dirs)
+	for _, v := range w.named {
+		for _, base := range bases {
+			if p := ResolvePath(v, Env{Cwd: base, Home: w.c.Env.Home}); isDirPath(p.Abs) {
+				w.see([]string{p.Abs})
+			}
+		}
+	}
+	w.named = nil
 }

@@ -22,7 +22,7 @@ var evalBuiltins = map[string]bool{
 	"printf": true, "read": true, "mapfile": true, "readarray": true, "unset": true, "declare": true,
 	"typeset": true, "local": true, "export": true, "readonly": true, "let": true, "wait": true,
 	"getopts": true, "test": true, "[": true, "eval": true, "shift": true, "return": true, "exit": true,
-	"printf -v": true, "ulimit": true, "kill": true, "trap": true,
+	"ulimit": true, "kill": true, "trap": true,
 }
 
 // codeShaped reports whether a text, once bash evaluates it as a name or

@@ -37,6 +37,10 @@ type shellWalker struct {
 	pendUnseen   string
 	pendComputed []string
 
+	// the values of variables set on the line, tried as folders once the
+	// shell's folder is lost (seeNamedDir, namedDirs)
+	named []string
+
 	// links made earlier on the line (ln -s TARGET NAME): a path through
 	// NAME is also the path through TARGET (links.go)
 	links []linkAlias

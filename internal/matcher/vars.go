@@ -333,17 +333,13 @@ func (s *scriptWalk) lookupVar(name string) (values []string, computed, env bool
 	return nil, false, true
 }
 
-// seeNamedDir adds a folder a variable's value names to the folders the
-// line has named: after a cd only known at run time (cd "$d" once the
-// line may have changed d), relative paths are tried from it too.
+// seeNamedDir remembers a variable's value: after a cd only known at run
+// time (cd "$d" once the line may have changed d), the folder it names is
+// tried for relative paths too. Nothing is looked up here: most lines never
+// lose their folder (namedDirs does it then).
 func (s *scriptWalk) seeNamedDir(v string) {
-	if v == "" || strings.ContainsAny(v, "\n*?[") || len(v) > 4096 {
+	if v == "" || strings.ContainsAny(v, "\n*?[") || len(v) > 4096 || len(s.w.named) >= maxSeen {
 		return
 	}
-	for _, base := range s.w.bases(s.w.dir) {
-		p := ResolvePath(v, Env{Cwd: base, Home: s.w.c.Env.Home})
-		if isDirPath(p.Abs) {
-			s.w.see([]string{p.Abs})
-		}
-	}
+	s.w.named = append(s.w.named, v)
 }

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -214,26 +215,7 @@ func spellPath(r *rand.Rand, t target) (pre, path, how string) {
 	}
 }
 
-func b64(s string) string {
-	const tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	var b strings.Builder
-	in := []byte(s)
-	for i := 0; i < len(in); i += 3 {
-		var n uint32
-		k := 0
-		for ; k < 3 && i+k < len(in); k++ {
-			n |= uint32(in[i+k]) << (16 - 8*k)
-		}
-		for j := 0; j < 4; j++ {
-			if j <= k {
-				b.WriteByte(tbl[(n>>(18-6*j))&63])
-			} else {
-				b.WriteByte('=')
-			}
-		}
-	}
-	return b.String()
-}
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 // splitWord puts quotes or a backslash inside a word.
 func splitWord(r *rand.Rand, w string) string {

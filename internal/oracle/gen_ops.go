@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 )
@@ -191,8 +192,7 @@ func genRun(r *rand.Rand) Line {
 func hexAll(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		b.WriteString(`\x`)
-		b.WriteString(strings.ToLower(string("0123456789ABCDEF"[s[i]>>4]) + string("0123456789ABCDEF"[s[i]&15])))
+		fmt.Fprintf(&b, "\\x%02x", s[i])
 	}
 	return b.String()
 }

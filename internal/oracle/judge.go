@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/session"
@@ -177,18 +175,15 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// quoteArgv spells argv as one shell command.
+// quoteArgv spells argv as one shell command (the program by its base
+// name, as rules name it).
 func quoteArgv(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
 		if i == 0 {
 			a = filepath.Base(a)
 		}
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			q = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		parts[i] = q
+		parts[i] = q(a)
 	}
 	return strings.Join(parts, " ")
 }
