@@ -250,3 +250,13 @@ func joinDir(dir, name string) string {
 	}
 	return dir + "/" + name
 }
+
+// namesFile reports whether w names an existing file or folder in the
+// working directory (then it is an operand, not a subcommand: `cat README`).
+func (c *Call) namesFile(w string) bool {
+	if c.Env.Cwd == "" {
+		return false
+	}
+	_, err := os.Lstat(joinDir(c.Env.Cwd, w))
+	return err == nil
+}

@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"path"
 	"strings"
 )
 
@@ -13,14 +12,6 @@ import (
 // its first space, so that the keys of a rule and a command are equal
 // whenever the rule can fire on the command. The cut is exact: a rule left
 // out is one that cannot match (TestCutPerCallKeepsDecisions compares).
-
-// cmdKey is s up to its first space: the key of a first word.
-func cmdKey(s string) string {
-	if i := strings.IndexByte(s, ' '); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
 
 // CommandKey is the key every command this rule can fire on has among its
 // CommandKeys; ok is false for a rule that is not a command rule, or whose
@@ -45,46 +36,4 @@ func (r *Rule) CommandKey() (key string, ok bool) {
 		return r.wildNeed[:i], true
 	}
 	return "", false
-}
-
-// CommandKeys appends to keys the key of every first word a command rule
-// may be tried against on c, and says whether cutting by them is sound:
-// it is not for a line that did not parse, or holds a command the engine
-// cannot see into or whose braces overflow (every deny and ask rule fires
-// on those, whatever their names).
-func (c *Call) CommandKeys(keys []string) ([]string, bool) {
-	if c == nil || c.Tool != "Bash" || c.Err != nil || c.braceOverflow || len(c.Commands) == 0 {
-		return keys, false
-	}
-	add := func(w string) {
-		k := cmdKey(w)
-		for _, have := range keys {
-			if have == k {
-				return
-			}
-		}
-		keys = append(keys, k)
-	}
-	addWords := func(words []string) {
-		if len(words) == 0 {
-			return
-		}
-		add(words[0])
-		if strings.Contains(words[0], "/") {
-			add(path.Base(words[0]))
-		}
-	}
-	for i := range c.Commands {
-		cmd := &c.Commands[i]
-		if cmd.braceOverflow || cmd.unseen != "" {
-			return keys, false
-		}
-		addWords(cmd.Words)
-		addWords(cmd.Args)
-		for _, a := range cmd.more().alts {
-			addWords(a)
-		}
-		add(cmd.Text)
-	}
-	return keys, true
 }

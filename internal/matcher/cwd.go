@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -416,28 +415,6 @@ func (s *scriptWalk) lostRelative(me int, dyns []bool) {
 	}
 }
 
-// lostReason is why a file rule fires on a relative operand after a cd to
-// a folder only known at run time: the operand's name could be one the
-// rule names (the rule's last name matches it, or is **); "" when no such
-// operand could be.
-func (c *Call) lostReason(r *Rule) string {
-	if len(c.lostRel) == 0 || r == nil || r.kind != kindPath {
-		return ""
-	}
-	last := strings.TrimSuffix(r.Arg, "/")
-	if i := strings.LastIndexByte(last, '/'); i >= 0 {
-		last = last[i+1:]
-	}
-	for _, w := range c.lostRel {
-		base := path.Base(w)
-		ok, err := path.Match(last, base)
-		if ok || err != nil || last == "**" || last == "" || strings.ContainsAny(last, "{\\") {
-			return fmt.Sprintf("%s is a relative path after a cd to a folder only known at run time", short(w))
-		}
-	}
-	return ""
-}
-
 // subcommandTools take a subcommand as their first operand.
 var subcommandTools = map[string]bool{
 	"git": true, "go": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "cargo": true,
@@ -471,4 +448,38 @@ func (w *shellWalker) namedDirs(d dirState) {
 		}
 	}
 	w.named = nil
+}
+
+// CwdDirs returns the folders below the working directory that the call's
+// path lies in, as written and resolved, each with its trailing "/" (""
+// for a path right in the working directory): a rule whose CwdDir is not
+// the start of one of them cannot match the call. ok is false when the
+// call is not one path of a file tool (Bash, searches, a folder a command
+// writes into, an input that could not be read): then any rule may match.
+func (c *Call) CwdDirs() (dirs [3]string, n int, ok bool) {
+	v := c.views
+	if v == nil || c.Err != nil || c.Path == nil || c.Path.inside || c.Path.unsure || c.Tool == "Bash" || IsSearch(c.Tool) {
+		return dirs, 0, false
+	}
+	add := func(pv *pathView) {
+		if pv.noCwd || pv.cwdRel == "\x00" {
+			return // outside: no rule anchored in a folder below it matches
+		}
+		dir := pv.cwdRel[:strings.LastIndexByte(pv.cwdRel, '/')+1]
+		for _, have := range dirs[:n] {
+			if have == dir {
+				return
+			}
+		}
+		dirs[n] = dir
+		n++
+	}
+	add(&v.abs)
+	if v.realDiffers || v.dirsDiffer { // else real is abs (fill)
+		add(&v.real)
+	}
+	if v.realDiffers {
+		add(&v.realAtCwd)
+	}
+	return dirs, n, true
 }

@@ -250,24 +250,6 @@ func (k *checker) denyWords(at place, words []string) (string, bool) {
 	return "", false
 }
 
-// splitFlags separates options from operands ("--" ends the options).
-func splitFlags(args []string) (flags, operands []string) {
-	end := false
-	for _, a := range args {
-		switch {
-		case end:
-			operands = append(operands, a)
-		case a == "--":
-			end = true
-		case len(a) > 1 && a[0] == '-':
-			flags = append(flags, a)
-		default:
-			operands = append(operands, a)
-		}
-	}
-	return flags, operands
-}
-
 func hasShort(flags []string, ch byte) bool {
 	for _, f := range flags {
 		if !strings.HasPrefix(f, "--") && strings.IndexByte(f[1:], ch) >= 0 {

@@ -56,7 +56,7 @@ func feedsShell(c *Call, i int) bool {
 			return true
 		}
 	}
-	for p, n := d.parent, 0; p >= 0 && p < len(c.Commands) && n < 16; p, n = c.Commands[p].parent, n+1 {
+	for p, n := d.Parent(), 0; p >= 0 && p < len(c.Commands) && n < 16; p, n = c.Commands[p].Parent(), n+1 {
 		if isShellSink(&c.Commands[p]) {
 			return true
 		}

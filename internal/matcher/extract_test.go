@@ -240,7 +240,7 @@ func TestExtractNames(t *testing.T) {
 			}
 			inside := false
 			for _, p := range c.Modifies {
-				inside = inside || p.inside
+				inside = inside || p.Inside()
 			}
 			if inside != tc.inside {
 				t.Errorf("%q: a write inside a folder = %v, want %v (writes %v)", tc.line, inside, tc.inside, writesOfCall(c))
@@ -275,7 +275,7 @@ func writesOfCall(c *Call) []string {
 	var out []string
 	for _, p := range c.Modifies {
 		s := p.Abs
-		if p.inside {
+		if p.Inside() {
 			s += "/…"
 		}
 		out = append(out, s)

@@ -224,22 +224,3 @@ func (c *Call) namedEntries(p *Path) (rels []string, over bool) {
 	c.stats.Store(key, r)
 	return r.rels, r.over
 }
-
-// matchNamed reports whether a deny or ask rule matches an entry a find
-// -delete restricted to names may delete below p.
-func (r *Rule) matchNamed(p *Path, c *Call, realCwd, realHome string) bool {
-	rels, over := c.namedEntries(p)
-	if over {
-		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
-	}
-	for _, rel := range rels {
-		abs, real := p.Abs, p.Real
-		if rel != "." {
-			abs, real = joinDir(p.Abs, rel), joinDir(p.Real, rel)
-		}
-		if r.matchAbs(abs, c.Env.Cwd, c.Env.Home, DenyList) || r.matchAbs(real, realCwd, realHome, DenyList) {
-			return true
-		}
-	}
-	return false
-}

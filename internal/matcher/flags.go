@@ -52,11 +52,6 @@ type flagSpec struct {
 	syn   []longOpt
 }
 
-// isFlagWord reports whether w is an option word (not "-", not "--").
-func isFlagWord(w string) bool {
-	return len(w) > 1 && w[0] == '-' && w != "--"
-}
-
 // compileFlags builds the flag-aware form of a Bash rule's words, or nil
 // when the rule names only a command.
 func compileFlags(words []string) *flagSpec {

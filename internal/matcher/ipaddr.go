@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // Numeric hosts are read as the WHATWG URL parser (and so the agent's
@@ -177,3 +179,60 @@ func embeddedIPv4(host string) string {
 func isIPHost(h string) bool {
 	return strings.HasPrefix(h, "[") || (h != "" && endsInNumber(h))
 }
+
+// normHost brings a host to the one spelling rules and URLs are compared
+// in: lower-cased, trailing dot dropped, IDN converted to punycode, and an
+// IP address in its canonical form, read as the WHATWG URL parser reads it
+// (2852039166, 0xa9fea9fe and 127.1 are 169.254.169.254 and 127.0.0.1;
+// [::FFFF:a9fe:a9fe] is 169.254.169.254; [0:0::1] is [::1]). A host that
+// ends in a number but is no IPv4 address (1.2.3.4.5) is an error, as it is
+// for that parser, and so is one whose last label starts like a hexadecimal
+// number (0x1g).
+func normHost(h string) (string, error) {
+	h = strings.ToLower(h)
+	if strings.HasPrefix(h, "[") || strings.ContainsRune(h, ':') {
+		return normIPv6(h)
+	}
+	h = strings.TrimSuffix(h, ".")
+	if h == "" {
+		return "", fmt.Errorf("empty host")
+	}
+	if strings.HasPrefix(h, ".") || strings.Contains(h, "..") {
+		return "", fmt.Errorf("empty label in %q", h)
+	}
+	a, err := idnaProfile.ToASCII(h)
+	if err != nil {
+		return "", err
+	}
+	// Mapping can produce dots of its own (full-width dots, ...): check again.
+	a = strings.TrimSuffix(strings.ToLower(a), ".")
+	if a == "" || strings.HasPrefix(a, ".") || strings.Contains(a, "..") {
+		return "", fmt.Errorf("empty label in %q", h)
+	}
+	if i := strings.IndexFunc(a, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_')
+	}); i >= 0 {
+		return "", fmt.Errorf("%q maps to %q, which holds a character no host name has", h, a)
+	}
+	// Some labels the mapping accepts turn into xn-- labels it rejects:
+	// such a name would not read back as the same host, so it is refused.
+	if a != h {
+		if b, err := idnaProfile.ToASCII(a); err != nil || strings.TrimSuffix(strings.ToLower(b), ".") != a {
+			return "", fmt.Errorf("%q does not read back as the same ASCII name", h)
+		}
+	}
+	if endsInNumber(a) {
+		ip, err := parseIPv4(a)
+		if err != nil {
+			return "", err
+		}
+		return ip.String(), nil
+	}
+	if looksHex(a) {
+		return "", fmt.Errorf("%q ends in something that looks like a hexadecimal number but is not one", h)
+	}
+	return a, nil
+}
+
+// idnaProfile converts hosts to their ASCII (punycode) form for comparison.
+var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))

@@ -28,7 +28,7 @@ func (r *Rule) Unseen(c *Call, list List) string {
 	}
 	why := c.unseenReason(r.kind == kindPath)
 	if why == "" {
-		why = c.lostReason(r)
+		why = r.lostReason(c)
 	}
 	if why == "" || r.match(c, list, true) {
 		return "" // nothing unseen, or the rule matches what the line spells out
@@ -38,50 +38,6 @@ func (r *Rule) Unseen(c *Call, list List) string {
 
 // OnFiles reports whether the rule is about file paths (Read(...), Edit(...)).
 func (r *Rule) OnFiles() bool { return r != nil && r.kind == kindPath }
-
-// unseenReason is the first reason a Bash call cannot be seen through, for
-// command rules, or (files) for file rules.
-func (c *Call) unseenReason(files bool) string {
-	if c.unseenCmd != "" || !files {
-		return c.unseenCmd
-	}
-	if c.unseenArg != "" {
-		return c.unseenArg
-	}
-	if c.args != nil && c.args.globOverflow {
-		return "a file pattern on the line names more files than are checked"
-	}
-	return ""
-}
-
-// noteUnseen records, once the line is walked, the first reason a command
-// cannot be seen through and the first argument only known at run time.
-func (c *Call) noteUnseen() {
-	for i := range c.Commands {
-		cmd := &c.Commands[i]
-		if cmd.unseen != "" && c.unseenCmd == "" {
-			c.unseenCmd = cmd.unseen
-		}
-		if computed := cmd.more().computed; len(computed) > 0 && c.unseenArg == "" {
-			c.unseenArg = fmt.Sprintf("an argument of %s is only known at run time (%s)", cmd.Words[0], computed[0])
-		}
-	}
-}
-
-// Unseen returns the reasons the engine cannot see what a Bash call runs
-// (empty when it can see all of it).
-func (c *Call) Unseen() []string {
-	if c.unseenCmd == "" {
-		return nil // noteUnseen found none when the line was walked
-	}
-	var out []string
-	for i := range c.Commands {
-		if u := c.Commands[i].unseen; u != "" {
-			out = append(out, u)
-		}
-	}
-	return out
-}
 
 func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 	if r == nil || c == nil {
@@ -127,7 +83,7 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 		}
 		for i := range c.Commands {
 			cmd := &c.Commands[i]
-			if cmd.braceOverflow || r.denyCommand(cmd) || (!seenOnly && cmd.unseen != "") {
+			if cmd.braceOverflow || r.denyCommand(cmd) || (!seenOnly && cmd.Unseen() != "") {
 				return true
 			}
 		}
@@ -230,7 +186,7 @@ func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, s
 	if !seenOnly && c.unseenReason(true) != "" {
 		return true, "" // a command that cannot be seen through may touch any file
 	}
-	if !seenOnly && c.lostReason(r) != "" {
+	if !seenOnly && r.lostReason(c) != "" {
 		return true, "" // a relative name after a cd to a folder only known at run time
 	}
 	say := func(format string, p *Path) string {
@@ -246,11 +202,11 @@ func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, s
 	if changes {
 		for i := range c.Modifies {
 			m := &c.Modifies[i]
-			if m.inside && !m.removes && m.names == nil && !isEditTool(r.Tool) {
+			if m.Inside() && !m.removes && m.names == nil && !isEditTool(r.Tool) {
 				continue // a Read rule is about what is read: writing new names into a folder reads nothing
 			}
 			if r.matchPath(m, c, list) {
-				if m.inside {
+				if m.Inside() {
 					return true, say("it writes inside %s", m)
 				}
 				return true, say("it writes %s", m)
@@ -587,7 +543,7 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 	var deciding *Rule
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if cmd.denyOnly {
+		if cmd.DenyOnly() {
 			continue // only supposed to run: deny and ask rules look at it
 		}
 		found := coveredBy(rules, c, i)
@@ -691,40 +647,6 @@ func (r *Rule) CwdDir() string {
 		return ""
 	}
 	return r.lit[:strings.LastIndexByte(r.lit, '/')+1]
-}
-
-// CwdDirs returns the folders below the working directory that the call's
-// path lies in, as written and resolved, each with its trailing "/" (""
-// for a path right in the working directory): a rule whose CwdDir is not
-// the start of one of them cannot match the call. ok is false when the
-// call is not one path of a file tool (Bash, searches, a folder a command
-// writes into, an input that could not be read): then any rule may match.
-func (c *Call) CwdDirs() (dirs [3]string, n int, ok bool) {
-	v := c.views
-	if v == nil || c.Err != nil || c.Path == nil || c.Path.inside || c.Path.unsure || c.Tool == "Bash" || IsSearch(c.Tool) {
-		return dirs, 0, false
-	}
-	add := func(pv *pathView) {
-		if pv.noCwd || pv.cwdRel == "\x00" {
-			return // outside: no rule anchored in a folder below it matches
-		}
-		dir := pv.cwdRel[:strings.LastIndexByte(pv.cwdRel, '/')+1]
-		for _, have := range dirs[:n] {
-			if have == dir {
-				return
-			}
-		}
-		dirs[n] = dir
-		n++
-	}
-	add(&v.abs)
-	if v.realDiffers || v.dirsDiffer { // else real is abs (fill)
-		add(&v.real)
-	}
-	if v.realDiffers {
-		add(&v.realAtCwd)
-	}
-	return dirs, n, true
 }
 
 // AppliesTo reports whether the rule may match a call of tool (not Bash,

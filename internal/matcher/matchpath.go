@@ -12,7 +12,7 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
-	if p.inside {
+	if p.Inside() {
 		if list == AllowList {
 			return false
 		}
@@ -60,7 +60,7 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 		if dir == "" {
 			return false
 		}
-		if within(dir, abs) {
+		if Within(dir, abs) {
 			return true // the folder holds the anchor: every pattern below it
 		}
 		var ok bool
@@ -72,21 +72,6 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 		return true
 	}
 	return r.lit == "" || r.lit == sub || strings.HasPrefix(r.lit, sub+"/") || strings.HasPrefix(sub+"/", r.lit)
-}
-
-// Within reports whether the absolute path p is dir or lies below it.
-func Within(p, dir string) bool { return within(p, dir) }
-
-// within reports whether p is dir or lies below it.
-func within(p, dir string) bool {
-	if p == "" || dir == "" {
-		return false
-	}
-	if dir == "/" {
-		return true
-	}
-	dir = strings.TrimSuffix(dir, "/")
-	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
@@ -103,72 +88,6 @@ func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 		subject = relSubject(abs, dir)
 	}
 	return r.matchSubject(subject, abs, list)
-}
-
-// relSubject is abs as a pattern anchored at dir reads it: relative to dir,
-// "" for dir itself, "\x00" outside it (where only the any-depth base-name
-// form may match).
-func relSubject(abs, dir string) string {
-	if abs == dir {
-		return ""
-	}
-	if s, ok := rel(abs, dir); ok {
-		return s
-	}
-	return "\x00"
-}
-
-// pathView is one reading of a path: absolute, and as patterns anchored at
-// the working folder see it ("-" when that folder is unknown); the home
-// folder's reading is worked out by the few rules anchored there
-// (matchView), not for every call.
-type pathView struct {
-	abs, cwdRel, home string
-	noCwd, noHome     bool
-}
-
-// set makes v the reading of abs against cwd and home.
-func (v *pathView) set(abs, cwd, home string) {
-	v.abs, v.home, v.noCwd, v.noHome = abs, home, cwd == "", home == ""
-	v.cwdRel = ""
-	if !v.noCwd {
-		v.cwdRel = relSubject(abs, cwd)
-	}
-}
-
-// pathViews are the readings of a call's Path that matchPath tries, worked
-// out once per call rather than once per rule: the path as written against
-// the working and home folders, its target against their resolved forms,
-// and its target against the folders as written.
-type pathViews struct {
-	abs, real, realAtCwd pathView
-	absEnd               uint64 // endWord(abs.abs), for cannotEnd
-	realDiffers          bool   // Real != Abs
-	dirsDiffer           bool   // the resolved working or home folder differs from the written one
-}
-
-// fill works out the readings of p, a path of c.
-func (v *pathViews) fill(p *Path, c *Call) {
-	realCwd, realHome := c.realCwd, c.realHome
-	if realCwd == "" {
-		realCwd, realHome = c.Env.Cwd, c.Env.Home
-	}
-	// field by field: v may be part of a larger object (fileCall), and
-	// a whole-struct copy into it costs a barrier per pointer
-	v.abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
-	v.absEnd = endWord(p.Abs)
-	v.realDiffers = p.Real != p.Abs
-	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
-	if v.realDiffers || v.dirsDiffer {
-		v.real.set(p.Real, realCwd, realHome)
-	} else {
-		v.real = v.abs // the same path against the same folders (no link on the way)
-	}
-	if v.realDiffers {
-		v.realAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
-	} else {
-		v.realAtCwd = pathView{}
-	}
 }
 
 // matchView is matchAbs on a reading worked out beforehand.
@@ -204,9 +123,6 @@ func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
 	return r.hardLinked(p, c)
 }
 
-// fileRejects turns cannotMatchFile on (the tests compare matches without it).
-var fileRejects = true
-
 // cannotEnd and cannotName report, from the literal parts of the pattern
 // alone, that a path rule cannot match any name of the path of a file
 // tool's call (one whose readings v holds: c.fileViews). In the allow list
@@ -224,22 +140,6 @@ func (r *Rule) cannotEnd(v *pathViews) bool {
 	// the last bytes first, in one compare of words: most rules end
 	// otherwise than the path, and are passed over without a call
 	return v.absEnd&r.tailMsk != r.tailEnd || !strings.HasSuffix(v.abs.abs, r.tail)
-}
-
-// endWord packs the last (up to eight) bytes of s into a word, the last
-// byte lowest: when s ends with t, endWord(s)&endMask(len(t)) ==
-// endWord(t).
-func endWord(s string) uint64 {
-	if n := len(s); n >= 8 { // one load (the compiler joins the bytes)
-		s = s[n-8:]
-		return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
-			uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
-	}
-	var w uint64
-	for i := 0; i < len(s); i++ {
-		w = w<<8 | uint64(s[i])
-	}
-	return w
 }
 
 // endMask keeps the low n bytes of a word (all eight from n = 8 on).
@@ -265,16 +165,6 @@ func (r *Rule) Skips(c *Call, list List) bool {
 	return !r.literal && r.cannotName(c.views)
 }
 
-// EndWord is the word of the last bytes of the call's path (endWord) for
-// EndTest.Rejects, worked out in Prepare; ok is false when that test does
-// not apply to the call (not one path of a file tool).
-func (c *Call) EndWord() (w uint64, ok bool) {
-	if !c.fileViews || !fileRejects {
-		return 0, false
-	}
-	return c.views.absEnd, true
-}
-
 // EndTest is the first compare of cannotEnd for one rule, kept apart from
 // it: a list of them side by side is read without reading the rules.
 type EndTest struct{ mask, end uint64 }
@@ -297,11 +187,6 @@ func (t EndTest) Rejects(w uint64) bool { return w&t.mask != t.end }
 
 func (r *Rule) cannotName(v *pathViews) bool {
 	return r.need != "" && fileRejects && v.lacks(r.need)
-}
-
-// lacks reports whether no name the path goes by holds need.
-func (v *pathViews) lacks(need string) bool {
-	return !strings.Contains(v.abs.abs, need) && (!v.realDiffers || !strings.Contains(v.real.abs, need))
 }
 
 // NameTest is the test of Skips for the deny and ask lists (cannotName),
@@ -370,4 +255,23 @@ func (r *Rule) globMatch(g *pathGlob, s string) bool {
 		return g.matchFull(s)
 	}
 	return g.Match(s)
+}
+
+// matchNamed reports whether a deny or ask rule matches an entry a find
+// -delete restricted to names may delete below p.
+func (r *Rule) matchNamed(p *Path, c *Call, realCwd, realHome string) bool {
+	rels, over := c.namedEntries(p)
+	if over {
+		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
+	}
+	for _, rel := range rels {
+		abs, real := p.Abs, p.Real
+		if rel != "." {
+			abs, real = joinDir(p.Abs, rel), joinDir(p.Real, rel)
+		}
+		if r.matchAbs(abs, c.Env.Cwd, c.Env.Home, DenyList) || r.matchAbs(real, realCwd, realHome, DenyList) {
+			return true
+		}
+	}
+	return false
 }

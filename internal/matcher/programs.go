@@ -441,3 +441,21 @@ func safeGitKey(key string) bool {
 	}
 	return false
 }
+
+// splitFlags separates options from operands ("--" ends the options).
+func splitFlags(args []string) (flags, operands []string) {
+	end := false
+	for _, a := range args {
+		switch {
+		case end:
+			operands = append(operands, a)
+		case a == "--":
+			end = true
+		case len(a) > 1 && a[0] == '-':
+			flags = append(flags, a)
+		default:
+			operands = append(operands, a)
+		}
+	}
+	return flags, operands
+}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
-	"golang.org/x/net/idna"
 
 	"vibing/internal/tools"
 )
@@ -207,24 +206,6 @@ func ParseRule(text string) (*Rule, error) {
 	return r, nil
 }
 
-// balanced reports whether the parentheses in s are balanced (quotes are not
-// looked into: a rule argument has none that matter here).
-func balanced(s string) bool {
-	depth := 0
-	for _, c := range s {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth < 0 {
-				return false
-			}
-		}
-	}
-	return depth == 0
-}
-
 func exampleFor(name string) string {
 	if in, ok := tools.Lookup(strings.TrimSpace(name)); ok {
 		return in.Example
@@ -288,7 +269,7 @@ func (r *Rule) compileBash(text string) error {
 		return ruleErr(text, "Bash(npm test:*)", "a Bash rule names one simple command (no ;, &&, |, redirections or substitutions)")
 	}
 	cmd := c.Commands[0]
-	if cmd.Dynamic || cmd.parent >= 0 {
+	if cmd.Dynamic || cmd.Parent() >= 0 {
 		return ruleErr(text, "Bash(npm test:*)", "a Bash rule names one simple command (no ;, &&, |, redirections or substitutions)")
 	}
 	r.words = cmd.Words
@@ -397,63 +378,6 @@ func (r *Rule) compileDomain(text string, info tools.Info) error {
 	}
 	r.Text = info.Name + "(" + arg + ")"
 	return nil
-}
-
-// idnaProfile converts hosts to their ASCII (punycode) form for comparison.
-var idnaProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))
-
-// normHost brings a host to the one spelling rules and URLs are compared
-// in: lower-cased, trailing dot dropped, IDN converted to punycode, and an
-// IP address in its canonical form, read as the WHATWG URL parser reads it
-// (2852039166, 0xa9fea9fe and 127.1 are 169.254.169.254 and 127.0.0.1;
-// [::FFFF:a9fe:a9fe] is 169.254.169.254; [0:0::1] is [::1]). A host that
-// ends in a number but is no IPv4 address (1.2.3.4.5) is an error, as it is
-// for that parser, and so is one whose last label starts like a hexadecimal
-// number (0x1g).
-func normHost(h string) (string, error) {
-	h = strings.ToLower(h)
-	if strings.HasPrefix(h, "[") || strings.ContainsRune(h, ':') {
-		return normIPv6(h)
-	}
-	h = strings.TrimSuffix(h, ".")
-	if h == "" {
-		return "", fmt.Errorf("empty host")
-	}
-	if strings.HasPrefix(h, ".") || strings.Contains(h, "..") {
-		return "", fmt.Errorf("empty label in %q", h)
-	}
-	a, err := idnaProfile.ToASCII(h)
-	if err != nil {
-		return "", err
-	}
-	// Mapping can produce dots of its own (full-width dots, ...): check again.
-	a = strings.TrimSuffix(strings.ToLower(a), ".")
-	if a == "" || strings.HasPrefix(a, ".") || strings.Contains(a, "..") {
-		return "", fmt.Errorf("empty label in %q", h)
-	}
-	if i := strings.IndexFunc(a, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_')
-	}); i >= 0 {
-		return "", fmt.Errorf("%q maps to %q, which holds a character no host name has", h, a)
-	}
-	// Some labels the mapping accepts turn into xn-- labels it rejects:
-	// such a name would not read back as the same host, so it is refused.
-	if a != h {
-		if b, err := idnaProfile.ToASCII(a); err != nil || strings.TrimSuffix(strings.ToLower(b), ".") != a {
-			return "", fmt.Errorf("%q does not read back as the same ASCII name", h)
-		}
-	}
-	if endsInNumber(a) {
-		ip, err := parseIPv4(a)
-		if err != nil {
-			return "", err
-		}
-		return ip.String(), nil
-	}
-	if looksHex(a) {
-		return "", fmt.Errorf("%q ends in something that looks like a hexadecimal number but is not one", h)
-	}
-	return a, nil
 }
 
 // closest returns the known tool name nearest to name (edit distance at

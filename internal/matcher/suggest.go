@@ -1,11 +1,8 @@
 package matcher
 
 import (
-	"os"
 	"path"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 
 	"vibing/internal/tools"
 )
@@ -161,7 +158,7 @@ func suggestBash(c *Call, skip RepoCheck) []string {
 	var parsed []*Rule
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if cmd.denyOnly || cmd.dynamicName || (skip != nil && cmd.modeRead(skip)) {
+		if cmd.DenyOnly() || cmd.dynamicName || (skip != nil && cmd.modeRead(skip)) {
 			continue
 		}
 		if len(out) == maxSuggested {
@@ -250,9 +247,6 @@ func suggestCommand(c *Call, cmd *Command) string {
 	}
 	return ""
 }
-
-// dynAt reports whether word i is only known at run time.
-func (cmd *Command) dynAt(i int) bool { dyn := cmd.more().dyn; return i < len(dyn) && dyn[i] }
 
 // suggestWords is the rule for words that did not parse as commands.
 func suggestWords(c *Call, words []string, _ *Command) string {
@@ -344,48 +338,6 @@ func subcommandWord(w string) bool {
 		}
 	}
 	return true
-}
-
-// namesFile reports whether w names an existing file or folder in the
-// working directory (then it is an operand, not a subcommand: `cat README`).
-func (c *Call) namesFile(w string) bool {
-	if c.Env.Cwd == "" {
-		return false
-	}
-	_, err := os.Lstat(joinDir(c.Env.Cwd, w))
-	return err == nil
-}
-
-// quoteWord quotes w for a shell line. A word a rule could not hold as
-// written — with '*' (a wildcard in rules), unbalanced parentheses, or whitespace other
-// than single spaces (rules fold whitespace) — is written as $'...' with
-// those bytes escaped, so the rule names exactly that word.
-func quoteWord(w string) string {
-	if strings.ContainsRune(w, '*') || !balanced(w) || strings.Join(strings.Fields(w), " ") != w {
-		return ansiQuote(w)
-	}
-	if q, err := syntax.Quote(w, syntax.LangBash); err == nil {
-		return q
-	}
-	return ansiQuote(w)
-}
-
-func ansiQuote(w string) string {
-	const hex = "0123456789abcdef"
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(w); i++ {
-		ch := w[i]
-		if (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strings.IndexByte(",._+:@%/=-", ch) >= 0 {
-			b.WriteByte(ch)
-			continue
-		}
-		b.WriteString(`\x`)
-		b.WriteByte(hex[ch>>4])
-		b.WriteByte(hex[ch&15])
-	}
-	b.WriteByte('\'')
-	return b.String()
 }
 
 func escapeGlob(p string) string {

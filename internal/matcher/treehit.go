@@ -1,5 +1,10 @@
 package matcher
 
+import (
+	"io/fs"
+	"path/filepath"
+)
+
 // A Read deny rule may fire on a Bash line only because one of its
 // commands reads a folder whole (grep -r x ., tar c .) that holds a file
 // the rule names. Unlike a file the line names, the person can judge that
@@ -20,7 +25,7 @@ func (r *Rule) TreeHit(c *Call, list List) string {
 	if list == DenyList {
 		for i := range c.Modifies {
 			m := &c.Modifies[i]
-			if m.inside && !m.removes && m.names == nil {
+			if m.Inside() && !m.removes && m.names == nil {
 				continue // (as bashFileHit: writing new names into a folder reads nothing)
 			}
 			if r.matchPath(m, c, list) {
@@ -70,4 +75,40 @@ func (r *Rule) NamesAllBelow(p *Path, c *Call) bool {
 	}
 	return r.matchAbs(joinDir(p.Abs, "\x00x"), c.Env.Cwd, c.Env.Home, DenyList) ||
 		(p.Real != "" && r.matchAbs(joinDir(p.Real, "\x00x"), realCwd, realHome, DenyList))
+}
+
+// holds reports whether the folder p, which a command reads whole, holds a
+// file or folder the any-depth rule r names. The folders .git and
+// node_modules are not looked into (a limit the README states); a folder
+// too large to look through counts as holding one.
+func (r *Rule) holds(p *Path, c *Call) bool {
+	n := 0
+	found := false
+	for _, root := range []string{p.Abs, p.Real} {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			n++
+			if n > maxTreeEntries {
+				found = true
+				return filepath.SkipAll
+			}
+			name := d.Name()
+			for _, g := range r.globs {
+				if r.globMatch(g, name) {
+					found = true
+					return filepath.SkipAll
+				}
+			}
+			if d.IsDir() && path != root && (name == ".git" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		})
+		if found || p.Real == p.Abs {
+			break
+		}
+	}
+	return found
 }

@@ -485,3 +485,61 @@ func ansiC(v string) (string, bool) {
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
+
+// isFlagWord reports whether w is an option word (not "-", not "--").
+func isFlagWord(w string) bool {
+	return len(w) > 1 && w[0] == '-' && w != "--"
+}
+
+// dynAt reports whether word i is only known at run time.
+func (cmd *Command) dynAt(i int) bool { dyn := cmd.more().dyn; return i < len(dyn) && dyn[i] }
+
+// quoteWord quotes w for a shell line. A word a rule could not hold as
+// written — with '*' (a wildcard in rules), unbalanced parentheses, or whitespace other
+// than single spaces (rules fold whitespace) — is written as $'...' with
+// those bytes escaped, so the rule names exactly that word.
+func quoteWord(w string) string {
+	if strings.ContainsRune(w, '*') || !balanced(w) || strings.Join(strings.Fields(w), " ") != w {
+		return ansiQuote(w)
+	}
+	if q, err := syntax.Quote(w, syntax.LangBash); err == nil {
+		return q
+	}
+	return ansiQuote(w)
+}
+
+// balanced reports whether the parentheses in s are balanced (quotes are not
+// looked into: a rule argument has none that matter here).
+func balanced(s string) bool {
+	depth := 0
+	for _, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
+
+func ansiQuote(w string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(w); i++ {
+		ch := w[i]
+		if (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strings.IndexByte(",._+:@%/=-", ch) >= 0 {
+			b.WriteByte(ch)
+			continue
+		}
+		b.WriteString(`\x`)
+		b.WriteByte(hex[ch>>4])
+		b.WriteByte(hex[ch&15])
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
