@@ -12,11 +12,11 @@ import (
 	"vibing/internal/safefile"
 )
 
-// command previews a Bash call: the whole command, the agent's description,
+// bashPreview previews a Bash call: the whole command, the agent's description,
 // and what a person must notice, read from the one parsed model of the line
 // (matcher.Call): files written, moved or deleted, hosts contacted,
 // privilege, scripts run and commands run inside sh -c or eval.
-func command(c *matcher.Call, input map[string]any) Preview {
+func bashPreview(c *matcher.Call, input map[string]any) Preview {
 	p := Preview{Kind: KindCommand, Command: c.Command}
 	if d, ok := input["description"].(string); ok {
 		p.Description = strings.TrimSpace(d)

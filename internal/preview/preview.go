@@ -101,7 +101,7 @@ func Build(tool string, input map[string]any, env matcher.Env) Preview {
 		if c.Tool != "Bash" {
 			c = matcher.Prepare("Bash", map[string]any{"command": cmd}, env)
 		}
-		return command(c, input)
+		return bashPreview(c, input)
 	}
 	return Preview{Kind: KindJSON, JSON: indentJSON(input)}
 }
