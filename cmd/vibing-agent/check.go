@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "check", summary: "decide one tool call for a chat; prints one JSON decision", run: runCheck})
+	register(subcommand{name: "check", summary: "decide one tool call for a chat; prints one JSON decision", run: runCheck})
 }
 
 const checkUsage = `Usage: vibing-agent check --chat FILE --tool NAME --input JSON [flags]

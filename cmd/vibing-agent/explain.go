@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "explain", summary: "the chat's effective permissions in plain words", run: runExplain})
+	register(subcommand{name: "explain", summary: "the chat's effective permissions in plain words", run: runExplain})
 }
 
 const explainUsage = `Usage: vibing-agent explain --chat FILE [--json] [flags]

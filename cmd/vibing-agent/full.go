@@ -13,7 +13,7 @@ import (
 // links, so check and hook, which Claude Code starts for every tool call,
 // would otherwise pay at each start for SQLite and msgpack they never use
 // (SPEC §9). A build without the tag (go build, go test) holds every command.
-var fullCommands = []command{
+var fullCommands = []subcommand{
 	{name: "audit", summary: "list recent permission decisions from the audit log", signals: true},
 	{name: "rpc", summary: "serve the Neovim plugin over msgpack-RPC on stdio", signals: true},
 	{name: "run", summary: "run one agent turn for a chat (JSON Lines on stdio)", signals: true},

@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register(command{name: "hook", summary: "decide Claude Code's tool calls as its PreToolUse hook; install, uninstall, status", run: runHook})
+	register(subcommand{name: "hook", summary: "decide Claude Code's tool calls as its PreToolUse hook; install, uninstall, status", run: runHook})
 }
 
 const hookUsage = `Usage: vibing-agent hook [--config FILE] [--chat FILE]
@@ -291,10 +291,10 @@ func reportEdit(io stdio, sub string, res hook.Result, err error, did string) in
 
 // runHookCommand runs an installed hook entry the way Claude Code does (no
 // shell), for status's self-test.
-func runHookCommand(command string, args []string, stdin []byte) ([]byte, error) {
+func runHookCommand(prog string, args []string, stdin []byte) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, command, args...)
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Env = append(os.Environ(), hook.SelfTestEnv+"=1") // its decisions are no audit rows
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer

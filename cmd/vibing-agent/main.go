@@ -26,7 +26,7 @@ type stdio struct {
 	out, err io.Writer
 }
 
-type command struct {
+type subcommand struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, args []string, io stdio) int
@@ -40,10 +40,10 @@ type command struct {
 	signals bool
 }
 
-var commands = map[string]command{}
+var commands = map[string]subcommand{}
 
 // register adds a subcommand; each subcommand's file calls it from init.
-func register(c command) { commands[c.name] = c }
+func register(c subcommand) { commands[c.name] = c }
 
 func main() {
 	os.Exit(Run(context.Background(), os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(command{name: "test", summary: "run a policy test table against the effective policy", run: runPolicyTest})
+	register(subcommand{name: "test", summary: "run a policy test table against the effective policy", run: runPolicyTest})
 }
 
 const policyTestUsage = `Usage: vibing-agent test [--dir DIR] [--chat FILE] CASES.yaml

@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register(command{name: "claude", summary: "run the claude CLI in a terminal inside the sandbox derived from the policy", run: runClaude,
+	register(subcommand{name: "claude", summary: "run the claude CLI in a terminal inside the sandbox derived from the policy", run: runClaude,
 		signals: true}) // Ctrl-C belongs to the CLI in the terminal: it must not end the wrapper
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "sandbox-net", summary: "(inside the sandbox) the proxy's forwarder on 127.0.0.1, then the command", run: runSandboxNet})
+	register(subcommand{name: "sandbox-net", summary: "(inside the sandbox) the proxy's forwarder on 127.0.0.1, then the command", run: runSandboxNet})
 }
 
 const sandboxNetUsage = `Usage: vibing-agent sandbox-net --socket PATH -- PROGRAM [ARGS...]

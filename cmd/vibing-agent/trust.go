@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(command{name: "trust", summary: "trust a project's policy files so their allow rules apply", run: runTrust})
+	register(subcommand{name: "trust", summary: "trust a project's policy files so their allow rules apply", run: runTrust})
 }
 
 const trustUsage = `Usage: vibing-agent trust [--dir DIR] [--list | --revoke] [FILE ...]

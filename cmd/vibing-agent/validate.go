@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register(command{name: "validate", summary: "check rules; prints the canonical form or why a rule is wrong", run: runValidate})
+	register(subcommand{name: "validate", summary: "check rules; prints the canonical form or why a rule is wrong", run: runValidate})
 }
 
 const validateUsage = `Usage: vibing-agent validate RULE...

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	register(command{name: "version", summary: "print the version", run: runVersion})
+	register(subcommand{name: "version", summary: "print the version", run: runVersion})
 }
 
 func runVersion(_ context.Context, args []string, io stdio) int {
