@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"vibing/internal/command"
 
 	"vibing/internal/audit"
 	"vibing/internal/changes"
@@ -20,7 +21,6 @@ import (
 	_ "vibing/internal/demo" // registers the demo backend
 	"vibing/internal/egress"
 	"vibing/internal/frontmatter"
-	"vibing/internal/matcher"
 	"vibing/internal/policy"
 	"vibing/internal/run"
 	"vibing/internal/sandbox"
@@ -198,9 +198,9 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		return run.Reloaded{Engine: run.SessionEngine{Engine: ch.Engine}, Notes: notes, Model: st.Model, Mode: ch.Engine.Mode()}, nil
 	}
 	if *writeBack {
-		r.WriteBack = func(list matcher.List, rule string) error {
+		r.WriteBack = func(list command.List, rule string) error {
 			key := frontmatter.KeyAllow
-			if list == matcher.DenyList {
+			if list == command.DenyList {
 				key = frontmatter.KeyDeny
 			}
 			return frontmatter.EditFile(chatPath, func(d *frontmatter.Document) error {

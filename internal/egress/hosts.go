@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 	"vibing/internal/session"
@@ -77,14 +78,14 @@ func (h *Hosts) bashAllowHosts() {
 			continue
 		}
 		line := strings.TrimSuffix(strings.TrimSuffix(r.Arg, ":*"), "*")
-		c := matcher.PrepareReference("Bash", map[string]any{"command": line}, env)
+		c := command.PrepareReference("Bash", map[string]any{"command": line}, env)
 		for _, host := range c.Hosts() {
 			if _, seen := h.named[host]; !seen {
 				h.named[host] = lr.Rule
 				h.Named = append(h.Named, NamedHost{Host: host, Rule: lr.Rule})
 			}
 		}
-		matcher.Release(c)
+		command.Release(c)
 	}
 }
 

@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"vibing/internal/command"
 
 	"vibing/internal/auditrow"
 	"vibing/internal/auditspool"
 	"vibing/internal/config"
-	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -170,7 +170,7 @@ func replayOf(eng Decider) (*bool, string) {
 		resumed = r.Resumed()
 	}
 	cwd := ""
-	if e, ok := eng.(interface{ Env() matcher.Env }); ok {
+	if e, ok := eng.(interface{ Env() command.Env }); ok {
 		cwd = e.Env().Cwd
 	}
 	return &resumed, cwd

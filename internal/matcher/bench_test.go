@@ -3,6 +3,7 @@ package matcher_test
 import (
 	"fmt"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -32,9 +33,9 @@ func benchRules(b *testing.B, n int) []*matcher.Rule {
 }
 
 // decide runs one deny/ask/allow pass the way the session pipeline does.
-func decide(rules []*matcher.Rule, c *matcher.Call) bool {
+func decide(rules []*matcher.Rule, c *command.Call) bool {
 	for _, r := range rules {
-		if r.Match(c, matcher.DenyList) {
+		if r.Match(c, command.DenyList) {
 			return true
 		}
 	}
@@ -46,7 +47,7 @@ func BenchmarkPrepareBash(b *testing.B) {
 	in := map[string]any{"command": "npm test && git status | grep -v foo > /dev/null"}
 	b.ReportAllocs()
 	for b.Loop() {
-		matcher.Prepare("Bash", in, testEnv)
+		command.Prepare("Bash", in, testEnv)
 	}
 }
 
@@ -56,7 +57,7 @@ func benchMatch(b *testing.B, n int, tool string, in map[string]any) {
 	rules := benchRules(b, n)
 	b.ReportAllocs()
 	for b.Loop() {
-		c := matcher.Prepare(tool, in, testEnv)
+		c := command.Prepare(tool, in, testEnv)
 		decide(rules, c)
 	}
 }
@@ -64,7 +65,7 @@ func benchMatch(b *testing.B, n int, tool string, in map[string]any) {
 // benchMatchPrepared measures the matching alone, on a call prepared once.
 func benchMatchPrepared(b *testing.B, n int, tool string, in map[string]any) {
 	rules := benchRules(b, n)
-	c := matcher.Prepare(tool, in, testEnv)
+	c := command.Prepare(tool, in, testEnv)
 	b.ReportAllocs()
 	for b.Loop() {
 		decide(rules, c)
@@ -75,7 +76,7 @@ func BenchmarkPrepareFile(b *testing.B) {
 	in := map[string]any{"file_path": "src/pkg/a.go"}
 	b.ReportAllocs()
 	for b.Loop() {
-		matcher.Prepare("Read", in, testEnv)
+		command.Prepare("Read", in, testEnv)
 	}
 }
 

@@ -5,12 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
 
 // bypassFixture builds the folder tree the corpus's $TMP stands for.
-func bypassFixture(t *testing.T) (string, matcher.Env) {
+func bypassFixture(t *testing.T) (string, command.Env) {
 	t.Helper()
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -63,7 +64,7 @@ func bypassFixture(t *testing.T) (string, matcher.Env) {
 			t.Fatal(err)
 		}
 	}
-	return tmp, matcher.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
+	return tmp, command.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
 }
 
 func unescapeField(s string) string {
@@ -145,7 +146,7 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 		n++
 		expect, list, ruleText, tool := fields[0], parseList(fields[1]), strings.ReplaceAll(fields[2], "$TMP", tmp), fields[3]
 		input := strings.ReplaceAll(unescapeField(fields[4]), "$TMP", tmp)
-		call := matcher.Prepare(tool, inputFor(tool, input), env)
+		call := command.Prepare(tool, inputFor(tool, input), env)
 		var rules []*matcher.Rule
 		for _, rt := range strings.Split(ruleText, ";;") {
 			rules = append(rules, mustRule(t, rt))
@@ -159,7 +160,7 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 			if got != (expect == "match") {
 				t.Errorf("%s:%d: %s rule %q .Match(%s %q) = %v, want %v (call err %v)", name, line, fields[1], ruleText, tool, input, got, !got, call.Err)
 			}
-			if got && list != matcher.AllowList && strings.EqualFold(tool, "bash") {
+			if got && list != command.AllowList && strings.EqualFold(tool, "bash") {
 				assertDenyStable(t, rules[0], list, input, env)
 			}
 			if len(fields) == 6 {
@@ -174,7 +175,7 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 			}
 			if !got {
 				for _, r := range rules {
-					if r.Match(call, matcher.AllowList) {
+					if r.Match(call, command.AllowList) {
 						t.Errorf("%s:%d: allow rule %q .Match(%q) = true, but the rules do not cover it", name, line, r.Text, input)
 					}
 				}
@@ -188,14 +189,14 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 
 // assertDenyStable checks that a firing deny/ask rule keeps firing when the
 // line is padded in ways that do not change what it runs.
-func assertDenyStable(t *testing.T, r *matcher.Rule, list matcher.List, cmd string, env matcher.Env) {
+func assertDenyStable(t *testing.T, r *matcher.Rule, list command.List, cmd string, env command.Env) {
 	t.Helper()
 	variants := []string{cmd + "; true", "true && " + cmd, "(" + cmd + "\n)"}
 	if !strings.Contains(strings.SplitN(cmd, " ", 2)[0], "=") && !strings.HasPrefix(cmd, "read ") {
 		variants = append(variants, "env "+cmd) // env X=v does not set the shell's X
 	}
 	for _, v := range variants {
-		if c := matcher.Prepare("Bash", map[string]any{"command": v}, env); !r.Match(c, list) {
+		if c := command.Prepare("Bash", map[string]any{"command": v}, env); !r.Match(c, list) {
 			t.Errorf("%s rule %q fires on %q but not on %q", list, r.Text, cmd, v)
 		}
 	}

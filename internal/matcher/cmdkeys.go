@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"strings"
+	"vibing/internal/command"
 )
 
 // Command keys: what lets a rule set be cut down to the Bash rules that may
@@ -25,12 +26,12 @@ func (r *Rule) CommandKey() (key string, ok bool) {
 		if len(r.words) == 0 || r.words[0] == "" {
 			return "", false
 		}
-		return cmdKey(r.words[0]), true
+		return command.CmdKey(r.words[0]), true
 	}
 	// wildcard: every text it matches starts with wildNeed, and wildBare
 	// (the pattern without its " *") is matched as a word prefix
 	if r.wildBare != "" {
-		return cmdKey(r.wildBare), true
+		return command.CmdKey(r.wildBare), true
 	}
 	if i := strings.IndexByte(r.wildNeed, ' '); i > 0 {
 		return r.wildNeed[:i], true

@@ -3,8 +3,7 @@ package matcher_test
 import (
 	"strings"
 	"testing"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // TestCdGrowthBounded checks that lines whose cd commands leave the shell
@@ -13,7 +12,7 @@ import (
 // (up to maxDirs once the folder is unknown and too many were seen).
 func TestCdGrowthBounded(t *testing.T) {
 	t.Parallel()
-	env := matcher.Env{Cwd: "/w/p", Home: "/w/h"}
+	env := command.Env{Cwd: "/w/p", Home: "/w/h"}
 	deny := mustRule(t, "Read(secrets/**)")
 	tests := []struct {
 		name, line string
@@ -25,11 +24,11 @@ func TestCdGrowthBounded(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c := matcher.Prepare("Bash", map[string]any{"command": tt.line}, env)
+			c := command.Prepare("Bash", map[string]any{"command": tt.line}, env)
 			if c.Err != nil {
 				t.Fatalf("Prepare: %v", c.Err)
 			}
-			if !deny.Match(c, matcher.DenyList) {
+			if !deny.Match(c, command.DenyList) {
 				t.Errorf("deny rule %q .Match(%.40q...) = false, want true", deny.Text, tt.line)
 			}
 			if len(c.Writes) > tt.maxWrites {

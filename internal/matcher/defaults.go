@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"vibing/internal/command"
 )
 
 // The names of the built-in destructive command rules. Each reads after
@@ -27,7 +28,7 @@ const (
 )
 
 // privileged are the programs that run a command as another user (root).
-var privileged = table[map[string]bool]{make: func() map[string]bool {
+var privileged = command.Table[map[string]bool]{Make: func() map[string]bool {
 	return map[string]bool{
 		"sudo": true, "sudoedit": true, "doas": true, "pkexec": true, "su": true, "run0": true,
 		"runuser": true, "ksu": true,
@@ -36,7 +37,7 @@ var privileged = table[map[string]bool]{make: func() map[string]bool {
 
 // interpreters run a script file named among their arguments (or read
 // code from their input), besides the shells.
-var interpreters = table[map[string]bool]{make: func() map[string]bool {
+var interpreters = command.Table[map[string]bool]{Make: func() map[string]bool {
 	return map[string]bool{
 		"python": true, "python2": true, "python3": true, "pypy3": true, "perl": true, "ruby": true,
 		"node": true, "nodejs": true, "deno": true, "bun": true, "php": true, "lua": true, "Rscript": true,
@@ -44,7 +45,7 @@ var interpreters = table[map[string]bool]{make: func() map[string]bool {
 	}
 }}
 
-func runsScripts(name string) bool { return isShell(name) || interpreters.get()[name] }
+func runsScripts(name string) bool { return command.IsShell(name) || interpreters.Get()[name] }
 
 // maxChecks bounds the path checks one call may cost (targets times the
 // folders they may resolve from); a call that needs more is refused
@@ -56,7 +57,7 @@ const (
 
 // checker is one evaluation of the default rules.
 type checker struct {
-	c      *Call
+	c      *command.Call
 	b      bounds
 	depth  int // git shell aliases followed to get here
 	checks int // path checks left
@@ -78,11 +79,11 @@ type checker struct {
 // rewrites the branch's history) and a +ref refspec; deleting main or master
 // (":main", --delete) counts too, and so do --mirror and a forced push that
 // names no branch (it pushes the current one, which may be main).
-func DefaultDeny(c *Call) (name string, ok bool) {
+func DefaultDeny(c *command.Call) (name string, ok bool) {
 	return defaultDeny(c, 0)
 }
 
-func defaultDeny(c *Call, depth int) (string, bool) {
+func defaultDeny(c *command.Call, depth int) (string, bool) {
 	if c == nil || c.Tool != "Bash" {
 		return "", false
 	}
@@ -103,7 +104,7 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 		if n, ok := k.denyLists(at, cmd, bounded); ok {
 			return n, true
 		}
-		if cmd.braceOverflow && destructiveName(cmd) {
+		if cmd.BraceOverflow && destructiveName(cmd) {
 			return DenyBraces, true
 		}
 		if isDownload(cmd) && (feedsShell(c, i) || runsDownload(c, i)) {
@@ -127,7 +128,7 @@ func defaultDeny(c *Call, depth int) (string, bool) {
 // denyLists is denyWords on each word list of cmd; when bounded, rm and
 // chmod may be among them, and every list is looked at (each counts its
 // path checks).
-func (k *checker) denyLists(at place, cmd *Command, bounded bool) (string, bool) {
+func (k *checker) denyLists(at place, cmd *command.Command, bounded bool) (string, bool) {
 	for _, words := range wordLists(cmd, bounded) {
 		if n, ok := k.denyWords(at, words); ok {
 			return n, true
@@ -139,7 +140,7 @@ func (k *checker) denyLists(at place, cmd *Command, bounded bool) (string, bool)
 // needsBounds reports whether some command of c is one whose targets the
 // default rules resolve (rm, chmod, chown, chgrp), under any name it may
 // run as.
-func needsBounds(c *Call) bool {
+func needsBounds(c *command.Call) bool {
 	for i := range c.Commands {
 		for _, words := range candidates(&c.Commands[i]) {
 			if len(words) == 0 {
@@ -160,13 +161,13 @@ func needsBounds(c *Call) bool {
 // destructiveName reports whether a command whose braces could not be
 // expanded may be one the default rules look at: one of their command
 // names, or a command name that is itself a brace expansion.
-func destructiveName(cmd *Command) bool {
+func destructiveName(cmd *command.Command) bool {
 	for _, words := range candidates(cmd) {
 		if len(words) == 0 {
 			continue
 		}
 		name := path.Base(words[0])
-		if strings.ContainsAny(words[0], "{}") || ruleCommand(name) || privileged.get()[name] {
+		if strings.ContainsAny(words[0], "{}") || ruleCommand(name) || privileged.Get()[name] {
 			return true
 		}
 	}
@@ -189,18 +190,18 @@ func ruleCommand(name string) bool {
 // The words behind wrappers are left out when there is no wrapper (they
 // are the words themselves): for a test of the words alone, the answer is
 // the same.
-func candidates(cmd *Command) iter.Seq2[int, []string] { return wordLists(cmd, false) }
+func candidates(cmd *command.Command) iter.Seq2[int, []string] { return wordLists(cmd, false) }
 
 // wordLists is candidates; with all, the words behind wrappers are yielded
 // even when they are the words themselves, for a check that counts its
 // work (denyWords on rm and chmod spends the call's path checks for each
 // list it is given).
-func wordLists(cmd *Command, all bool) iter.Seq2[int, []string] {
+func wordLists(cmd *command.Command, all bool) iter.Seq2[int, []string] {
 	return func(yield func(int, []string) bool) {
-		if !yield(0, cmd.Words) || (all || !cmd.argsSame()) && !yield(1, cmd.Args) {
+		if !yield(0, cmd.Words) || (all || !cmd.ArgsSame()) && !yield(1, cmd.Args) {
 			return
 		}
-		for i, a := range cmd.more().alts {
+		for i, a := range cmd.More().Alts {
 			if !yield(2+i, a) {
 				return
 			}
@@ -208,14 +209,14 @@ func wordLists(cmd *Command, all bool) iter.Seq2[int, []string] {
 	}
 }
 
-func isPrivileged(cmd *Command) bool {
-	for _, w := range cmd.more().wrappers {
-		if privileged.get()[w] {
+func isPrivileged(cmd *command.Command) bool {
+	for _, w := range cmd.More().Wrappers {
+		if privileged.Get()[w] {
 			return true
 		}
 	}
 	for _, words := range candidates(cmd) {
-		if len(words) > 0 && privileged.get()[path.Base(words[0])] {
+		if len(words) > 0 && privileged.Get()[path.Base(words[0])] {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package matcher_test
 
 import (
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -34,7 +35,7 @@ func TestDefaultsCorpus(t *testing.T) {
 			t.Fatalf("defaults.txt:%d: %d fields, want 3", line, len(fields))
 		}
 		cmd := unescapeField(fields[2])
-		got, ok := matcher.DefaultDeny(matcher.Prepare("Bash", map[string]any{"command": cmd}, env))
+		got, ok := matcher.DefaultDeny(command.Prepare("Bash", map[string]any{"command": cmd}, env))
 		switch fields[0] {
 		case "deny":
 			denies++
@@ -79,7 +80,7 @@ func TestDefaultDenySymlinks(t *testing.T) {
 		{"rm -rf link/x", ""},
 	}
 	for _, tt := range tests {
-		got, _ := matcher.DefaultDeny(matcher.Prepare("Bash", map[string]any{"command": tt.cmd}, env))
+		got, _ := matcher.DefaultDeny(command.Prepare("Bash", map[string]any{"command": tt.cmd}, env))
 		if got != tt.want {
 			t.Errorf("DefaultDeny(%q) = %q, want %q", tt.cmd, got, tt.want)
 		}

@@ -3,6 +3,7 @@ package matcher
 import (
 	"path"
 	"strings"
+	"vibing/internal/command"
 )
 
 // downloaders fetch a URL: the letter of their short option naming the
@@ -16,12 +17,12 @@ var downloaders = map[string]struct {
 	"http": {'o', false}, "https": {'o', false}, "xh": {'o', false}, "xhs": {'o', false},
 }
 
-func isDownload(cmd *Command) bool {
+func isDownload(cmd *command.Command) bool {
 	_, ok := downloadWords(cmd)
 	return ok
 }
 
-func downloadWords(cmd *Command) ([]string, bool) {
+func downloadWords(cmd *command.Command) ([]string, bool) {
 	for _, words := range candidates(cmd) {
 		if len(words) > 0 {
 			if _, ok := downloaders[path.Base(words[0])]; ok {
@@ -32,13 +33,13 @@ func downloadWords(cmd *Command) ([]string, bool) {
 	return nil, false
 }
 
-func isShellSink(cmd *Command) bool {
+func isShellSink(cmd *command.Command) bool {
 	for _, words := range candidates(cmd) {
 		if len(words) == 0 {
 			continue
 		}
 		n := path.Base(words[0])
-		if runsScripts(n) || privileged.get()[n] {
+		if runsScripts(n) || privileged.Get()[n] {
 			return true
 		}
 	}
@@ -48,7 +49,7 @@ func isShellSink(cmd *Command) bool {
 // feedsShell reports whether command i's output reaches a shell: later in its
 // pipeline, or as the script of the command it stands in (sh -c "$(curl ..)",
 // bash <(curl ..), eval "$(wget ..)").
-func feedsShell(c *Call, i int) bool {
+func feedsShell(c *command.Call, i int) bool {
 	d := &c.Commands[i]
 	for j := range c.Commands {
 		e := &c.Commands[j]
@@ -73,7 +74,7 @@ const anyFile = "\x00"
 // python3 x.py, source x, bash < x). Files are compared by their last
 // name, and anywhere on the line, as loops and functions may run a command
 // after one written later.
-func runsDownload(c *Call, i int) bool {
+func runsDownload(c *command.Call, i int) bool {
 	files := downloadedFiles(c, i)
 	if len(files) == 0 {
 		return false
@@ -89,7 +90,7 @@ func runsDownload(c *Call, i int) bool {
 // downloadedFiles lists the names of the files download i writes: its
 // output option, the URL's own name where the tool saves under it, and the
 // files its output is redirected or tee'd to in its pipeline.
-func downloadedFiles(c *Call, i int) []string {
+func downloadedFiles(c *command.Call, i int) []string {
 	d := &c.Commands[i]
 	words, _ := downloadWords(d)
 	name := path.Base(words[0])
@@ -147,9 +148,9 @@ func downloadedFiles(c *Call, i int) []string {
 		if e.Pipeline != d.Pipeline || e.Index < d.Index {
 			continue
 		}
-		files = append(files, e.more().outs...)
+		files = append(files, e.More().Outs...)
 		if e.Index > d.Index && len(e.Args) > 0 && path.Base(e.Args[0]) == "tee" {
-			_, ops := splitFlags(e.Args[1:])
+			_, ops := command.SplitFlags(e.Args[1:])
 			files = append(files, ops...)
 		}
 	}
@@ -163,7 +164,7 @@ func downloadedFiles(c *Call, i int) []string {
 }
 
 // runsFile reports whether a command runs one of files.
-func runsFile(cmd *Command, files []string) bool {
+func runsFile(cmd *command.Command, files []string) bool {
 	for _, words := range candidates(cmd) {
 		if len(words) == 0 {
 			continue
@@ -179,7 +180,7 @@ func runsFile(cmd *Command, files []string) bool {
 				return true
 			}
 		}
-		for _, in := range cmd.more().ins {
+		for _, in := range cmd.More().Ins {
 			if sameFile(in, files) {
 				return true
 			}

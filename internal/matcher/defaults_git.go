@@ -3,6 +3,7 @@ package matcher
 import (
 	"path"
 	"strings"
+	"vibing/internal/command"
 )
 
 // maxAliasExpansions bounds the git aliases expanded for one command.
@@ -105,10 +106,10 @@ func (k *checker) shellAlias(script string, rest []string) (string, bool) {
 	b.WriteString(script)
 	for _, a := range rest {
 		b.WriteByte(' ')
-		b.WriteString(quoteWord(a))
+		b.WriteString(command.QuoteWord(a))
 	}
-	sub := &Call{Tool: "Bash", Env: k.c.Env, Command: b.String()}
-	parseBash(sub, sub.Command)
+	sub := &command.Call{Tool: "Bash", Env: k.c.Env, Command: b.String()}
+	command.ParseBash(sub, sub.Command)
 	return defaultDeny(sub, k.depth+1)
 }
 
@@ -120,7 +121,7 @@ func (k *checker) shellAlias(script string, rest []string) (string, bool) {
 // branch, which pushes the current one. Every operand is read as a
 // refspec, the remote's too, as --repo may have taken its place.
 func (g *gitLine) denyPush(args []string) (string, bool) {
-	flags, ops := splitFlags(args)
+	flags, ops := command.SplitFlags(args)
 	force, deleting := hasShort(flags, 'f'), hasShort(flags, 'd')
 	all, tags, prune, mirror := false, false, false, g.mirror
 	for _, f := range flags {

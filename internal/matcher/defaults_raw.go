@@ -3,6 +3,7 @@ package matcher
 import (
 	"path"
 	"strings"
+	"vibing/internal/command"
 )
 
 // The fallback for a line the parser rejects (or could not walk to the
@@ -61,7 +62,7 @@ func (k *checker) rawDeny() (string, bool) {
 	}
 	for _, p := range pieces {
 		for _, w := range p {
-			if privileged.get()[path.Base(w)] {
+			if privileged.Get()[path.Base(w)] {
 				return DenySudo, true
 			}
 		}
@@ -151,12 +152,12 @@ func (k *checker) rawDirs(pieces [][]string) []string {
 					break
 				}
 			}
-			if len(dirs) >= maxSeen {
-				return addDirs(dirs, []string{"/"})
+			if len(dirs) >= command.MaxSeen {
+				return command.AddDirs(dirs, []string{"/"})
 			}
 			switch full, _, _ := k.expandVars(t); {
 			case t == "" && k.b.home != "":
-				dirs = addDirs(dirs, []string{k.b.home})
+				dirs = command.AddDirs(dirs, []string{k.b.home})
 			case t == "" || strings.Contains(full, unknownPart):
 			default:
 				full = k.tilde(full)
@@ -164,7 +165,7 @@ func (k *checker) rawDirs(pieces [][]string) []string {
 					full = k.b.cwd + "/" + full
 				}
 				if strings.HasPrefix(full, "/") && !strings.Contains(full, unknownPart) {
-					dirs = addDirs(dirs, []string{cleanAbs(full)})
+					dirs = command.AddDirs(dirs, []string{cleanAbs(full)})
 				}
 			}
 		}

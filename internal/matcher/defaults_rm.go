@@ -3,6 +3,7 @@ package matcher
 import (
 	"path"
 	"strings"
+	"vibing/internal/command"
 )
 
 // The boundary of the rm rules. A recursive rm (-r, -R, --recursive or an
@@ -76,7 +77,7 @@ type bounds struct {
 	project   bool // what is inside cwd may be removed
 }
 
-func newBounds(env Env) bounds {
+func newBounds(env command.Env) bounds {
 	b := bounds{home: cleanAbs(env.Home), cwd: cleanAbs(env.Cwd)}
 	for _, d := range []struct {
 		p   string
@@ -84,7 +85,7 @@ func newBounds(env Env) bounds {
 	}{{b.home, &b.homes}, {b.cwd, &b.cwds}} {
 		if d.p != "" {
 			*d.all = append(*d.all, d.p)
-			if r := realDir(d.p); r != d.p && r != "" {
+			if r := command.RealDir(d.p); r != d.p && r != "" {
 				*d.all = append(*d.all, r)
 			}
 		}
@@ -213,9 +214,9 @@ type place struct {
 	unsure bool     // a cd went somewhere unknown: dirs are the folders the line named
 }
 
-func (k *checker) placeOf(cmd *Command) place {
-	dirs := make([]string, 0, len(cmd.dirs)+1)
-	for _, d := range cmd.dirs {
+func (k *checker) placeOf(cmd *command.Command) place {
+	dirs := make([]string, 0, len(cmd.Dirs)+1)
+	for _, d := range cmd.Dirs {
 		if d = cleanAbs(d); d != "" {
 			dirs = append(dirs, d)
 		}
@@ -223,10 +224,10 @@ func (k *checker) placeOf(cmd *Command) place {
 	if len(dirs) == 0 && k.b.cwd != "" {
 		dirs = append(dirs, k.b.cwd)
 	}
-	if cmd.dirsFrom == dirsFull {
+	if cmd.DirsFrom == command.DirsFull {
 		dirs = append(dirs, "/")
 	}
-	return place{dirs: dirs, unsure: cmd.dirsFrom != dirsKnown}
+	return place{dirs: dirs, unsure: cmd.DirsFrom != command.DirsKnown}
 }
 
 // rmArgs reads rm's options (clusters such as -rf, long options and their
@@ -355,7 +356,7 @@ func (k *checker) real(p string) string {
 		k.over = true
 		return p
 	}
-	return realPathUnder(p, k.b.cwd)
+	return command.RealPathUnder(p, k.b.cwd)
 }
 
 // forms are the texts a target may stand for, ~ expanded: first with every

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -116,7 +117,7 @@ func TestDefaultDeny(t *testing.T) {
 			t.Errorf("DefaultDeny(%q) = %q, want no default deny", cmd, got)
 		}
 	}
-	if _, ok := matcher.DefaultDeny(matcher.Prepare("Write", map[string]any{"file_path": "/etc/x"}, testEnv)); ok {
+	if _, ok := matcher.DefaultDeny(command.Prepare("Write", map[string]any{"file_path": "/etc/x"}, testEnv)); ok {
 		t.Errorf("DefaultDeny(Write) = true, want false: the default rules are shell rules")
 	}
 }
@@ -159,7 +160,7 @@ func TestSuggest(t *testing.T) {
 		{"mcp__gh__create", map[string]any{}, "mcp__gh__create"},
 	}
 	for _, tt := range tests {
-		c := matcher.Prepare(tt.tool, tt.input, testEnv)
+		c := command.Prepare(tt.tool, tt.input, testEnv)
 		got := matcher.Suggest(c)
 		if got != tt.want {
 			t.Errorf("Suggest(%s %v) = %q, want %q", tt.tool, tt.input, got, tt.want)

@@ -1,9 +1,10 @@
 // Package matcher parses permission rules and matches them against tool calls.
 //
-// A rule is compiled once by ParseRule; a tool call is prepared once by
-// Prepare (the Bash line parsed as shell with mvdan.cc/sh, paths resolved
-// through symlinks, URLs parsed); then Match decides each rule against the
-// prepared call without further parsing or filesystem work.
+// A rule is compiled once by ParseRule; a tool call is analysed once by
+// command.Prepare (internal/command: the Bash line parsed as shell with
+// mvdan.cc/sh and walked, paths resolved through symlinks, URLs parsed);
+// then Match decides each rule against that one analysis without further
+// parsing or filesystem work.
 //
 // Matching depends on the list a rule stands in. The security rule is that
 // allow lists must cover the whole call (every simple command of a Bash line,

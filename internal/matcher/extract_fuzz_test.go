@@ -3,6 +3,7 @@ package matcher
 import (
 	"archive/tar"
 	"testing"
+	"vibing/internal/command"
 )
 
 // FuzzExtractReaders feeds the archive and patch readers arbitrary bytes:
@@ -14,22 +15,22 @@ func FuzzExtractReaders(f *testing.F) {
 	f.Add([]byte(unifiedPatch("src/a.go", ".vibing/x") + createPatch("new")))
 	f.Add([]byte("diff --git \"a/x\\303\" b/y\nrename from \"a\\tb\"\nrename to c\n*** x\n--- y\n***************\n5a6\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if ms, ok := tarMembers(data); ok && len(ms) > 2*maxMembers {
+		if ms, ok := command.TarMembers(data); ok && len(ms) > 2*command.MaxMembers {
 			t.Fatalf("tarMembers returned %d members", len(ms))
 		}
-		if ms, ok := zipMembers(data); ok && len(ms) > 2*maxMembers+4 {
+		if ms, ok := command.ZipMembers(data); ok && len(ms) > 2*command.MaxMembers+4 {
 			t.Fatalf("zipMembers returned %d members", len(ms))
 		}
-		pt, ok := parsePatch(string(data))
+		pt, ok := command.ParsePatch(string(data))
 		if !ok {
 			return
 		}
 		for _, given := range []bool{false, true} {
-			pt.patchTargets(1, given)
-			pt.mayAsk(1, given, func(string) bool { return false })
+			pt.PatchTargets(1, given)
+			pt.MayAsk(1, given, func(string) bool { return false })
 		}
-		for _, ex := range []extraction{{kind: extractTar, dir: "out", strip: 1}, {kind: extractZip, dir: ".", junk: true, lower: true}} {
-			memberNames(&ex, string(data))
+		for _, ex := range []command.Extraction{{Kind: command.ExtractTar, Dir: "out", Strip: 1}, {Kind: command.ExtractZip, Dir: ".", Junk: true, Lower: true}} {
+			command.MemberNames(&ex, string(data))
 		}
 	})
 }

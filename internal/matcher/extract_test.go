@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 )
 
 // ent is one archive member for the test archives.
@@ -91,7 +92,7 @@ func createPatch(f string) string {
 // extractFixture is the bypass fixture plus what the cases unpack: proj/
 // holds .env, README.md, src/a.go, secrets/key.pem, .vibing/chat/c.md,
 // out/, and the archives and patches below.
-func extractFixture(t *testing.T) (string, Env) {
+func extractFixture(t *testing.T) (string, command.Env) {
 	t.Helper()
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -102,7 +103,7 @@ func extractFixture(t *testing.T) (string, Env) {
 			t.Fatal(err)
 		}
 	}
-	big := make([]byte, maxArchiveBytes+10)
+	big := make([]byte, command.MaxArchiveBytes+10)
 	copy(big, mkTar(t, false, ent{name: "src/b.go"}))
 	files := map[string][]byte{
 		".env": []byte("x\n"), "README.md": []byte("x\n"), "src/a.go": []byte("x\n"), "secrets/key.pem": []byte("x\n"),
@@ -149,7 +150,7 @@ func extractFixture(t *testing.T) (string, Env) {
 			t.Fatal(err)
 		}
 	}
-	return tmp, Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
+	return tmp, command.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
 }
 
 // TestExtractNames checks that an archive unpacked or a patch applied
@@ -234,7 +235,7 @@ func TestExtractNames(t *testing.T) {
 			everyday++
 		}
 		t.Run(tc.name, func(t *testing.T) {
-			c := Prepare("Bash", map[string]any{"command": tc.line}, env)
+			c := command.Prepare("Bash", map[string]any{"command": tc.line}, env)
 			if c.Err != nil {
 				t.Fatalf("Prepare(%q): %v", tc.line, c.Err)
 			}
@@ -246,12 +247,12 @@ func TestExtractNames(t *testing.T) {
 				t.Errorf("%q: a write inside a folder = %v, want %v (writes %v)", tc.line, inside, tc.inside, writesOfCall(c))
 			}
 			for _, r := range tc.fires {
-				if !mustParse(t, r).Match(c, DenyList) {
+				if !mustParse(t, r).Match(c, command.DenyList) {
 					t.Errorf("%q: deny %s does not fire (writes %v)", tc.line, r, writesOfCall(c))
 				}
 			}
 			for _, r := range tc.quiet {
-				if mustParse(t, r).Match(c, DenyList) {
+				if mustParse(t, r).Match(c, command.DenyList) {
 					t.Errorf("%q: deny %s fires (writes %v)", tc.line, r, writesOfCall(c))
 				}
 			}
@@ -271,7 +272,7 @@ func mustParse(t *testing.T, text string) *Rule {
 	return r
 }
 
-func writesOfCall(c *Call) []string {
+func writesOfCall(c *command.Call) []string {
 	var out []string
 	for _, p := range c.Modifies {
 		s := p.Abs
@@ -297,8 +298,8 @@ func TestExtractRelies(t *testing.T) {
 		"(sleep 1; cp evil.tgz copy.tgz) & tar xzf copy.tgz",
 		"curl -o fix.patch https://x.test/p; git apply fix.patch",
 	} {
-		c := Prepare("Bash", map[string]any{"command": line}, env)
-		if !vibing.Match(c, DenyList) || !strings.Contains(strings.Join(writesOfCall(c), " "), env.Cwd+"/…") {
+		c := command.Prepare("Bash", map[string]any{"command": line}, env)
+		if !vibing.Match(c, command.DenyList) || !strings.Contains(strings.Join(writesOfCall(c), " "), env.Cwd+"/…") {
 			t.Errorf("%q: not a write inside the folder (writes %v)", line, writesOfCall(c))
 		}
 	}
@@ -320,15 +321,15 @@ func TestGitTop(t *testing.T) {
 	for _, d := range []string{"repo/sub", "moved/sub"} {
 		os.WriteFile(filepath.Join(tmp, d, "fix.patch"), []byte(unifiedPatch(".vibing/x")), 0o644)
 	}
-	env := Env{Cwd: filepath.Join(tmp, "repo/sub"), Home: tmp}
-	c := Prepare("Bash", map[string]any{"command": "git apply fix.patch"}, env)
+	env := command.Env{Cwd: filepath.Join(tmp, "repo/sub"), Home: tmp}
+	c := command.Prepare("Bash", map[string]any{"command": "git apply fix.patch"}, env)
 	got := writesOfCall(c)
 	want := []string{filepath.Join(tmp, "repo/sub/.vibing/x"), filepath.Join(tmp, "repo/.vibing/x")}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("git apply in a subfolder writes %v, want %v", got, want)
 	}
 	env.Cwd = filepath.Join(tmp, "moved/sub")
-	c = Prepare("Bash", map[string]any{"command": "git apply fix.patch"}, env)
+	c = command.Prepare("Bash", map[string]any{"command": "git apply fix.patch"}, env)
 	if got := writesOfCall(c); len(got) != 1 || !strings.HasSuffix(got[0], "/…") {
 		t.Errorf("git apply with core.worktree writes %v, want something inside the folder", got)
 	}
@@ -338,18 +339,18 @@ func TestPatchNameParts(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"a/src/a.go", "src/a.go"}, {"a//src/a.go", "src/a.go"}, {"/u/src", "u/src"}, {"x", ""},
 	} {
-		if got, _ := stripPath(tc.in, 1); got != tc.want {
+		if got, _ := command.StripPath(tc.in, 1); got != tc.want {
 			t.Errorf("stripPath(%q, 1) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	if v, rest, ok := unquoteC(`"a/\303\251 \"q\"\t" b`); !ok || v != "a/é \"q\"\t" || rest != " b" {
+	if v, rest, ok := command.UnquoteC(`"a/\303\251 \"q\"\t" b`); !ok || v != "a/é \"q\"\t" || rest != " b" {
 		t.Errorf("unquoteC = %q, %q, %v", v, rest, ok)
 	}
-	if names, _ := gitHeaderNames("a/my file.go b/my file.go"); strings.Join(names, "|") != "a/my file.go|b/my file.go" {
+	if names, _ := command.GitHeaderNames("a/my file.go b/my file.go"); strings.Join(names, "|") != "a/my file.go|b/my file.go" {
 		t.Errorf("gitHeaderNames = %q", names)
 	}
 	for in, want := range map[string]bool{"5a": true, "3,4c7,8": true, "12d11": true, "a5": false, "5x": false, "5,c": false} {
-		if normalDiffCmd(in) != want {
+		if command.NormalDiffCmd(in) != want {
 			t.Errorf("normalDiffCmd(%q) = %v", in, !want)
 		}
 	}

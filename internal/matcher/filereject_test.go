@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 )
 
 // TestFileRejectsKeepMatches matches path rules of every shape against
@@ -54,7 +55,7 @@ func TestFileRejectsKeepMatches(t *testing.T) {
 		"keys/id_rsa", "~/.ssh/id_rsa", out + "/data/y.lock", "build/a/m.o", "build/b/new.o", "src/secret",
 		"new/dir/f.go", ".", "/", "src", "../out/data/y.lock", "src/pkg/new.lock3", "src/x.generated.ts", "a.go", "o",
 	}
-	env := Env{Cwd: proj, Home: home}
+	env := command.Env{Cwd: proj, Home: home}
 	for _, text := range rules {
 		r, err := ParseRule(text)
 		if err != nil {
@@ -63,18 +64,18 @@ func TestFileRejectsKeepMatches(t *testing.T) {
 		for _, tool := range []string{"Read", "Edit", "Write", "NotebookEdit", "LS", "Grep"} {
 			for _, p := range paths {
 				input := map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "x"}
-				c := Prepare(tool, input, env)
-				for _, list := range []List{AllowList, AskList, DenyList} {
-					fileRejects = false
+				c := command.Prepare(tool, input, env)
+				for _, list := range []command.List{command.AllowList, command.AskList, command.DenyList} {
+					command.FileRejects = false
 					want := r.Match(c, list)
-					fileRejects = true
+					command.FileRejects = true
 					if got := r.Match(c, list); got != want {
 						t.Errorf("%s on %s %s in %s: %v with the cheap reject, %v without", text, tool, p, list, got, want)
 					}
-					if w, ok := c.EndWord(); ok && list == AllowList && want && r.EndTest().Rejects(w) {
+					if w, ok := c.EndWord(); ok && list == command.AllowList && want && r.EndTest().Rejects(w) {
 						t.Errorf("%s on %s %s: EndTest passes over a rule that allows it", text, tool, p)
 					}
-					if list != AllowList && r.NameTest().Rejects(c) != r.Skips(c, list) {
+					if list != command.AllowList && r.NameTest().Rejects(c) != r.Skips(c, list) {
 						t.Errorf("%s on %s %s in %s: the name test says %v, Skips %v", text, tool, p, list, r.NameTest().Rejects(c), r.Skips(c, list))
 					}
 				}
@@ -103,7 +104,7 @@ func TestEndWord(t *testing.T) {
 		if got := strings.HasSuffix(tc.s, tc.t); got != tc.ends {
 			t.Fatalf("HasSuffix(%q, %q) = %v: the table is wrong", tc.s, tc.t, got)
 		}
-		same := endWord(tc.s)&endMask(len(tc.t)) == endWord(tc.t)
+		same := command.EndWord(tc.s)&endMask(len(tc.t)) == command.EndWord(tc.t)
 		if tc.ends && !same {
 			t.Errorf("%q ends with %q, but the words differ", tc.s, tc.t)
 		}

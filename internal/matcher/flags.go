@@ -3,6 +3,7 @@ package matcher
 import (
 	"path"
 	"strings"
+	"vibing/internal/command"
 )
 
 // Deny and ask Bash rules compare options by meaning, not by spelling:
@@ -27,7 +28,7 @@ type longOpt struct {
 // longSynonyms lists, for the usual destructive commands, the spellings that
 // mean the same option. Kept short on purpose: a command not listed here
 // compares its options as written (clusters still split).
-var longSynonyms = table[map[string][]longOpt]{make: func() map[string][]longOpt {
+var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][]longOpt {
 	return map[string][]longOpt{
 		"rm": {
 			{name: "-R", canon: "-r"},
@@ -61,9 +62,9 @@ func compileFlags(words []string) *flagSpec {
 	fs := &flagSpec{}
 	plain := splitPlain(words[1:])
 	if path.Base(words[0]) == "git" && len(plain) > 0 {
-		fs.syn = longSynonyms.get()["git "+plain[0]]
+		fs.syn = longSynonyms.Get()["git "+plain[0]]
 	} else {
-		fs.syn = longSynonyms.get()[path.Base(words[0])]
+		fs.syn = longSynonyms.Get()[path.Base(words[0])]
 	}
 	end := false
 	for _, w := range words[1:] {
@@ -72,7 +73,7 @@ func compileFlags(words []string) *flagSpec {
 			fs.plain = append(fs.plain, w)
 		case w == "--":
 			end = true
-		case isFlagWord(w):
+		case command.IsFlagWord(w):
 			eachFlag(w, fs.syn, func(f string) {
 				for _, have := range fs.flags {
 					if have == f {
@@ -97,7 +98,7 @@ func splitPlain(words []string) []string {
 			out = append(out, w)
 		case w == "--":
 			end = true
-		case !isFlagWord(w):
+		case !command.IsFlagWord(w):
 			out = append(out, w)
 		}
 	}
@@ -146,7 +147,7 @@ func (fs *flagSpec) match(args []string) bool {
 		switch {
 		case !end && w == "--":
 			end = true
-		case !end && isFlagWord(w):
+		case !end && command.IsFlagWord(w):
 		case w == fs.plain[j]:
 			j++
 		}
@@ -170,7 +171,7 @@ func carriesFlag(args []string, f string, syn []longOpt) bool {
 		if w == "--" {
 			return false
 		}
-		if !isFlagWord(w) {
+		if !command.IsFlagWord(w) {
 			continue
 		}
 		if strings.HasPrefix(w, "--") {
@@ -195,12 +196,12 @@ func shortCanon(c byte, syn []longOpt) string {
 			return s.canon
 		}
 	}
-	return shortNames.get()[c]
+	return shortNames.Get()[c]
 }
 
 // shortNames holds "-c" for every byte, so short options compare without
 // allocating.
-var shortNames = table[*[256]string]{make: func() *[256]string {
+var shortNames = command.Table[*[256]string]{Make: func() *[256]string {
 	var t [256]string
 	for i := range t {
 		t[i] = "-" + string([]byte{byte(i)})

@@ -3,6 +3,7 @@ package matcher_test
 import (
 	"strings"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -34,8 +35,8 @@ func FuzzParseRule(f *testing.F) {
 		if r2.Text != r.Text {
 			t.Fatalf("ParseRule(%q) canonical %q re-parses to %q", text, r.Text, r2.Text)
 		}
-		c := matcher.Prepare("Bash", map[string]any{"command": "ls"}, testEnv)
-		for _, l := range []matcher.List{matcher.AllowList, matcher.AskList, matcher.DenyList} {
+		c := command.Prepare("Bash", map[string]any{"command": "ls"}, testEnv)
+		for _, l := range []command.List{command.AllowList, command.AskList, command.DenyList} {
 			r.Match(c, l)
 		}
 	})
@@ -70,7 +71,7 @@ func FuzzMatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		c := matcher.Prepare("Bash", map[string]any{"command": line}, testEnv)
+		c := command.Prepare("Bash", map[string]any{"command": line}, testEnv)
 		matcher.DefaultDeny(c)
 		for _, s := range matcher.SuggestRules(c) {
 			if s == "Bash" || strings.Contains(strings.TrimSuffix(s, ":*)"), "*") {
@@ -82,14 +83,14 @@ func FuzzMatch(f *testing.F) {
 		if got := matcher.SplitRules(matcher.Suggest(c)); strings.Join(got, "\x00") != strings.Join(matcher.SuggestRules(c), "\x00") {
 			t.Fatalf("SplitRules(Suggest(%q)) = %q, want %q", line, got, matcher.SuggestRules(c))
 		}
-		if r.Match(c, matcher.DenyList) && c.Err == nil {
+		if r.Match(c, command.DenyList) && c.Err == nil {
 			variants := []string{line + "\n; true"}
 			if first, _, _ := strings.Cut(strings.TrimSpace(line), " "); !strings.Contains(first, "=") && first != "read" {
 				variants = append(variants, "env "+line) // env X=v does not set the shell's X
 			}
 			for _, v := range variants {
-				vc := matcher.Prepare("Bash", map[string]any{"command": v}, testEnv)
-				if vc.Err == nil && !r.Match(vc, matcher.DenyList) {
+				vc := command.Prepare("Bash", map[string]any{"command": v}, testEnv)
+				if vc.Err == nil && !r.Match(vc, command.DenyList) {
 					t.Fatalf("deny %q fires on %q but not on %q", r.Text, line, v)
 				}
 			}
@@ -101,7 +102,7 @@ func FuzzMatch(f *testing.F) {
 					if cmd.DenyOnly() {
 						continue // supposed or folded: deny and ask look at it, allow need not cover it
 					}
-					one := matcher.Prepare("Bash", map[string]any{"command": cmd.Text}, testEnv)
+					one := command.Prepare("Bash", map[string]any{"command": cmd.Text}, testEnv)
 					if len(one.Commands) == 1 && one.Commands[0].Text == cmd.Text && !one.Commands[0].Dynamic {
 						if ok, _ := matcher.Covers([]*matcher.Rule{r}, one); !ok {
 							t.Fatalf("allow %q covers %q but not its command %q", r.Text, line, cmd.Text)

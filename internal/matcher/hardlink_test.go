@@ -5,14 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // hardLinkFixture builds $TMP/proj (the working directory) and $TMP/home
 // with files hard-linked to the files deny rules name, made before the call
 // as if by `ln` outside the engine's view.
-func hardLinkFixture(t *testing.T) (string, matcher.Env) {
+func hardLinkFixture(t *testing.T) (string, command.Env) {
 	t.Helper()
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -46,7 +45,7 @@ func hardLinkFixture(t *testing.T) (string, matcher.Env) {
 	if err := os.Symlink("notes.txt", filepath.Join(tmp, "proj/sym")); err != nil {
 		t.Fatal(err)
 	}
-	return tmp, matcher.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
+	return tmp, command.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
 }
 
 func TestHardLinks(t *testing.T) {
@@ -104,7 +103,7 @@ func TestHardLinks(t *testing.T) {
 		}
 		input := strings.ReplaceAll(tc.input, "$TMP", tmp)
 		rule := mustRule(t, strings.ReplaceAll(tc.rule, "$TMP", tmp))
-		c := matcher.Prepare(tc.tool, inputFor(tc.tool, input), env)
+		c := command.Prepare(tc.tool, inputFor(tc.tool, input), env)
 		if got := rule.Match(c, parseList(tc.list)); got != tc.attack {
 			t.Errorf("%s %s on %s %q: Match = %v, want %v (err %v)", tc.list, tc.rule, tc.tool, tc.input, got, tc.attack, c.Err)
 		}
@@ -120,8 +119,8 @@ func TestHardLinkSearch(t *testing.T) {
 	_, env := hardLinkFixture(t)
 	deny := mustRule(t, "Read(.env)")
 	for path, want := range map[string]bool{"notes.txt": true, "README.md": false, "b.txt": false} {
-		c := matcher.Prepare("Grep", map[string]any{"pattern": "KEY", "path": path}, env)
-		if got := deny.Match(c, matcher.DenyList); got != want {
+		c := command.Prepare("Grep", map[string]any{"pattern": "KEY", "path": path}, env)
+		if got := deny.Match(c, command.DenyList); got != want {
 			t.Errorf("deny Read(.env) on Grep path %s = %v, want %v", path, got, want)
 		}
 	}
@@ -132,8 +131,8 @@ func TestHardLinkSearch(t *testing.T) {
 func TestHardLinkGlobRules(t *testing.T) {
 	t.Parallel()
 	_, env := hardLinkFixture(t)
-	c := matcher.Prepare("Read", map[string]any{"file_path": "src/keep.txt"}, env)
-	if mustRule(t, "Read(secrets/*.pem)").Match(c, matcher.DenyList) {
+	c := command.Prepare("Read", map[string]any{"file_path": "src/keep.txt"}, env)
+	if mustRule(t, "Read(secrets/*.pem)").Match(c, command.DenyList) {
 		t.Errorf("a glob rule matched through a hard link; the documented behaviour is that only literal rules do")
 	}
 }

@@ -5,11 +5,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
 
-var testEnv = matcher.Env{Cwd: "/work/proj", Home: "/home/u"}
+var testEnv = command.Env{Cwd: "/work/proj", Home: "/home/u"}
 
 func mustRule(t testing.TB, text string) *matcher.Rule {
 	t.Helper()
@@ -20,18 +21,18 @@ func mustRule(t testing.TB, text string) *matcher.Rule {
 	return r
 }
 
-func bash(cmd string) *matcher.Call {
-	return matcher.Prepare("Bash", map[string]any{"command": cmd}, testEnv)
+func bash(cmd string) *command.Call {
+	return command.Prepare("Bash", map[string]any{"command": cmd}, testEnv)
 }
 
-func parseList(s string) matcher.List {
+func parseList(s string) command.List {
 	switch s {
 	case "deny":
-		return matcher.DenyList
+		return command.DenyList
 	case "ask":
-		return matcher.AskList
+		return command.AskList
 	}
-	return matcher.AllowList
+	return command.AllowList
 }
 
 // corpusRows calls row for every line of a corpus file that is neither

@@ -3,8 +3,7 @@ package matcher_test
 import (
 	"strings"
 	"testing"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // TestHostsCorpus runs testdata/hosts.txt, written in the format of
@@ -20,7 +19,7 @@ func TestHostsCorpus(t *testing.T) {
 		expect, list, tool := fields[0], parseList(fields[1]), fields[3]
 		counts[expect]++
 		input := strings.ReplaceAll(unescapeField(fields[4]), "$TMP", tmp)
-		call := matcher.Prepare(tool, inputFor(tool, input), env)
+		call := command.Prepare(tool, inputFor(tool, input), env)
 		r := mustRule(t, fields[2])
 		switch expect {
 		case "match", "nomatch":
@@ -29,7 +28,7 @@ func TestHostsCorpus(t *testing.T) {
 				t.Errorf("hosts.txt:%d: %s rule %q .Match(%s %q) = %v, want %v (call err %v, hosts %q, unknown %q)",
 					line, fields[1], fields[2], tool, input, got, !got, call.Err, call.Hosts(), call.HostsUnknown())
 			}
-			if got && list != matcher.AllowList && strings.EqualFold(tool, "bash") {
+			if got && list != command.AllowList && strings.EqualFold(tool, "bash") {
 				assertDenyStable(t, r, list, input, env)
 			}
 		default:
@@ -65,7 +64,7 @@ func TestCallHosts(t *testing.T) {
 		{"Bash", "echo https://a.example", "", false},
 	}
 	for _, tt := range tests {
-		c := matcher.Prepare(tt.tool, inputFor(tt.tool, tt.in), testEnv)
+		c := command.Prepare(tt.tool, inputFor(tt.tool, tt.in), testEnv)
 		if got := strings.Join(c.Hosts(), " "); got != tt.hosts {
 			t.Errorf("%s %q: Hosts() = %q, want %q", tt.tool, tt.in, got, tt.hosts)
 		}

@@ -3,6 +3,7 @@ package matcher_test
 import (
 	"strings"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -42,7 +43,7 @@ func TestNumericHosts(t *testing.T) {
 		{"0x1.example", "0x1.example"},
 	}
 	for _, tt := range tests {
-		c := matcher.Prepare("WebFetch", map[string]any{"url": "http://" + tt.in + "/x"}, testEnv)
+		c := command.Prepare("WebFetch", map[string]any{"url": "http://" + tt.in + "/x"}, testEnv)
 		if c.Err != nil || c.Host != tt.want {
 			t.Errorf("URL host %q = %q (err %v), want %q", tt.in, c.Host, c.Err, tt.want)
 		}
@@ -58,7 +59,7 @@ func TestNumericHosts(t *testing.T) {
 		if r.Text != "WebFetch("+tt.want+")" {
 			t.Errorf("ParseRule(WebFetch(%s)).Text = %q, want WebFetch(%s)", arg, r.Text, tt.want)
 		}
-		if !r.Match(c, matcher.AllowList) || !r.Match(c, matcher.DenyList) {
+		if !r.Match(c, command.AllowList) || !r.Match(c, command.DenyList) {
 			t.Errorf("WebFetch(%s) does not match the URL http://%s/x", arg, tt.in)
 		}
 	}
@@ -76,11 +77,11 @@ func TestBadNumericHosts(t *testing.T) {
 		"08.1.1.1", "0x1g", "a.0x1g", "1..1", "0xg.1", "99999999999999999999999999",
 		"[::1", "[1.2.3.4]", "[fe80::1%25eth0]", "[::ffff:0x7f.1]", "[:::1]",
 	} {
-		c := matcher.Prepare("WebFetch", map[string]any{"url": "http://" + h + "/"}, testEnv)
+		c := command.Prepare("WebFetch", map[string]any{"url": "http://" + h + "/"}, testEnv)
 		if c.Err == nil {
 			t.Errorf("URL host %q read as %q, want an error", h, c.Host)
 		}
-		if !deny.Match(c, matcher.DenyList) || !deny.Match(c, matcher.AskList) || allow.Match(c, matcher.AllowList) {
+		if !deny.Match(c, command.DenyList) || !deny.Match(c, command.AskList) || allow.Match(c, command.AllowList) {
 			t.Errorf("URL host %q does not fail closed", h)
 		}
 		if r, err := matcher.ParseRule("WebFetch(" + strings.ReplaceAll(h, "%25", "%") + ")"); err == nil {
@@ -88,7 +89,7 @@ func TestBadNumericHosts(t *testing.T) {
 		}
 	}
 	for _, u := range []string{"http://::1/", "http://fe80::1/x"} {
-		if c := matcher.Prepare("WebFetch", map[string]any{"url": u}, testEnv); c.Err == nil {
+		if c := command.Prepare("WebFetch", map[string]any{"url": u}, testEnv); c.Err == nil {
 			t.Errorf("URL %q read as host %q, want an error (IPv6 stands in brackets)", u, c.Host)
 		}
 	}
@@ -115,10 +116,10 @@ func TestIPRules(t *testing.T) {
 		}
 	}
 	// NAT64 reaches the embedded IPv4 address: deny and ask see it, allow does not.
-	c := matcher.Prepare("WebFetch", map[string]any{"url": "http://[64:ff9b::a9fe:a9fe]/"}, testEnv)
+	c := command.Prepare("WebFetch", map[string]any{"url": "http://[64:ff9b::a9fe:a9fe]/"}, testEnv)
 	r := mustRule(t, "WebFetch(169.254.169.254)")
-	if !r.Match(c, matcher.DenyList) || !r.Match(c, matcher.AskList) || r.Match(c, matcher.AllowList) {
+	if !r.Match(c, command.DenyList) || !r.Match(c, command.AskList) || r.Match(c, command.AllowList) {
 		t.Errorf("WebFetch(169.254.169.254) on %s: deny %v ask %v allow %v, want true true false", c.Host,
-			r.Match(c, matcher.DenyList), r.Match(c, matcher.AskList), r.Match(c, matcher.AllowList))
+			r.Match(c, command.DenyList), r.Match(c, command.AskList), r.Match(c, command.AllowList))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"vibing/internal/command"
 
 	"vibing/internal/tools"
 )
@@ -14,7 +15,7 @@ import (
 // Allow rules must cover (every simple command, both the path and its symlink
 // target); deny and ask rules fire on any part and match when the call or the
 // rule cannot be evaluated.
-func (r *Rule) Match(c *Call, list List) bool {
+func (r *Rule) Match(c *command.Call, list command.List) bool {
 	return r.match(c, list, false)
 }
 
@@ -22,11 +23,11 @@ func (r *Rule) Match(c *Call, list List) bool {
 // matches only because part of the call cannot be seen through (a command
 // name computed at run time, a script piped into a shell ...), and "" when
 // it matches what the call spells out.
-func (r *Rule) Unseen(c *Call, list List) string {
-	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" {
+func (r *Rule) Unseen(c *command.Call, list command.List) string {
+	if r == nil || c == nil || list == command.AllowList || c.Tool != "Bash" {
 		return ""
 	}
-	why := c.unseenReason(r.kind == kindPath)
+	why := c.UnseenReason(r.kind == kindPath)
 	if why == "" {
 		why = r.lostReason(c)
 	}
@@ -39,16 +40,16 @@ func (r *Rule) Unseen(c *Call, list List) string {
 // OnFiles reports whether the rule is about file paths (Read(...), Edit(...)).
 func (r *Rule) OnFiles() bool { return r != nil && r.kind == kindPath }
 
-func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
+func (r *Rule) match(c *command.Call, list command.List, seenOnly bool) bool {
 	if r == nil || c == nil {
-		return list != AllowList
+		return list != command.AllowList
 	}
-	if r.kind == kindPath && c.fileViews {
-		if list == AllowList {
-			if r.cannotEnd(c.views) {
+	if r.kind == kindPath && c.FileViews {
+		if list == command.AllowList {
+			if r.cannotEnd(c.Views) {
 				return false
 			}
-		} else if r.cannotName(c.views) {
+		} else if r.cannotName(c.Views) {
 			// no name the call's path goes by can match: a literal
 			// rule still follows hard links to its file (matchViews)
 			return r.literal && r.toolApplies(c, list) && r.hardLinked(c.Path, c)
@@ -59,37 +60,37 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 		return r.matchRegex(c, list, seenOnly)
 	case kindPrefix:
 		// mcp__server also names a tool called exactly that.
-		return strings.HasPrefix(c.lowerTool(), r.prefix) || c.lowerTool()+"__" == r.prefix
+		return strings.HasPrefix(c.LowerTool(), r.prefix) || c.LowerTool()+"__" == r.prefix
 	case kindTool:
 		return r.toolApplies(c, list)
 	}
-	if r.kind == kindPath && c.Tool == "Bash" && list != AllowList {
+	if r.kind == kindPath && c.Tool == "Bash" && list != command.AllowList {
 		return r.matchBashFiles(c, list, seenOnly)
 	}
 	if r.kind == kindDomain && c.Tool == "Bash" {
-		return list != AllowList && r.matchBashHosts(c, list)
+		return list != command.AllowList && r.matchBashHosts(c, list)
 	}
 	if !r.toolApplies(c, list) {
 		return false
 	}
 	if c.Err != nil {
-		return list != AllowList
+		return list != command.AllowList
 	}
 	switch r.kind {
 	case kindBash:
-		if list == AllowList {
+		if list == command.AllowList {
 			ok, _ := covers([]*Rule{r}, c)
 			return ok
 		}
 		for i := range c.Commands {
 			cmd := &c.Commands[i]
-			if cmd.braceOverflow || r.denyCommand(cmd) || (!seenOnly && cmd.Unseen() != "") {
+			if cmd.BraceOverflow || r.denyCommand(cmd) || (!seenOnly && cmd.Unseen() != "") {
 				return true
 			}
 		}
 		return false
 	case kindPath:
-		if IsSearch(c.Tool) {
+		if command.IsSearch(c.Tool) {
 			return r.matchSearch(c, list)
 		}
 		if c.Path == nil {
@@ -97,14 +98,14 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 		}
 		return r.matchPath(c.Path, c, list)
 	case kindDomain:
-		if list == AllowList && c.Scheme != "http" && c.Scheme != "https" {
+		if list == command.AllowList && c.Scheme != "http" && c.Scheme != "https" {
 			return false
 		}
 		return r.matchHost(c.Host, list)
 	case kindPattern:
 		return c.Pattern == r.Arg
 	}
-	return list != AllowList
+	return list != command.AllowList
 }
 
 // toolApplies reports whether a rule for r.Tool speaks about c's tool: the
@@ -113,7 +114,7 @@ func (r *Rule) match(c *Call, list List, seenOnly bool) bool {
 // Claude Code; Read rules, in every list, for the path of Grep, Glob, LS and
 // NotebookRead; Edit/Write path rules in the allow list for reading that
 // path (write implies read); Read rules in the deny list for changing it.
-func (r *Rule) toolApplies(c *Call, list List) bool {
+func (r *Rule) toolApplies(c *command.Call, list command.List) bool {
 	if r.Tool == c.Tool || ((r.Tool == "Task" || r.Tool == "Agent") && (c.Tool == "Task" || c.Tool == "Agent")) {
 		return true
 	}
@@ -129,11 +130,11 @@ func (r *Rule) toolApplies(c *Call, list List) bool {
 		if isReadTool(c.Tool) {
 			return true
 		}
-		if list == DenyList && isEditTool(c.Tool) {
+		if list == command.DenyList && isEditTool(c.Tool) {
 			return true
 		}
 	}
-	if list == AllowList && r.kind == kindPath && (r.Tool == "Edit" || r.Tool == "Write") {
+	if list == command.AllowList && r.kind == kindPath && (r.Tool == "Edit" || r.Tool == "Write") {
 		return isReadTool(c.Tool) || c.Tool == "Read"
 	}
 	return false
@@ -141,7 +142,7 @@ func (r *Rule) toolApplies(c *Call, list List) bool {
 
 // isReadTool reports whether Read rules speak for tool besides Read itself.
 func isReadTool(t string) bool {
-	return t == "NotebookRead" || IsSearch(t)
+	return t == "NotebookRead" || command.IsSearch(t)
 }
 
 func isEditTool(t string) bool {
@@ -157,7 +158,7 @@ func isEditTool(t string) bool {
 // deny Read rules; on every argument word and input redirection (cat .env,
 // grep KEY .env, python3 < .env) for Read rules and deny Edit/Write rules.
 // Words only known at run time (cat $F) cannot be checked.
-func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
+func (r *Rule) matchBashFiles(c *command.Call, list command.List, seenOnly bool) bool {
 	ok, _ := r.bashFileHit(c, list, seenOnly, false)
 	return ok
 }
@@ -165,8 +166,8 @@ func (r *Rule) matchBashFiles(c *Call, list List, seenOnly bool) bool {
 // FileHit says, for a file rule that fires on a Bash call, which file the
 // line touches ("it writes src/x", "it reads ., which holds a file the
 // rule names"); "" when the rule does not fire on a file the line names.
-func (r *Rule) FileHit(c *Call, list List) string {
-	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == AllowList {
+func (r *Rule) FileHit(c *command.Call, list command.List) string {
+	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == command.AllowList {
 		return ""
 	}
 	_, what := r.bashFileHit(c, list, true, true)
@@ -174,22 +175,22 @@ func (r *Rule) FileHit(c *Call, list List) string {
 }
 
 // bashFileHit is matchBashFiles; with describe it also says which file.
-func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, string) {
-	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == DenyList)
-	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == DenyList)
+func (r *Rule) bashFileHit(c *command.Call, list command.List, seenOnly, describe bool) (bool, string) {
+	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == command.DenyList)
+	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == command.DenyList)
 	if !reads && !changes {
 		return false, ""
 	}
-	if c.Err != nil || c.braceOverflow || c.dirOverflow {
+	if c.Err != nil || c.BraceOverflow || c.DirOverflow {
 		return true, "" // a line that cannot be parsed or expanded may touch anything
 	}
-	if !seenOnly && c.unseenReason(true) != "" {
+	if !seenOnly && c.UnseenReason(true) != "" {
 		return true, "" // a command that cannot be seen through may touch any file
 	}
 	if !seenOnly && r.lostReason(c) != "" {
 		return true, "" // a relative name after a cd to a folder only known at run time
 	}
-	say := func(format string, p *Path) string {
+	say := func(format string, p *command.Path) string {
 		if !describe {
 			return ""
 		}
@@ -202,7 +203,7 @@ func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, s
 	if changes {
 		for i := range c.Modifies {
 			m := &c.Modifies[i]
-			if m.Inside() && !m.removes && m.names == nil && !isEditTool(r.Tool) {
+			if m.Inside() && !m.Removes && m.Names == nil && !isEditTool(r.Tool) {
 				continue // a Read rule is about what is read: writing new names into a folder reads nothing
 			}
 			if r.matchPath(m, c, list) {
@@ -217,20 +218,20 @@ func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, s
 		// Read rules look at every word; deny Edit/Write rules at the
 		// words of commands that may write what they name
 		readRule := r.Tool == "Read" || r.Tool == "NotebookRead"
-		paths := c.argPaths()
+		paths := c.ArgPaths()
 		for i := range paths {
 			p := &paths[i]
-			if (!readRule && !p.mayWrite) || (readRule && p.meta) {
+			if (!readRule && !p.MayWrite) || (readRule && p.Meta) {
 				continue
 			}
-			if p.tree && readRule && r.anyBase {
+			if p.Tree && readRule && r.anyBase {
 				if r.holds(p, c) {
 					return true, say("it reads all of %s, which holds a file the rule names", p)
 				}
 				continue
 			}
 			if r.matchPath(p, c, list) {
-				if p.tree {
+				if p.Tree {
 					return true, say("it reads all of %s, which holds a file the rule names", p)
 				}
 				return true, say("it names %s", p)
@@ -247,7 +248,7 @@ func (r *Rule) bashFileHit(c *Call, list List, seenOnly, describe bool) (bool, s
 // protects nothing. *.evil.com is the domain and its subdomains in every
 // list. An IP rule matches that address, and in the deny and ask lists
 // also the IPv6 address that reaches it through NAT64 (64:ff9b::a.b.c.d).
-func (r *Rule) matchHost(host string, list List) bool {
+func (r *Rule) matchHost(host string, list command.List) bool {
 	if host == "" {
 		return false
 	}
@@ -255,9 +256,9 @@ func (r *Rule) matchHost(host string, list List) bool {
 		return true
 	}
 	if r.ip {
-		return list != AllowList && embeddedIPv4(host) == r.host
+		return list != command.AllowList && command.EmbeddedIPv4(host) == r.host
 	}
-	if !r.wildHost && list == AllowList {
+	if !r.wildHost && list == command.AllowList {
 		return false
 	}
 	return len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
@@ -265,8 +266,8 @@ func (r *Rule) matchHost(host string, list List) bool {
 
 // allowCommand reports whether an allow Bash rule covers one simple command:
 // on its words as written, so a wrapper must itself be allowed.
-func (r *Rule) allowCommand(cmd *Command) bool {
-	if cmd.dynamicName {
+func (r *Rule) allowCommand(cmd *command.Command) bool {
+	if cmd.DynamicName {
 		return false
 	}
 	switch r.mode {
@@ -282,11 +283,11 @@ func (r *Rule) allowCommand(cmd *Command) bool {
 // denyCommand reports whether a deny/ask Bash rule fires on one simple
 // command: on its words, on the command behind wrappers, on every suffix
 // after a wrapper, each also with the command word's base name.
-func (r *Rule) denyCommand(cmd *Command) bool {
-	if r.denyWords(cmd.Words, cmd) || !cmd.argsSame() && r.denyWords(cmd.Args, cmd) {
+func (r *Rule) denyCommand(cmd *command.Command) bool {
+	if r.denyWords(cmd.Words, cmd) || !cmd.ArgsSame() && r.denyWords(cmd.Args, cmd) {
 		return true
 	}
-	for _, a := range cmd.more().alts {
+	for _, a := range cmd.More().Alts {
 		if r.denyWords(a, cmd) {
 			return true
 		}
@@ -294,7 +295,7 @@ func (r *Rule) denyCommand(cmd *Command) bool {
 	return false
 }
 
-func (r *Rule) denyWords(words []string, cmd *Command) bool {
+func (r *Rule) denyWords(words []string, cmd *command.Command) bool {
 	if len(words) == 0 {
 		return false
 	}
@@ -312,7 +313,7 @@ func (r *Rule) denyWords(words []string, cmd *Command) bool {
 // denyWordsAs matches words with its first word replaced by first. A word
 // only known at run time matches any word of the rule: `git push origin
 // $B` may push main.
-func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
+func (r *Rule) denyWordsAs(words []string, first string, cmd *command.Command) bool {
 	switch r.mode {
 	case bashExact, bashPrefix:
 		if first != r.words[0] {
@@ -335,7 +336,7 @@ func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
 			}
 		}
 		// a word only known at run time may be what the pattern needs
-		if cmd != nil && cmd.more().dyn != nil && len(words) > 1 {
+		if cmd != nil && cmd.More().Dyn != nil && len(words) > 1 {
 			lead, _, _ := strings.Cut(r.wild, " ")
 			return lead == first && !strings.ContainsRune(lead, '*')
 		}
@@ -345,12 +346,12 @@ func (r *Rule) denyWordsAs(words []string, first string, cmd *Command) bool {
 
 // wordsEqualDyn compares a command's words with a rule's, a word of the
 // command only known at run time matching any.
-func wordsEqualDyn(a, b []string, cmd *Command) bool {
+func wordsEqualDyn(a, b []string, cmd *command.Command) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] && !(cmd != nil && cmd.more().dyn != nil && cmd.isDyn(a[i])) {
+		if a[i] != b[i] && !(cmd != nil && cmd.More().Dyn != nil && cmd.IsDyn(a[i])) {
 			return false
 		}
 	}
@@ -432,12 +433,12 @@ func wildMatch(pattern, s string) bool {
 }
 
 // matchRegex evaluates a /regex/ rule on the call's action strings.
-func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
-	if list == AllowList {
+func (r *Rule) matchRegex(c *command.Call, list command.List, seenOnly bool) bool {
+	if list == command.AllowList {
 		if c.Err != nil {
 			return false
 		}
-		acts := c.acts()
+		acts := c.Acts()
 		if len(acts) == 0 && c.Tool != "Bash" {
 			acts = []string{c.Action()} // a Call not made by Prepare
 		}
@@ -446,7 +447,7 @@ func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 				return false
 			}
 			for i := range c.Commands {
-				if c.Commands[i].dynamicName {
+				if c.Commands[i].DynamicName {
 					return false
 				}
 			}
@@ -465,30 +466,30 @@ func (r *Rule) matchRegex(c *Call, list List, seenOnly bool) bool {
 		}
 		return true
 	}
-	if c.braceOverflow && c.Tool == "Bash" && strings.Contains(strings.ToLower(r.Text), "bash") {
+	if c.BraceOverflow && c.Tool == "Bash" && strings.Contains(strings.ToLower(r.Text), "bash") {
 		return true // braces too large to expand: the commands cannot be checked
 	}
-	if !seenOnly && c.Tool == "Bash" && c.unseenCmd != "" && strings.Contains(strings.ToLower(r.Text), "bash") {
+	if !seenOnly && c.Tool == "Bash" && c.UnseenCmd != "" && strings.Contains(strings.ToLower(r.Text), "bash") {
 		return true // a command the engine cannot see through may be the one the rule names
 	}
-	for _, a := range c.denyActions() {
+	for _, a := range c.DenyActions() {
 		if r.regexFires(c, a) {
 			return true
 		}
-		if lt := c.lowerTool(); lt != c.Tool && strings.HasPrefix(a, "tool:"+c.Tool) {
+		if lt := c.LowerTool(); lt != c.Tool && strings.HasPrefix(a, "tool:"+c.Tool) {
 			if r.regexFires(c, "tool:"+lt+a[len("tool:")+len(c.Tool):]) {
 				return true
 			}
 		}
 	}
-	if c.Err != nil && strings.Contains(strings.ToLower(r.Text), c.lowerTool()) {
+	if c.Err != nil && strings.Contains(strings.ToLower(r.Text), c.LowerTool()) {
 		// the call cannot be understood and the rule speaks of its tool
 		return true
 	}
 	return false
 }
 
-func (r *Rule) regexFires(c *Call, a string) bool {
+func (r *Rule) regexFires(c *command.Call, a string) bool {
 	ok, err := r.regexMatch(c, a)
 	return ok || err != nil
 }
@@ -499,13 +500,13 @@ var errRegexBudget = errors.New("the regex rules took too long on this call")
 // regexMatch evaluates the rule's regex on a, charging the time to the
 // call's budget; once the budget is spent it returns errRegexBudget without
 // evaluating, and callers treat the error as they treat a timeout.
-func (r *Rule) regexMatch(c *Call, a string) (bool, error) {
-	if time.Duration(c.regexSpent.Load()) >= regexBudget {
+func (r *Rule) regexMatch(c *command.Call, a string) (bool, error) {
+	if time.Duration(c.RegexSpent.Load()) >= regexBudget {
 		return false, errRegexBudget
 	}
 	start := time.Now()
 	ok, err := r.re.MatchString(a)
-	c.regexSpent.Add(int64(time.Since(start)))
+	c.RegexSpent.Add(int64(time.Since(start)))
 	return ok, err
 }
 
@@ -516,24 +517,24 @@ func (r *Rule) regexMatch(c *Call, a string) (bool, error) {
 // only known at run time, or a fork bomb. For other tools it reports the
 // first rule that matches in the allow list. deciding is the rule that
 // covered the (first) command.
-func Covers(rules []*Rule, c *Call) (covered bool, deciding *Rule) {
+func Covers(rules []*Rule, c *command.Call) (covered bool, deciding *Rule) {
 	return covers(rules, c)
 }
 
-func covers(rules []*Rule, c *Call) (bool, *Rule) {
+func covers(rules []*Rule, c *command.Call) (bool, *Rule) {
 	if c == nil {
 		return false, nil
 	}
 	if c.Tool != "Bash" {
 		for _, r := range rules {
-			if r != nil && r.Match(c, AllowList) {
+			if r != nil && r.Match(c, command.AllowList) {
 				return true, r
 			}
 		}
 		return false, nil
 	}
 	for _, r := range rules {
-		if r != nil && (r.kind == kindTool || r.kind == kindPrefix) && r.Match(c, AllowList) {
+		if r != nil && (r.kind == kindTool || r.kind == kindPrefix) && r.Match(c, command.AllowList) {
 			return true, r
 		}
 	}
@@ -564,7 +565,7 @@ func covers(rules []*Rule, c *Call) (bool, *Rule) {
 
 // coveredBy is the first of the allow rules that covers command i of Bash
 // line c, or nil (also when a variable set before it is not on the safe list).
-func coveredBy(rules []*Rule, c *Call, i int) *Rule {
+func coveredBy(rules []*Rule, c *command.Call, i int) *Rule {
 	cmd := &c.Commands[i]
 	if !safeAssigns(cmd) {
 		return nil
@@ -576,8 +577,8 @@ func coveredBy(rules []*Rule, c *Call, i int) *Rule {
 		if r.kind == kindBash && r.allowCommand(cmd) {
 			return r
 		}
-		if r.kind == kindRegex && !cmd.dynamicName && i < len(c.acts()) {
-			if ok, err := r.regexMatch(c, c.acts()[i]); ok && err == nil {
+		if r.kind == kindRegex && !cmd.DynamicName && i < len(c.Acts()) {
+			if ok, err := r.regexMatch(c, c.Acts()[i]); ok && err == nil {
 				return r
 			}
 		}
@@ -588,9 +589,9 @@ func coveredBy(rules []*Rule, c *Call, i int) *Rule {
 // safeAssigns reports whether every variable set before a command is on
 // the safe list: GIT_EXTERNAL_DIFF, LD_PRELOAD, PATH and the like change
 // what an allowed command runs.
-func safeAssigns(cmd *Command) bool {
-	for _, a := range cmd.more().assigns {
-		if !safeEnv.get()[a] {
+func safeAssigns(cmd *command.Command) bool {
+	for _, a := range cmd.More().Assigns {
+		if !command.SafeEnv.Get()[a] {
 			return false
 		}
 	}
@@ -599,13 +600,13 @@ func safeAssigns(cmd *Command) bool {
 
 // nonTrivialWrites returns the redirection targets that are files, not
 // /dev/null and friends.
-func nonTrivialWrites(c *Call) []*Path {
-	var out []*Path
+func nonTrivialWrites(c *command.Call) []*command.Path {
+	var out []*command.Path
 	for i := range c.Writes {
 		w := &c.Writes[i]
 		switch w.Abs {
 		case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
-			if !w.unsure {
+			if !w.Unsure {
 				continue
 			}
 		}
@@ -614,12 +615,12 @@ func nonTrivialWrites(c *Call) []*Path {
 	return out
 }
 
-func writeAllowed(rules []*Rule, c *Call, w *Path) bool {
-	if w.unsure {
+func writeAllowed(rules []*Rule, c *command.Call, w *command.Path) bool {
+	if w.Unsure {
 		return false
 	}
-	wc := &Call{Tool: "Write", lower: "write", Env: c.Env, Path: w, realCwd: c.realCwd, realHome: c.realHome, Detail: w.Abs}
-	wc.actions = []string{wc.Action()}
+	wc := &command.Call{Tool: "Write", Lower: "write", Env: c.Env, Path: w, RealCwd: c.RealCwd, RealHome: c.RealHome, Detail: w.Abs}
+	wc.Actions = []string{wc.Action()}
 	for _, r := range rules {
 		if r == nil || (r.Tool != "Write" && r.Tool != "Edit") {
 			continue
@@ -627,7 +628,7 @@ func writeAllowed(rules []*Rule, c *Call, w *Path) bool {
 		if r.kind == kindTool {
 			return true
 		}
-		if r.kind == kindPath && r.matchPath(w, wc, AllowList) {
+		if r.kind == kindPath && r.matchPath(w, wc, command.AllowList) {
 			return true
 		}
 	}
@@ -652,9 +653,9 @@ func (r *Rule) CwdDir() string {
 // AppliesTo reports whether the rule may match a call of tool (not Bash,
 // whose lines file and host rules also read) in list: false only when the
 // rule speaks of other tools there.
-func (r *Rule) AppliesTo(tool string, list List) bool {
+func (r *Rule) AppliesTo(tool string, list command.List) bool {
 	if r == nil || tool == "Bash" || r.kind == kindRegex || r.kind == kindPrefix {
 		return true
 	}
-	return r.toolApplies(&Call{Tool: tool}, list)
+	return r.toolApplies(&command.Call{Tool: tool}, list)
 }

@@ -2,6 +2,7 @@ package matcher_test
 
 import (
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -133,7 +134,7 @@ func TestMatchSpecRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.list+"/"+tt.rule, func(t *testing.T) {
 			r := mustRule(t, tt.rule)
-			c := matcher.Prepare(tt.tool, tt.input, testEnv)
+			c := command.Prepare(tt.tool, tt.input, testEnv)
 			if got := r.Match(c, parseList(tt.list)); got != tt.want {
 				t.Errorf("%s rule %q .Match(%s %v) = %v, want %v (call err %v)", tt.list, tt.rule, tt.tool, tt.input, got, tt.want, c.Err)
 			}

@@ -1,16 +1,18 @@
 package matcher
 
+import "vibing/internal/command"
+
 // Host rules on a Bash line: a deny or ask WebFetch rule fires on the hosts
 // the line's analysis says it may contact (hosts.go, nettools.go).
 
 // matchBashHosts fires a deny or ask WebFetch rule on a Bash line that may
 // contact a matching host, or a host only known at run time.
-func (r *Rule) matchBashHosts(c *Call, list List) bool {
-	n := c.bashHosts()
-	if n.unknown != "" {
+func (r *Rule) matchBashHosts(c *command.Call, list command.List) bool {
+	n := c.BashHosts()
+	if n.Unknown != "" {
 		return true
 	}
-	for _, h := range n.hosts {
+	for _, h := range n.Hosts {
 		if r.matchHost(h, list) {
 			return true
 		}
@@ -22,18 +24,18 @@ func (r *Rule) matchBashHosts(c *Call, list List) bool {
 // the Bash call c, the reason when it matches only because the line may
 // reach a host known at run time (no host it names matches), and ""
 // otherwise.
-func (r *Rule) HostsUnseen(c *Call, list List) string {
-	if r == nil || c == nil || c.Tool != "Bash" || r.kind != kindDomain || list == AllowList {
+func (r *Rule) HostsUnseen(c *command.Call, list command.List) string {
+	if r == nil || c == nil || c.Tool != "Bash" || r.kind != kindDomain || list == command.AllowList {
 		return ""
 	}
-	n := c.bashHosts()
-	if n.unknown == "" {
+	n := c.BashHosts()
+	if n.Unknown == "" {
 		return ""
 	}
-	for _, h := range n.hosts {
+	for _, h := range n.Hosts {
 		if r.matchHost(h, list) {
 			return ""
 		}
 	}
-	return n.unknown
+	return n.Unknown
 }

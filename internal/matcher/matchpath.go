@@ -1,19 +1,22 @@
 package matcher
 
-import "strings"
+import (
+	"strings"
+	"vibing/internal/command"
+)
 
 // Path rules: a rule's glob against a call's path, as written and as resolved,
 // relative to the working and home folders.
 
 // matchPath matches a path rule: in allow both the path as written and its
 // symlink target must match; in deny/ask either.
-func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
-	realCwd, realHome := c.realCwd, c.realHome
+func (r *Rule) matchPath(p *command.Path, c *command.Call, list command.List) bool {
+	realCwd, realHome := c.RealCwd, c.RealHome
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
 	if p.Inside() {
-		if list == AllowList {
+		if list == command.AllowList {
 			return false
 		}
 		if p.Named() {
@@ -21,11 +24,11 @@ func (r *Rule) matchPath(p *Path, c *Call, list List) bool {
 		}
 		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
 	}
-	if v := c.views; v != nil && p == c.Path && !r.ref {
+	if v := c.Views; v != nil && p == c.Path && !r.ref {
 		return r.matchViews(v, p, c, list)
 	}
-	if list == AllowList {
-		if p.unsure {
+	if list == command.AllowList {
+		if p.Unsure {
 			return false
 		}
 		return r.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, list) && r.matchAbs(p.Real, realCwd, realHome, list)
@@ -48,7 +51,7 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 	if r.anyBase {
 		return true // any name at any depth may appear below
 	}
-	if r.matchAbs(abs, cwd, home, DenyList) || r.matchAbs(joinDir(abs, "\x00x"), cwd, home, DenyList) {
+	if r.matchAbs(abs, cwd, home, command.DenyList) || r.matchAbs(command.JoinDir(abs, "\x00x"), cwd, home, command.DenyList) {
 		return true
 	}
 	sub := strings.TrimSuffix(abs, "/")
@@ -60,11 +63,11 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 		if dir == "" {
 			return false
 		}
-		if Within(dir, abs) {
+		if command.Within(dir, abs) {
 			return true // the folder holds the anchor: every pattern below it
 		}
 		var ok bool
-		if sub, ok = rel(abs, dir); !ok {
+		if sub, ok = command.Rel(abs, dir); !ok {
 			return false
 		}
 	}
@@ -74,7 +77,7 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 	return r.lit == "" || r.lit == sub || strings.HasPrefix(r.lit, sub+"/") || strings.HasPrefix(sub+"/", r.lit)
 }
 
-func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
+func (r *Rule) matchAbs(abs, cwd, home string, list command.List) bool {
 	subject := abs
 	switch r.anchor {
 	case anchorCwd, anchorHome:
@@ -85,39 +88,39 @@ func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 		if dir == "" {
 			return false
 		}
-		subject = relSubject(abs, dir)
+		subject = command.RelSubject(abs, dir)
 	}
 	return r.matchSubject(subject, abs, list)
 }
 
 // matchView is matchAbs on a reading worked out beforehand.
-func (r *Rule) matchView(v *pathView, list List) bool {
-	subject := v.abs
+func (r *Rule) matchView(v *command.PathView, list command.List) bool {
+	subject := v.Abs
 	switch r.anchor {
 	case anchorCwd:
-		if v.noCwd {
+		if v.NoCwd {
 			return false
 		}
-		subject = v.cwdRel
+		subject = v.CwdRel
 	case anchorHome:
-		if v.noHome {
+		if v.NoHome {
 			return false
 		}
-		subject = relSubject(v.abs, v.home)
+		subject = command.RelSubject(v.Abs, v.Home)
 	}
-	return r.matchSubject(subject, v.abs, list)
+	return r.matchSubject(subject, v.Abs, list)
 }
 
 // matchViews is matchPath for the call's own Path (not inside a folder,
 // not restricted to names), on its readings worked out in Prepare.
-func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
-	if list == AllowList {
-		return !p.unsure && r.matchView(&v.abs, list) && r.matchView(&v.real, list)
+func (r *Rule) matchViews(v *command.PathViews, p *command.Path, c *command.Call, list command.List) bool {
+	if list == command.AllowList {
+		return !p.Unsure && r.matchView(&v.Abs, list) && r.matchView(&v.Real, list)
 	}
-	if r.matchView(&v.abs, list) {
+	if r.matchView(&v.Abs, list) {
 		return true
 	}
-	if (v.realDiffers || v.dirsDiffer) && (r.matchView(&v.real, list) || (v.realDiffers && r.matchView(&v.realAtCwd, list))) {
+	if (v.RealDiffers || v.DirsDiffer) && (r.matchView(&v.Real, list) || (v.RealDiffers && r.matchView(&v.RealAtCwd, list))) {
 		return true
 	}
 	return r.hardLinked(p, c)
@@ -133,13 +136,13 @@ func (r *Rule) matchViews(v *pathViews, p *Path, c *Call, list List) bool {
 // what lies below one (the pattern followed by /**) and of a base name at
 // any depth all hold the pattern's literal run. (A literal deny or ask rule
 // may still match through a hard link: see the caller.)
-func (r *Rule) cannotEnd(v *pathViews) bool {
-	if r.tail == "" || !fileRejects {
+func (r *Rule) cannotEnd(v *command.PathViews) bool {
+	if r.tail == "" || !command.FileRejects {
 		return false
 	}
 	// the last bytes first, in one compare of words: most rules end
 	// otherwise than the path, and are passed over without a call
-	return v.absEnd&r.tailMsk != r.tailEnd || !strings.HasSuffix(v.abs.abs, r.tail)
+	return v.AbsEnd&r.tailMsk != r.tailEnd || !strings.HasSuffix(v.Abs.Abs, r.tail)
 }
 
 // endMask keeps the low n bytes of a word (all eight from n = 8 on).
@@ -155,14 +158,14 @@ func endMask(n int) uint64 {
 // hard links to its file), that r surely does not match the file call c in
 // list; false says nothing. A caller that tries many rules on one call
 // passes over most of them this way, without the call of the full match.
-func (r *Rule) Skips(c *Call, list List) bool {
-	if r.kind != kindPath || !c.fileViews {
+func (r *Rule) Skips(c *command.Call, list command.List) bool {
+	if r.kind != kindPath || !c.FileViews {
 		return false
 	}
-	if list == AllowList {
-		return r.cannotEnd(c.views)
+	if list == command.AllowList {
+		return r.cannotEnd(c.Views)
 	}
-	return !r.literal && r.cannotName(c.views)
+	return !r.literal && r.cannotName(c.Views)
 }
 
 // EndTest is the first compare of cannotEnd for one rule, kept apart from
@@ -185,8 +188,8 @@ func (r *Rule) EndTest() EndTest {
 // may still be one Skips passes over. (No tail: mask and end are both 0.)
 func (t EndTest) Rejects(w uint64) bool { return w&t.mask != t.end }
 
-func (r *Rule) cannotName(v *pathViews) bool {
-	return r.need != "" && fileRejects && v.lacks(r.need)
+func (r *Rule) cannotName(v *command.PathViews) bool {
+	return r.need != "" && command.FileRejects && v.Lacks(r.need)
 }
 
 // NameTest is the test of Skips for the deny and ask lists (cannotName),
@@ -206,20 +209,20 @@ func (r *Rule) NameTest() NameTest {
 
 // Rejects is Skips(c, DenyList) (and AskList) of the rule t was made for,
 // told by t alone; false says nothing.
-func (t NameTest) Rejects(c *Call) bool {
-	return t.need != "" && c.fileViews && fileRejects && c.views.lacks(t.need)
+func (t NameTest) Rejects(c *command.Call) bool {
+	return t.need != "" && c.FileViews && command.FileRejects && c.Views.Lacks(t.need)
 }
 
 // matchSubject matches the subject a pattern's anchor gives (relSubject)
 // and, for the any-depth form, every name of abs.
-func (r *Rule) matchSubject(subject, abs string, list List) bool {
+func (r *Rule) matchSubject(subject, abs string, list command.List) bool {
 	if subject != "\x00" && (r.ref || strings.HasPrefix(subject, r.lit)) {
 		for _, g := range r.globs {
 			if r.globMatch(g, subject) {
 				return true
 			}
 		}
-		if list != AllowList {
+		if list != command.AllowList {
 			for _, g := range r.below {
 				if r.globMatch(g, subject) {
 					return true
@@ -227,7 +230,7 @@ func (r *Rule) matchSubject(subject, abs string, list List) bool {
 			}
 		}
 	}
-	if r.anyBase && list != AllowList {
+	if r.anyBase && list != command.AllowList {
 		// any folder or file of that name, at any depth, and what lies below it
 		rest := abs
 		for rest != "" {
@@ -250,26 +253,26 @@ func (r *Rule) matchSubject(subject, abs string, list List) bool {
 
 // globMatch is g.Match, or for the slow twin (a reference rule) the whole
 // pattern without its cheap tests.
-func (r *Rule) globMatch(g *pathGlob, s string) bool {
+func (r *Rule) globMatch(g *command.PathGlob, s string) bool {
 	if r.ref {
-		return g.matchFull(s)
+		return g.MatchFull(s)
 	}
 	return g.Match(s)
 }
 
 // matchNamed reports whether a deny or ask rule matches an entry a find
 // -delete restricted to names may delete below p.
-func (r *Rule) matchNamed(p *Path, c *Call, realCwd, realHome string) bool {
-	rels, over := c.namedEntries(p)
+func (r *Rule) matchNamed(p *command.Path, c *command.Call, realCwd, realHome string) bool {
+	rels, over := c.NamedEntries(p)
 	if over {
 		return r.matchBelow(p.Abs, c.Env.Cwd, c.Env.Home) || (p.Real != p.Abs && r.matchBelow(p.Real, realCwd, realHome))
 	}
 	for _, rel := range rels {
 		abs, real := p.Abs, p.Real
 		if rel != "." {
-			abs, real = joinDir(p.Abs, rel), joinDir(p.Real, rel)
+			abs, real = command.JoinDir(p.Abs, rel), command.JoinDir(p.Real, rel)
 		}
-		if r.matchAbs(abs, c.Env.Cwd, c.Env.Home, DenyList) || r.matchAbs(real, realCwd, realHome, DenyList) {
+		if r.matchAbs(abs, c.Env.Cwd, c.Env.Home, command.DenyList) || r.matchAbs(real, realCwd, realHome, command.DenyList) {
 			return true
 		}
 	}

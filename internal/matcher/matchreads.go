@@ -1,5 +1,7 @@
 package matcher
 
+import "vibing/internal/command"
+
 // Allow rules together with the reads the engine lets pass (readsonly.go).
 
 // CoversWithReads reports whether every command of Bash line c is either
@@ -9,14 +11,14 @@ package matcher
 // line is seen whole and every word that may name a file lies inside the
 // working folder; what the covered commands write must be allowed by the
 // Write and Edit rules, as for Covers; a reader writes nothing.
-func CoversWithReads(rules []*Rule, c *Call, repo RepoCheck) (*Rule, bool) {
-	if len(rules) == 0 || !c.seenWhole() {
+func CoversWithReads(rules []*Rule, c *command.Call, repo command.RepoCheck) (*Rule, bool) {
+	if len(rules) == 0 || !c.SeenWhole() {
 		return nil, false
 	}
 	var deciding *Rule
 	reads := 0
 	for i := range c.Commands {
-		if c.Commands[i].modeRead(repo) {
+		if c.Commands[i].ModeRead(repo) {
 			reads++
 			continue
 		}
@@ -39,7 +41,7 @@ func CoversWithReads(rules []*Rule, c *Call, repo RepoCheck) (*Rule, bool) {
 			return nil, false
 		}
 	}
-	if !c.wordsInside() {
+	if !c.WordsInside() {
 		return nil, false
 	}
 	return deciding, true

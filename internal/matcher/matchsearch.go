@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"vibing/internal/command"
 )
 
 // Path rules on the searches Grep, Glob and LS make (search.go works out
@@ -11,35 +12,35 @@ import (
 
 // matchSearch matches a Read path rule (or an Edit/Write allow) against a
 // search.
-func (r *Rule) matchSearch(c *Call, list List) bool {
-	s := c.scope()
-	if list == AllowList {
-		if s.root.unsure {
+func (r *Rule) matchSearch(c *command.Call, list command.List) bool {
+	s := c.Scope()
+	if list == command.AllowList {
+		if s.Root.Unsure {
 			return false
 		}
-		if s.file {
-			return r.matchPath(&s.root, c, list)
+		if s.File {
+			return r.matchPath(&s.Root, c, list)
 		}
 		// the rule must cover whatever lies below the root
-		for _, p := range probes(s.root) {
+		for _, p := range command.Probes(s.Root) {
 			if !r.matchPath(&p, c, list) {
 				return false
 			}
 		}
 		return true
 	}
-	if r.matchPath(&s.root, c, list) {
+	if r.matchPath(&s.Root, c, list) {
 		return true
 	}
-	if s.file {
+	if s.File {
 		return false
 	}
 	// a rule on what the folder holds (secrets/**, secrets/*) fires on a
 	// search that lists or reads that folder
-	if p := probes(s.root)[0]; r.matchPath(&p, c, list) {
+	if p := command.Probes(s.Root)[0]; r.matchPath(&p, c, list) {
 		return true
 	}
-	if !s.content {
+	if !s.Content {
 		return false
 	}
 	return r.reachesBelow(c, s, list)
@@ -47,18 +48,18 @@ func (r *Rule) matchSearch(c *Call, list List) bool {
 
 // reachesBelow reports whether a deny/ask Read rule names something below
 // a Grep's root.
-func (r *Rule) reachesBelow(c *Call, s *searchScope, list List) bool {
+func (r *Rule) reachesBelow(c *command.Call, s *command.SearchScope, list command.List) bool {
 	if !r.anyBase {
 		base := r.literalBase(c)
 		if base == "" {
 			return false
 		}
 		below, above := false, false
-		for _, root := range []string{s.root.Abs, s.root.Real} {
-			if base != root && inside(base, root) {
+		for _, root := range []string{s.Root.Abs, s.Root.Real} {
+			if base != root && command.Inside(base, root) {
 				below = true
 			}
-			if root != "" && inside(root, base) {
+			if root != "" && command.Inside(root, base) {
 				above = true
 			}
 		}
@@ -68,19 +69,19 @@ func (r *Rule) reachesBelow(c *Call, s *searchScope, list List) bool {
 			return below && err == nil
 		}
 	}
-	s.walk()
-	for i := range s.entries {
-		if r.matchPath(&s.entries[i], c, list) {
+	s.Walk()
+	for i := range s.Entries {
+		if r.matchPath(&s.Entries[i], c, list) {
 			return true
 		}
 	}
-	return s.truncated
+	return s.Truncated
 }
 
 // literalBase is the absolute folder (or file) a path rule's pattern starts
 // with: "secrets/**" → <cwd>/secrets, "~/.ssh/*" → <home>/.ssh,
 // "/**/.env" → "/", "**/*.pem" → <cwd>.
-func (r *Rule) literalBase(c *Call) string {
+func (r *Rule) literalBase(c *command.Call) string {
 	var dir string
 	switch r.anchor {
 	case anchorCwd:
@@ -92,7 +93,7 @@ func (r *Rule) literalBase(c *Call) string {
 		return ""
 	}
 	lit := r.lit
-	if len(r.globs) == 0 || lit != r.globs[0].text {
+	if len(r.globs) == 0 || lit != r.globs[0].Text {
 		// a wildcard follows: keep the complete folders before it
 		if i := strings.LastIndexByte(lit, '/'); i >= 0 {
 			lit = lit[:i]

@@ -5,11 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
-func texts(c *matcher.Call) string {
+func texts(c *command.Call) string {
 	var out []string
 	for _, cmd := range c.Commands {
 		out = append(out, cmd.Text)
@@ -112,7 +111,7 @@ func TestPrepareWritesModifies(t *testing.T) {
 		{"cd sub && echo > f", "/work/proj/sub/f", "/work/proj/sub/f"},
 		{"ls 2>&1 >/dev/null", "/dev/null", "/dev/null"},
 	}
-	join := func(ps []matcher.Path) string {
+	join := func(ps []command.Path) string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, p.Abs)
@@ -161,7 +160,7 @@ func TestPrepareErrors(t *testing.T) {
 		{"Grep", map[string]any{"pattern": 1}},
 	}
 	for _, tt := range tests {
-		if c := matcher.Prepare(tt.tool, tt.input, testEnv); c.Err == nil {
+		if c := command.Prepare(tt.tool, tt.input, testEnv); c.Err == nil {
 			t.Errorf("Prepare(%s, %v).Err = nil, want an error", tt.tool, tt.input)
 		}
 	}
@@ -180,7 +179,7 @@ func TestPrepareURL(t *testing.T) {
 		{"ftp://Example.com/x", "ftp", "example.com"},
 	}
 	for _, tt := range tests {
-		c := matcher.Prepare("WebFetch", map[string]any{"url": tt.url}, testEnv)
+		c := command.Prepare("WebFetch", map[string]any{"url": tt.url}, testEnv)
 		if c.Scheme != tt.scheme || c.Host != tt.host {
 			t.Errorf("Prepare(%q) = scheme %q host %q (err %v), want %q %q", tt.url, c.Scheme, c.Host, c.Err, tt.scheme, tt.host)
 		}
@@ -204,7 +203,7 @@ func TestResolvePathSymlinks(t *testing.T) {
 	if err := os.Symlink(filepath.Join(proj, "loop"), filepath.Join(proj, "loop")); err != nil {
 		t.Fatal(err)
 	}
-	env := matcher.Env{Cwd: proj, Home: dir}
+	env := command.Env{Cwd: proj, Home: dir}
 	tests := []struct{ in, abs, real string }{
 		{"a.txt", proj + "/a.txt", proj + "/a.txt"},
 		{"link/new/file", proj + "/link/new/file", outside + "/new/file"},
@@ -213,27 +212,27 @@ func TestResolvePathSymlinks(t *testing.T) {
 		{"loop/x", proj + "/loop/x", proj + "/loop/x"},
 	}
 	for _, tt := range tests {
-		p := matcher.ResolvePath(tt.in, env)
+		p := command.ResolvePath(tt.in, env)
 		if p.Abs != tt.abs || p.Real != tt.real {
 			t.Errorf("ResolvePath(%q) = {%q %q}, want {%q %q}", tt.in, p.Abs, p.Real, tt.abs, tt.real)
 		}
 	}
-	in := matcher.Prepare("Read", map[string]any{"file_path": "link/x"}, env)
+	in := command.Prepare("Read", map[string]any{"file_path": "link/x"}, env)
 	if in.InsideCwd() {
 		t.Errorf("InsideCwd(link/x) = true, want false (symlink leaves the project)")
 	}
-	if !matcher.Prepare("Read", map[string]any{"file_path": "a/b"}, env).InsideCwd() {
+	if !command.Prepare("Read", map[string]any{"file_path": "a/b"}, env).InsideCwd() {
 		t.Errorf("InsideCwd(a/b) = false, want true")
 	}
 	allow := mustRule(t, "Read(link/**)")
-	if allow.Match(in, matcher.AllowList) {
+	if allow.Match(in, command.AllowList) {
 		t.Errorf("allow Read(link/**) matched a path whose target is outside the project")
 	}
 	deny := mustRule(t, "Read("+outside+"/**)")
-	if !deny.Match(in, matcher.DenyList) {
+	if !deny.Match(in, command.DenyList) {
 		t.Errorf("deny Read(%s/**) did not fire on a symlink into it", outside)
 	}
-	if !mustRule(t, "Write(link/**)").Match(matcher.Prepare("Bash", map[string]any{"command": "echo > link/f"}, env), matcher.DenyList) {
+	if !mustRule(t, "Write(link/**)").Match(command.Prepare("Bash", map[string]any{"command": "echo > link/f"}, env), command.DenyList) {
 		t.Errorf("deny Write(link/**) did not fire on a redirect into it")
 	}
 }
@@ -250,7 +249,7 @@ func TestResolvePathDotDotThroughSymlink(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(proj, "link")); err != nil {
 		t.Fatal(err)
 	}
-	env := matcher.Env{Cwd: proj, Home: root}
+	env := command.Env{Cwd: proj, Home: root}
 	tests := []struct{ in, abs, real string }{
 		{"link/../x", proj + "/x", root + "/outside/x"},           // the system goes through the link
 		{"link/../../proj/y", root + "/proj/y", root + "/proj/y"}, // and back in
@@ -258,7 +257,7 @@ func TestResolvePathDotDotThroughSymlink(t *testing.T) {
 		{"a..b/c", proj + "/a..b/c", proj + "/a..b/c"},            // not a ".." component
 	}
 	for _, tt := range tests {
-		got := matcher.ResolvePath(tt.in, env)
+		got := command.ResolvePath(tt.in, env)
 		if got.Abs != tt.abs || got.Real != tt.real {
 			t.Errorf("ResolvePath(%q) = {%s %s}, want {%s %s}", tt.in, got.Abs, got.Real, tt.abs, tt.real)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"vibing/internal/command"
 
 	"github.com/dlclark/regexp2"
 
@@ -71,10 +72,10 @@ type Rule struct {
 
 	// paths
 	anchor  pathAnchor
-	globs   []*pathGlob // the pattern
-	below   []*pathGlob // the same with "/**" appended: what lies below a match (deny/ask)
-	lit     string      // the pattern's literal start: a subject without it cannot match
-	anyBase bool        // no "/" in the pattern: deny/ask match the base name at any depth
+	globs   []*command.PathGlob // the pattern
+	below   []*command.PathGlob // the same with "/**" appended: what lies below a match (deny/ask)
+	lit     string              // the pattern's literal start: a subject without it cannot match
+	anyBase bool                // no "/" in the pattern: deny/ask match the base name at any depth
 
 	// domains
 	host     string
@@ -98,8 +99,8 @@ func (r *Rule) HasArg() bool { return r.Arg != "" }
 // IsRegex reports whether the rule is a /regex/ action-string rule.
 func (r *Rule) IsRegex() bool { return r.kind == kindRegex }
 
-func ruleErr(text, example, format string, a ...any) *RuleError {
-	return &RuleError{Rule: text, Msg: fmt.Sprintf(format, a...), Example: example}
+func ruleErr(text, example, format string, a ...any) *command.RuleError {
+	return &command.RuleError{Rule: text, Msg: fmt.Sprintf(format, a...), Example: example}
 }
 
 // ParseReferenceRule is ParseRule for the slow twin of the matcher: the
@@ -134,7 +135,7 @@ func ParseRule(text string) (*Rule, error) {
 			return nil, ruleErr(text, exampleFor(t[:open]), "the argument is not closed with ')' at the end")
 		}
 		name, arg, hasArg = strings.TrimSpace(t[:open]), t[open+1:len(t)-1], true
-		if !balanced(arg) {
+		if !command.Balanced(arg) {
 			return nil, ruleErr(text, exampleFor(name), "the parentheses are unbalanced")
 		}
 	} else if strings.ContainsAny(t, ")") {
@@ -176,7 +177,7 @@ func ParseRule(text string) (*Rule, error) {
 				ex = in.Example
 			}
 		}
-		return nil, &RuleError{Rule: text, Msg: msg, Example: ex}
+		return nil, &command.RuleError{Rule: text, Msg: msg, Example: ex}
 	}
 	r := &Rule{Text: info.Name, Tool: info.Name, kind: kindTool}
 	if !hasArg {
@@ -263,8 +264,8 @@ func (r *Rule) compileBash(text string) error {
 		}
 		return nil
 	}
-	c := &Call{Tool: "Bash", Env: Env{Cwd: "/", Home: "/"}}
-	parseBash(c, body)
+	c := &command.Call{Tool: "Bash", Env: command.Env{Cwd: "/", Home: "/"}}
+	command.ParseBash(c, body)
 	if c.Err != nil || len(c.Commands) != 1 || len(c.Writes) > 0 {
 		return ruleErr(text, "Bash(npm test:*)", "a Bash rule names one simple command (no ;, &&, |, redirections or substitutions)")
 	}
@@ -321,8 +322,8 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)
 	}
 	if len(r.globs) == 1 {
-		r.tail, r.need = r.globs[0].tail, r.globs[0].need
-		r.tailEnd, r.tailMsk = endWord(r.tail), endMask(len(r.tail))
+		r.tail, r.need = r.globs[0].Tail, r.globs[0].Need
+		r.tailEnd, r.tailMsk = command.EndWord(r.tail), endMask(len(r.tail))
 	}
 	below := p + "/**"
 	if p == "" || p == "/" {
@@ -334,12 +335,12 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	return nil
 }
 
-func compileGlobs(p string) ([]*pathGlob, error) {
-	g, err := compileGlob(p)
+func compileGlobs(p string) ([]*command.PathGlob, error) {
+	g, err := command.CompileGlob(p)
 	if err != nil {
 		return nil, err
 	}
-	return []*pathGlob{g}, nil
+	return []*command.PathGlob{g}, nil
 }
 
 // compileDomain reads WebFetch(host), WebFetch(*.domain), Claude Code's
@@ -357,18 +358,18 @@ func (r *Rule) compileDomain(text string, info tools.Info) error {
 		r.wildHost, h = true, h[2:]
 	}
 	bad := "/:@*? \t[]"
-	if isIPv6Literal(h) {
+	if command.IsIPv6Literal(h) {
 		bad = "/@*? \t"
 	}
 	if h == "" || strings.ContainsAny(h, bad) {
 		return ruleErr(text, info.Example, "a WebFetch rule names a host (github.com), an IP address (10.0.0.1, [::1]) or a domain with its subdomains (*.example.org), without scheme, port or path")
 	}
-	host, err := normHost(h)
+	host, err := command.NormHost(h)
 	if err != nil {
 		return ruleErr(text, info.Example, "the host is not a valid host name or IP address: %v", err)
 	}
 	r.host = host
-	r.ip = isIPHost(host)
+	r.ip = command.IsIPHost(host)
 	if r.ip && r.wildHost {
 		return ruleErr(text, info.Example, "*. names the subdomains of a domain name; an IP address has none")
 	}

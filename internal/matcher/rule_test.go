@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -76,8 +77,8 @@ func TestParseRuleInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := matcher.ParseRule(tt.in)
-		var re *matcher.RuleError
-		if !errors.As(err, &re) || !errors.Is(err, matcher.ErrInvalidRule) {
+		var re *command.RuleError
+		if !errors.As(err, &re) || !errors.Is(err, command.ErrInvalidRule) {
 			t.Errorf("ParseRule(%q) error = %v, want *RuleError", tt.in, err)
 			continue
 		}

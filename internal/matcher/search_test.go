@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 )
 
 func TestGlobDir(t *testing.T) {
@@ -13,7 +14,7 @@ func TestGlobDir(t *testing.T) {
 		"../x/*": "../x", "/*": "/", "a/b/c.txt": "a/b", "{a,b}/*": "", "src/{a,b}/*": "src",
 	}
 	for in, want := range tests {
-		if got := globDir(in); got != want {
+		if got := command.GlobDir(in); got != want {
 			t.Errorf("globDir(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -34,11 +35,11 @@ func TestGrepFilter(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := strings.Join(grepFilter(map[string]any{"glob": tt.glob}), "|"); got != tt.want {
+		if got := strings.Join(command.GrepFilter(map[string]any{"glob": tt.glob}), "|"); got != tt.want {
 			t.Errorf("grepFilter(%q) = %q, want %q", tt.glob, got, tt.want)
 		}
 	}
-	if grepFilter(map[string]any{"glob": 3}) != nil {
+	if command.GrepFilter(map[string]any{"glob": 3}) != nil {
 		t.Error("a glob that is not a string must not filter")
 	}
 }
@@ -57,15 +58,15 @@ func TestSearchWalkBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := Env{Cwd: dir, Home: "/nonexistent-home"}
-	grep := func() *Call { return Prepare("Grep", map[string]any{"pattern": "x"}, env) }
-	if r.Match(grep(), DenyList) {
+	env := command.Env{Cwd: dir, Home: "/nonexistent-home"}
+	grep := func() *command.Call { return command.Prepare("Grep", map[string]any{"pattern": "x"}, env) }
+	if r.Match(grep(), command.DenyList) {
 		t.Fatal("a folder without .env fired Read(.env)")
 	}
-	old := maxSearchEntries
-	maxSearchEntries = 10
-	defer func() { maxSearchEntries = old }()
-	if !r.Match(grep(), DenyList) {
+	old := command.MaxSearchEntries
+	command.MaxSearchEntries = 10
+	defer func() { command.MaxSearchEntries = old }()
+	if !r.Match(grep(), command.DenyList) {
 		t.Fatal("a folder larger than the walk did not fire Read(.env)")
 	}
 }

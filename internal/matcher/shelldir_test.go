@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -45,8 +46,8 @@ func TestShellStart(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			env := matcher.Env{Cwd: p, Home: "/home/u", Shell: tt.shell, ShellLost: tt.lost}
-			c := matcher.Prepare("Bash", map[string]any{"command": tt.line}, env)
+			env := command.Env{Cwd: p, Home: "/home/u", Shell: tt.shell, ShellLost: tt.lost}
+			c := command.Prepare("Bash", map[string]any{"command": tt.line}, env)
 			if c.Err != nil {
 				t.Fatalf("Prepare(%q): %v", tt.line, c.Err)
 			}
@@ -62,8 +63,8 @@ func TestShellStart(t *testing.T) {
 // write made from the shell's folder.
 func TestShellStartAllowWrite(t *testing.T) {
 	t.Parallel()
-	env := matcher.Env{Cwd: "/work/proj", Home: "/home/u", Shell: []string{"/work/proj/src"}}
-	c := matcher.Prepare("Bash", map[string]any{"command": "echo x > out.txt"}, env)
+	env := command.Env{Cwd: "/work/proj", Home: "/home/u", Shell: []string{"/work/proj/src"}}
+	c := command.Prepare("Bash", map[string]any{"command": "echo x > out.txt"}, env)
 	if len(c.Writes) != 1 || c.Writes[0].Abs != "/work/proj/src/out.txt" {
 		t.Fatalf("Writes = %+v, want /work/proj/src/out.txt", c.Writes)
 	}
@@ -76,13 +77,13 @@ func TestShellStartAllowWrite(t *testing.T) {
 // target from the shell's folder.
 func TestShellRm(t *testing.T) {
 	t.Parallel()
-	env := matcher.Env{Cwd: "/w/u/proj", Home: "/w/u", Shell: []string{"/w/u/proj/sub"}}
-	c := matcher.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
+	env := command.Env{Cwd: "/w/u/proj", Home: "/w/u", Shell: []string{"/w/u/proj/sub"}}
+	c := command.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
 	if name, ok := matcher.DefaultDeny(c); !ok {
 		t.Errorf("DefaultDeny(rm -rf ../../proj from ~/proj/sub) = %q, false; want the working folder refused", name)
 	}
 	env.Shell = nil
-	c = matcher.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
+	c = command.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
 	if name, ok := matcher.DefaultDeny(c); ok {
 		t.Errorf("DefaultDeny(rm -rf ../../proj from ~/proj) = %q, true; want not refused (it is /w/proj)", name)
 	}
@@ -105,9 +106,9 @@ func TestShellSymlinkedCwd(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	env := matcher.Env{Cwd: link, Home: "/home/u", Shell: []string{filepath.Join(real, "config")}}
-	c := matcher.Prepare("Bash", map[string]any{"command": "cat prod.env > copy.txt"}, env)
-	if deny := mustRule(t, "Read(config/prod.env)"); !deny.Match(c, matcher.DenyList) {
+	env := command.Env{Cwd: link, Home: "/home/u", Shell: []string{filepath.Join(real, "config")}}
+	c := command.Prepare("Bash", map[string]any{"command": "cat prod.env > copy.txt"}, env)
+	if deny := mustRule(t, "Read(config/prod.env)"); !deny.Match(c, command.DenyList) {
 		t.Error("deny Read(config/prod.env) does not fire on cat prod.env from the physical config folder")
 	}
 	if len(c.Writes) != 1 || c.Writes[0].Abs != filepath.Join(link, "config", "copy.txt") {
@@ -158,8 +159,8 @@ func TestShellAfter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			env := matcher.Env{Cwd: p, Home: "/home/u", Shell: tt.shell}
-			dirs, lost := matcher.Prepare(tt.tool, tt.input, env).ShellAfter()
+			env := command.Env{Cwd: p, Home: "/home/u", Shell: tt.shell}
+			dirs, lost := command.Prepare(tt.tool, tt.input, env).ShellAfter()
 			if lost != tt.lost || (tt.dirs != nil && !reflect.DeepEqual(dirs, tt.dirs)) {
 				t.Errorf("ShellAfter(%v) = %v, %v; want %v, %v", tt.input, dirs, lost, tt.dirs, tt.lost)
 			}

@@ -3,6 +3,7 @@ package matcher
 import (
 	"path"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/tools"
 )
@@ -13,7 +14,7 @@ import (
 // SplitRules), e.g. "Bash(npm install:*)", "Edit(src/a.go)",
 // "WebFetch(github.com)", "Bash(python3 hello.py) Bash(echo ok)"; never a
 // bare "Bash" for a Bash call.
-func Suggest(c *Call) string {
+func Suggest(c *command.Call) string {
 	return JoinRules(SuggestRules(c))
 }
 
@@ -21,7 +22,7 @@ func Suggest(c *Call) string {
 // one rule per simple command the allow list must cover (a command an
 // earlier rule of the set already covers gets none) and a Write rule per
 // file its redirections write.
-func SuggestRules(c *Call) []string {
+func SuggestRules(c *command.Call) []string {
 	if c == nil {
 		return nil
 	}
@@ -40,7 +41,7 @@ func SuggestRules(c *Call) []string {
 			name = "Edit"
 		}
 		p := c.Path.Abs
-		if r, ok := rel(c.Path.Abs, c.Env.Cwd); ok && c.InsideCwd() {
+		if r, ok := command.Rel(c.Path.Abs, c.Env.Cwd); ok && c.InsideCwd() {
 			p = r
 		}
 		s = name + "(" + escapeGlob(p) + ")"
@@ -122,8 +123,8 @@ func isSpace(ch byte) bool { return ch == ' ' || ch == '\t' || ch == '\n' || ch 
 // -20, an echo), when the rules left cover the line with those reads
 // (CoversWithReads); else it is SuggestRules. It is for a chat whose mode
 // lets such lines pass beside their allowed commands.
-func SuggestBesideReads(c *Call, repo RepoCheck) []string {
-	if c == nil || c.Tool != "Bash" || !c.seenWhole() {
+func SuggestBesideReads(c *command.Call, repo command.RepoCheck) []string {
+	if c == nil || c.Tool != "Bash" || !c.SeenWhole() {
 		return SuggestRules(c)
 	}
 	if repo == nil {
@@ -146,7 +147,7 @@ func SuggestBesideReads(c *Call, repo RepoCheck) []string {
 
 // suggestBash is SuggestRules for a Bash line; with skip, commands the mode
 // allows as reads (skip is their repository check) get no rule.
-func suggestBash(c *Call, skip RepoCheck) []string {
+func suggestBash(c *command.Call, skip command.RepoCheck) []string {
 	if len(c.Commands) == 0 || c.Err != nil {
 		words := strings.Fields(c.Command)
 		if len(words) == 0 {
@@ -158,13 +159,13 @@ func suggestBash(c *Call, skip RepoCheck) []string {
 	var parsed []*Rule
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		if cmd.DenyOnly() || cmd.dynamicName || (skip != nil && cmd.modeRead(skip)) {
+		if cmd.DenyOnly() || cmd.DynamicName || (skip != nil && cmd.ModeRead(skip)) {
 			continue
 		}
 		if len(out) == maxSuggested {
 			break // a longer set is no answer a person can judge: it will not cover the line
 		}
-		if ok, _ := covers(parsed, &Call{Tool: "Bash", Commands: []Command{*cmd}, Env: c.Env}); ok {
+		if ok, _ := covers(parsed, &command.Call{Tool: "Bash", Commands: []command.Command{*cmd}, Env: c.Env}); ok {
 			continue
 		}
 		if s := suggestCommand(c, cmd); s != "" {
@@ -175,11 +176,11 @@ func suggestBash(c *Call, skip RepoCheck) []string {
 		}
 	}
 	for _, w := range nonTrivialWrites(c) {
-		if w.unsure {
+		if w.Unsure {
 			continue
 		}
-		wc := Prepare("Write", map[string]any{"file_path": w.Abs}, c.Env)
-		if s := SuggestRules(wc); len(s) == 1 && !contains(out, s[0]) {
+		wc := command.Prepare("Write", map[string]any{"file_path": w.Abs}, c.Env)
+		if s := SuggestRules(wc); len(s) == 1 && !command.Contains(out, s[0]) {
 			out = append(out, s[0])
 		}
 	}
@@ -196,32 +197,32 @@ const maxSuggested = 16
 
 // suggestCommand is the narrowest useful rule that covers one simple
 // command, or "" when no rule short of a bare Bash does.
-func suggestCommand(c *Call, cmd *Command) string {
+func suggestCommand(c *command.Call, cmd *command.Command) string {
 	words := cmd.Words
 	if len(words) == 0 {
 		return ""
 	}
-	wrapped := len(cmd.more().wrappers) > 0
+	wrapped := len(cmd.More().Wrappers) > 0
 	var cands []string
-	if !wrapped && hasSubcommand(c, words) && !cmd.dynAt(1) {
+	if !wrapped && hasSubcommand(c, words) && !cmd.DynAt(1) {
 		if runsNext(words[0], words[1]) {
 			// npm run build, uv run pytest: the script or program it runs is part of the rule
-			if len(words) > 2 && !cmd.dynAt(2) {
-				cands = append(cands, "Bash("+quoteWord(words[0])+" "+words[1]+" "+quoteWord(words[2])+":*)")
+			if len(words) > 2 && !cmd.DynAt(2) {
+				cands = append(cands, "Bash("+command.QuoteWord(words[0])+" "+words[1]+" "+command.QuoteWord(words[2])+":*)")
 			}
 		} else {
-			cands = append(cands, "Bash("+quoteWord(words[0])+" "+words[1]+":*)")
+			cands = append(cands, "Bash("+command.QuoteWord(words[0])+" "+words[1]+":*)")
 		}
 	}
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		quoted[i] = quoteWord(w)
+		quoted[i] = command.QuoteWord(w)
 	}
 	cands = append(cands, "Bash("+strings.Join(quoted, " ")+")")
 	// the longest prefix of words known before the command runs; behind a
 	// wrapper (timeout 5 make) it must reach the wrapped command's name
 	static := 0
-	for static < len(words) && !cmd.dynAt(static) {
+	for static < len(words) && !cmd.DynAt(static) {
 		static++
 	}
 	least := 1
@@ -249,11 +250,11 @@ func suggestCommand(c *Call, cmd *Command) string {
 }
 
 // suggestWords is the rule for words that did not parse as commands.
-func suggestWords(c *Call, words []string, _ *Command) string {
+func suggestWords(c *command.Call, words []string, _ *command.Command) string {
 	if len(words) == 0 {
 		return "Bash(true)"
 	}
-	first := quoteWord(words[0])
+	first := command.QuoteWord(words[0])
 	if hasSubcommand(c, words) && !runsNext(words[0], words[1]) {
 		if r, ok := suggestRule("Bash(" + first + " " + words[1] + ":*)"); ok {
 			return r
@@ -261,7 +262,7 @@ func suggestWords(c *Call, words []string, _ *Command) string {
 	}
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		quoted[i] = quoteWord(w)
+		quoted[i] = command.QuoteWord(w)
 	}
 	if r, ok := suggestRule("Bash(" + strings.Join(quoted, " ") + ")"); ok && exactRuleFor(r, words) {
 		return r
@@ -294,7 +295,7 @@ func exactRuleFor(text string, words []string) bool {
 // npm install, docker compose): a rule for one of their commands names the
 // subcommand and leaves the arguments open (Bash(npm install:*)). For other
 // programs (echo ok, cd src, python3 hello.py) the rule is the exact command.
-var subcommandPrograms = table[map[string]bool]{make: func() map[string]bool {
+var subcommandPrograms = command.Table[map[string]bool]{Make: func() map[string]bool {
 	return map[string]bool{
 		"git": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "deno": true, "go": true,
 		"cargo": true, "rustup": true, "docker": true, "podman": true, "kubectl": true, "helm": true,
@@ -309,8 +310,8 @@ var subcommandPrograms = table[map[string]bool]{make: func() map[string]bool {
 
 // hasSubcommand reports whether words start with a program that takes a
 // subcommand and a word that looks like one (not a file in the folder).
-func hasSubcommand(c *Call, words []string) bool {
-	return len(words) > 1 && subcommandPrograms.get()[path.Base(words[0])] && subcommandWord(words[1]) && !c.namesFile(words[1])
+func hasSubcommand(c *command.Call, words []string) bool {
+	return len(words) > 1 && subcommandPrograms.Get()[path.Base(words[0])] && subcommandWord(words[1]) && !c.NamesFile(words[1])
 }
 
 // runsNext reports whether sub makes prog run what follows (npm run x, npm
@@ -321,7 +322,7 @@ func runsNext(prog, sub string) bool {
 	case "run", "run-script", "exec", "x", "dlx", "start":
 		return true
 	}
-	return runnerSubcommands.get()[path.Base(prog)][sub]
+	return command.RunnerSubcommands.Get()[path.Base(prog)][sub]
 }
 
 // subcommandWord reports whether w looks like a subcommand (install, push,

@@ -3,6 +3,7 @@ package matcher
 import (
 	"io/fs"
 	"path/filepath"
+	"vibing/internal/command"
 )
 
 // A Read deny rule may fire on a Bash line only because one of its
@@ -17,15 +18,15 @@ import (
 // that holds a file the rule names, when that is the only way it fires;
 // "" when it fires on a file the line names or writes, on a folder all of
 // whose files it names, or not at all.
-func (r *Rule) TreeHit(c *Call, list List) string {
-	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == AllowList ||
-		c.Err != nil || c.braceOverflow || c.dirOverflow || (r.Tool != "Read" && r.Tool != "NotebookRead") {
+func (r *Rule) TreeHit(c *command.Call, list command.List) string {
+	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == command.AllowList ||
+		c.Err != nil || c.BraceOverflow || c.DirOverflow || (r.Tool != "Read" && r.Tool != "NotebookRead") {
 		return ""
 	}
-	if list == DenyList {
+	if list == command.DenyList {
 		for i := range c.Modifies {
 			m := &c.Modifies[i]
-			if m.Inside() && !m.removes && m.names == nil {
+			if m.Inside() && !m.Removes && m.Names == nil {
 				continue // (as bashFileHit: writing new names into a folder reads nothing)
 			}
 			if r.matchPath(m, c, list) {
@@ -34,14 +35,14 @@ func (r *Rule) TreeHit(c *Call, list List) string {
 		}
 	}
 	dir := ""
-	paths := c.argPaths()
+	paths := c.ArgPaths()
 	for i := range paths {
 		p := &paths[i]
-		if p.meta {
+		if p.Meta {
 			continue
 		}
 		var hit bool
-		if p.tree && r.anyBase {
+		if p.Tree && r.anyBase {
 			hit = r.holds(p, c)
 		} else {
 			hit = r.matchPath(p, c, list)
@@ -49,7 +50,7 @@ func (r *Rule) TreeHit(c *Call, list List) string {
 		if !hit {
 			continue
 		}
-		if !p.tree || r.NamesAllBelow(p, c) {
+		if !p.Tree || r.NamesAllBelow(p, c) {
 			return ""
 		}
 		if dir == "" {
@@ -65,23 +66,23 @@ func (r *Rule) TreeHit(c *Call, list List) string {
 // NamesAllBelow reports whether the path rule names every file below the
 // folder p of call c (a name no rule spells, placed there, matches it in
 // the deny list), as written or resolved.
-func (r *Rule) NamesAllBelow(p *Path, c *Call) bool {
+func (r *Rule) NamesAllBelow(p *command.Path, c *command.Call) bool {
 	if r == nil || r.kind != kindPath || p == nil {
 		return false
 	}
-	realCwd, realHome := c.realCwd, c.realHome
+	realCwd, realHome := c.RealCwd, c.RealHome
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
-	return r.matchAbs(joinDir(p.Abs, "\x00x"), c.Env.Cwd, c.Env.Home, DenyList) ||
-		(p.Real != "" && r.matchAbs(joinDir(p.Real, "\x00x"), realCwd, realHome, DenyList))
+	return r.matchAbs(command.JoinDir(p.Abs, "\x00x"), c.Env.Cwd, c.Env.Home, command.DenyList) ||
+		(p.Real != "" && r.matchAbs(command.JoinDir(p.Real, "\x00x"), realCwd, realHome, command.DenyList))
 }
 
 // holds reports whether the folder p, which a command reads whole, holds a
 // file or folder the any-depth rule r names. The folders .git and
 // node_modules are not looked into (a limit the README states); a folder
 // too large to look through counts as holding one.
-func (r *Rule) holds(p *Path, c *Call) bool {
+func (r *Rule) holds(p *command.Path, c *command.Call) bool {
 	n := 0
 	found := false
 	for _, root := range []string{p.Abs, p.Real} {
@@ -90,7 +91,7 @@ func (r *Rule) holds(p *Path, c *Call) bool {
 				return nil
 			}
 			n++
-			if n > maxTreeEntries {
+			if n > command.MaxTreeEntries {
 				found = true
 				return filepath.SkipAll
 			}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+	"vibing/internal/command"
 
 	"vibing/internal/twingen"
 )
@@ -29,21 +30,21 @@ func TestGlobTwin(t *testing.T) {
 			t.Fatalf("%d of %d draws in %v", i, n, twinBudget)
 		}
 		p := twingen.Pattern(rng)
-		g, err := compileGlob(p)
+		g, err := command.CompileGlob(p)
 		if err != nil {
 			continue
 		}
 		s := twingen.Subject(rng, p)
-		fast, full := g.Match(s), g.matchFull(s)
+		fast, full := g.Match(s), g.MatchFull(s)
 		if fast != full {
-			t.Fatalf("pattern %q on %q: Match says %v, the whole pattern %v (tail %q, run %q)", p, s, fast, full, g.tail, g.need)
+			t.Fatalf("pattern %q on %q: Match says %v, the whole pattern %v (tail %q, run %q)", p, s, fast, full, g.Tail, g.Need)
 		}
 		if full {
 			matched++
 		}
-		if len(s) <= maxGlobFallback {
+		if len(s) <= command.MaxGlobFallback {
 			lib++
-			if want := g.g.Match(s); want != full {
+			if want := g.Lib.Match(s); want != full {
 				t.Fatalf("pattern %q on %q: the translation says %v, the glob library %v", p, s, full, want)
 			}
 		}
@@ -70,12 +71,12 @@ func TestRuleTwin(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the working folder as it is, and reached through a symlink
-	envs := []Env{NewEnv(w.Proj, w.Home), NewEnv(filepath.Join(w.Home, "projlink"), w.Home)}
+	envs := []command.Env{command.NewEnv(w.Proj, w.Home), command.NewEnv(filepath.Join(w.Home, "projlink"), w.Home)}
 	rng := rand.New(rand.NewPCG(23, 2))
 	fileTools := []string{"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "LS", "Grep", "Glob", "NotebookRead"}
 	n, hits := twinDraws(t), 0
 	// check holds the fast answers for one call to the reference's
-	check := func(text, tool string, input map[string]any, env Env) {
+	check := func(text, tool string, input map[string]any, env command.Env) {
 		r, err := ParseRule(text)
 		if err != nil {
 			return
@@ -85,9 +86,9 @@ func TestRuleTwin(t *testing.T) {
 			t.Fatalf("%s parses, but not as a reference rule: %v", text, err)
 		}
 		p := input[pathKey(tool)]
-		c, rc := Prepare(tool, input, env), PrepareReference(tool, input, env)
-		defer Release(c)
-		for _, list := range []List{AllowList, AskList, DenyList} {
+		c, rc := command.Prepare(tool, input, env), command.PrepareReference(tool, input, env)
+		defer command.Release(c)
+		for _, list := range []command.List{command.AllowList, command.AskList, command.DenyList} {
 			want := ref.Match(rc, list)
 			got := !r.Skips(c, list) && r.Match(c, list)
 			if got != want {
@@ -96,10 +97,10 @@ func TestRuleTwin(t *testing.T) {
 			if want {
 				hits++
 			}
-			if w, ok := c.EndWord(); ok && want && list == AllowList && r.EndTest().Rejects(w) {
+			if w, ok := c.EndWord(); ok && want && list == command.AllowList && r.EndTest().Rejects(w) {
 				t.Fatalf("%s on %s %q: the end test passes over a rule that allows it", text, tool, p)
 			}
-			if want && list != AllowList && r.NameTest().Rejects(c) {
+			if want && list != command.AllowList && r.NameTest().Rejects(c) {
 				t.Fatalf("%s on %s %q in %s: the name test passes over a rule that matches", text, tool, p, list)
 			}
 			if d := r.CwdDir(); want && d != "" && !cwdDirsHold(c, d) {
@@ -167,7 +168,7 @@ func pathKey(tool string) string {
 // cwdDirsHold reports whether the cut by folders keeps a rule anchored in
 // d for c (as session's forCall cuts): always when the call gives no
 // folders.
-func cwdDirsHold(c *Call, d string) bool {
+func cwdDirsHold(c *command.Call, d string) bool {
 	dirs, n, ok := c.CwdDirs()
 	if !ok {
 		return true

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"vibing/internal/command"
 
 	"vibing/internal/twingen"
 )
@@ -23,16 +24,16 @@ func FuzzGlobTwin(f *testing.F) {
 	f.Add(`**\/.env`, ".env")
 	f.Add("{**/,}.env", ".env")
 	f.Fuzz(func(t *testing.T, p, s string) {
-		g, err := compileGlob(p)
+		g, err := command.CompileGlob(p)
 		if err != nil {
 			return
 		}
-		full := g.matchFull(s)
+		full := g.MatchFull(s)
 		if fast := g.Match(s); fast != full {
-			t.Fatalf("pattern %q on %q: Match says %v, the whole pattern %v (tail %q, run %q)", p, s, fast, full, g.tail, g.need)
+			t.Fatalf("pattern %q on %q: Match says %v, the whole pattern %v (tail %q, run %q)", p, s, fast, full, g.Tail, g.Need)
 		}
 		if len(s) <= 64 && len(p) <= 64 && strings.Count(p, "*") <= 4 {
-			if want := g.g.Match(s); want != full {
+			if want := g.Lib.Match(s); want != full {
 				t.Fatalf("pattern %q on %q: the translation says %v, the glob library %v", p, s, full, want)
 			}
 		}
@@ -81,13 +82,13 @@ func FuzzRuleTwin(f *testing.F) {
 		if tool == "Bash" {
 			in = map[string]any{"command": "cat " + p}
 		}
-		env := NewEnv(fuzzWorld.Proj, fuzzWorld.Home)
+		env := command.NewEnv(fuzzWorld.Proj, fuzzWorld.Home)
 		if k >= 128 {
-			env = NewEnv(filepath.Join(fuzzWorld.Home, "projlink"), fuzzWorld.Home)
+			env = command.NewEnv(filepath.Join(fuzzWorld.Home, "projlink"), fuzzWorld.Home)
 		}
-		c, rc := Prepare(tool, in, env), PrepareReference(tool, in, env)
-		defer Release(c)
-		for _, list := range []List{AllowList, AskList, DenyList} {
+		c, rc := command.Prepare(tool, in, env), command.PrepareReference(tool, in, env)
+		defer command.Release(c)
+		for _, list := range []command.List{command.AllowList, command.AskList, command.DenyList} {
 			want := ref.Match(rc, list)
 			if got := !r.Skips(c, list) && r.Match(c, list); got != want {
 				t.Fatalf("%s on %s %q in %s: %v, the reference says %v", text, tool, p, list, got, want)

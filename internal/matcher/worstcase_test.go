@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -108,10 +109,10 @@ func TestWorstCase(t *testing.T) {
 				key = "file_path"
 			}
 			within(t, worstCaseBound, func() {
-				c := matcher.Prepare(tc.tool, map[string]any{key: tc.arg}, testEnv)
+				c := command.Prepare(tc.tool, map[string]any{key: tc.arg}, testEnv)
 				for _, text := range tc.fire {
 					r := mustRule(t, text)
-					for _, l := range []matcher.List{matcher.DenyList, matcher.AskList} {
+					for _, l := range []command.List{command.DenyList, command.AskList} {
 						if !r.Match(c, l) {
 							t.Errorf("%s %q does not fire (Err: %v)", l, text, c.Err)
 						}
@@ -119,7 +120,7 @@ func TestWorstCase(t *testing.T) {
 				}
 				for _, text := range tc.notAllow {
 					r := mustRule(t, text)
-					if r.Match(c, matcher.AllowList) {
+					if r.Match(c, command.AllowList) {
 						t.Errorf("allow %q matches", text)
 					}
 					if ok, _ := matcher.Covers([]*matcher.Rule{r}, c); ok {
@@ -168,7 +169,7 @@ func TestSizeCap(t *testing.T) {
 		if ok, _ := matcher.Covers([]*matcher.Rule{allow}, c); ok == tc.wantErr {
 			t.Errorf("Covers(Bash(echo:*), %d bytes) = %v, want %v", tc.size, ok, !tc.wantErr)
 		}
-		if got := deny.Match(c, matcher.DenyList); got != tc.wantErr {
+		if got := deny.Match(c, command.DenyList); got != tc.wantErr {
 			t.Errorf("deny Bash(rm:*) on %d bytes of echo = %v, want %v", tc.size, got, tc.wantErr)
 		}
 	}

@@ -1,8 +1,8 @@
 package policy_test
 
-import "vibing/internal/matcher"
+import "vibing/internal/command"
 
 var (
-	allowList = matcher.AllowList
-	denyList  = matcher.DenyList
+	allowList = command.AllowList
+	denyList  = command.DenyList
 )

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/safefile"
 )
 
@@ -16,7 +16,7 @@ import (
 // and what a person must notice, read from the one parsed model of the line
 // (matcher.Call): files written, moved or deleted, hosts contacted,
 // privilege, scripts run and commands run inside sh -c or eval.
-func bashPreview(c *matcher.Call, input map[string]any) Preview {
+func bashPreview(c *command.Call, input map[string]any) Preview {
 	p := Preview{Kind: KindCommand, Command: c.Command}
 	if d, ok := input["description"].(string); ok {
 		p.Description = strings.TrimSpace(d)
@@ -27,7 +27,7 @@ func bashPreview(c *matcher.Call, input map[string]any) Preview {
 
 // Effects lists, one short sentence each, what a Bash line does that a
 // person must notice before approving it.
-func Effects(c *matcher.Call) []string {
+func Effects(c *command.Call) []string {
 	e := &effects{c: c, seen: map[string]bool{}}
 	if c.Err != nil {
 		e.add("cannot be read in full: %v", c.Err)
@@ -52,7 +52,7 @@ func Effects(c *matcher.Call) []string {
 }
 
 type effects struct {
-	c    *matcher.Call
+	c    *command.Call
 	out  []string
 	seen map[string]bool
 }
@@ -216,7 +216,7 @@ func (e *effects) packageScript(name string) (string, bool) {
 	return s, ok
 }
 
-func runnerName(c *matcher.Command) string {
+func runnerName(c *command.Command) string {
 	args := c.Args
 	if len(args) == 0 {
 		args = c.Words

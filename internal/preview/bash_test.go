@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/preview"
 )
 
@@ -65,11 +65,11 @@ func TestBashEffects(t *testing.T) {
 	if len(cases) < 30 {
 		t.Fatalf("only %d command lines in %s, want at least 30", len(cases), file)
 	}
-	env := matcher.Env{Cwd: projectDir(t), Home: "/home/me"}
+	env := command.Env{Cwd: projectDir(t), Home: "/home/me"}
 	var out []string
 	out = append(out, header...)
 	for _, tc := range cases {
-		got := preview.Effects(matcher.Prepare("Bash", map[string]any{"command": tc.command}, env))
+		got := preview.Effects(command.Prepare("Bash", map[string]any{"command": tc.command}, env))
 		out = append(out, "$ "+tc.command)
 		if len(got) == 0 {
 			out = append(out, "-")

@@ -8,16 +8,16 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+	"vibing/internal/command"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"vibing/internal/matcher"
 	"vibing/internal/safefile"
 )
 
 // fileChange previews Edit, MultiEdit, Write and NotebookEdit against the
 // file as it is now.
-func fileChange(c *matcher.Call) Preview {
+func fileChange(c *command.Call) Preview {
 	p := Preview{Kind: KindDiff}
 	if c.Path == nil {
 		p.Problem = "the call names no file"

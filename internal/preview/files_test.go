@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/preview"
 )
 
@@ -26,7 +26,7 @@ func TestFilePreviews(t *testing.T) {
 	write("real/target.txt", "alpha\nbeta\n")
 	must(t, os.Symlink(filepath.Join(dir, "real/target.txt"), filepath.Join(dir, "link.txt")))
 	write("nb.ipynb", `{"cells":[{"id":"c1","cell_type":"code","source":["print(1)\n","print(2)"]}]}`)
-	env := matcher.Env{Cwd: dir, Home: "/home/me"}
+	env := command.Env{Cwd: dir, Home: "/home/me"}
 
 	tests := []struct {
 		name  string
@@ -164,7 +164,7 @@ func TestHugeFiles(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(dir, "big.txt"), []byte(b.String()), 0o644))
 	big := make([]byte, preview.MaxFileBytes+10)
 	must(t, os.WriteFile(filepath.Join(dir, "huge.txt"), big, 0o644))
-	env := matcher.Env{Cwd: dir}
+	env := command.Env{Cwd: dir}
 
 	start := time.Now()
 	p := preview.Build("Edit", map[string]any{"file_path": "big.txt", "old_string": "line 7000\n", "new_string": "LINE 7000\n"}, env)

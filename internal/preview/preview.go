@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/tools"
 )
 
@@ -83,8 +83,8 @@ type CommandVerdict struct {
 // Build builds the preview of one tool call, reading the files it would
 // change as they are now. It never fails: what cannot be shown is said in
 // Problem or Notes.
-func Build(tool string, input map[string]any, env matcher.Env) Preview {
-	c := matcher.Prepare(tool, input, env)
+func Build(tool string, input map[string]any, env command.Env) Preview {
+	c := command.Prepare(tool, input, env)
 	switch c.Tool {
 	case "Edit", "MultiEdit", "Write", "NotebookEdit":
 		return fileChange(c)
@@ -99,7 +99,7 @@ func Build(tool string, input map[string]any, env matcher.Env) Preview {
 	}
 	if cmd, ok := commandOf(c.Tool, input); ok {
 		if c.Tool != "Bash" {
-			c = matcher.Prepare("Bash", map[string]any{"command": cmd}, env)
+			c = command.Prepare("Bash", map[string]any{"command": cmd}, env)
 		}
 		return bashPreview(c, input)
 	}
@@ -177,7 +177,7 @@ func relPath(p, cwd string) string {
 	if cwd == "" {
 		return p
 	}
-	abs := matcher.ResolvePath(p, matcher.Env{Cwd: cwd}).Abs
+	abs := command.ResolvePath(p, command.Env{Cwd: cwd}).Abs
 	if abs == cwd {
 		return "."
 	}

@@ -2,8 +2,8 @@ package preview_test
 
 import (
 	"testing"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/preview"
 )
 
@@ -28,7 +28,7 @@ func TestQuestions(t *testing.T) {
 		{"a question without text", map[string]any{"questions": []any{map[string]any{"options": []any{}}}}, preview.KindJSON, 0, "", "the agent's question has no text"},
 	}
 	for _, tt := range tests {
-		p := preview.Build("AskUserQuestion", tt.input, matcher.Env{Cwd: "/w"})
+		p := preview.Build("AskUserQuestion", tt.input, command.Env{Cwd: "/w"})
 		if p.Kind != tt.kind || len(p.Questions) != tt.count || p.Problem != tt.problem {
 			t.Errorf("%s: Build = %+v, want kind %s, %d questions, problem %q", tt.name, p, tt.kind, tt.count, tt.problem)
 		}
@@ -36,7 +36,7 @@ func TestQuestions(t *testing.T) {
 			t.Errorf("%s: Detail = %q, want %q", tt.name, d, tt.detail)
 		}
 	}
-	p := preview.Build("AskUserQuestion", tests[1].input, matcher.Env{Cwd: "/w"})
+	p := preview.Build("AskUserQuestion", tests[1].input, command.Env{Cwd: "/w"})
 	if q := p.Questions[1]; !q.MultiSelect || q.Question != "B?" || len(q.Options) != 2 || q.Options[1].Label != "q" {
 		t.Errorf("second question = %+v", q)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/auditrow"
 	"vibing/internal/claude"
@@ -70,7 +71,7 @@ func CheckRule(text string) RuleCheck {
 	r, err := parseRule(text)
 	if err != nil {
 		rc := RuleCheck{Err: err.Error()}
-		var re *matcher.RuleError
+		var re *command.RuleError
 		if errors.As(err, &re) {
 			rc.Example = re.Example
 		}
@@ -87,7 +88,7 @@ func parseRule(text string) (r *matcher.Rule, err error) {
 		}
 	}()
 	if strings.TrimSpace(text) == "" {
-		return nil, &matcher.RuleError{Rule: text, Msg: "a rule cannot be empty", Example: "Bash(npm test:*)"}
+		return nil, &command.RuleError{Rule: text, Msg: "a rule cannot be empty", Example: "Bash(npm test:*)"}
 	}
 	r, err = matcher.ParseRule(text)
 	if err == nil && r == nil {
@@ -117,7 +118,7 @@ func (h *Host) checkCommand(_ context.Context, p params) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := matcher.CheckShell(cmd); err != nil {
+	if err := command.CheckShell(cmd); err != nil {
 		return failed(err.Error()), nil
 	}
 	return map[string]any{"ok": true}, nil

@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/preview"
 )
 
@@ -57,7 +57,7 @@ func Describe(tool string, input map[string]any) string {
 	return preview.Describe(tool, input, "")
 }
 
-func (s *state) env() matcher.Env {
+func (s *state) env() command.Env {
 	env := s.r.Env
 	if env.Cwd == "" {
 		env.Cwd = s.r.Turn.Cwd

@@ -6,8 +6,8 @@ package run
 
 import (
 	"fmt"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -66,7 +66,7 @@ func (s *state) writes(p *Permission, input map[string]any) []string {
 	if p.Cwd != "" {
 		env.Shell = []string{p.Cwd}
 	}
-	c := matcher.PrepareUnresolved(p.Tool, input, env)
+	c := command.PrepareUnresolved(p.Tool, input, env)
 	if p.Tool != "Bash" {
 		if c.Path == nil {
 			return nil
@@ -130,12 +130,12 @@ func (s *state) noteVanishing(p *Permission, v Verdict) {
 	if p.Cwd != "" {
 		env.Shell = []string{p.Cwd}
 	}
-	c := matcher.PrepareUnresolved(p.Tool, input, env)
+	c := command.PrepareUnresolved(p.Tool, input, env)
 	var paths []string
 	if p.Tool != "Bash" && c.Path != nil {
 		paths = append(paths, c.Path.Abs)
 	}
-	for _, w := range [][]matcher.Path{c.Modifies, c.Writes} {
+	for _, w := range [][]command.Path{c.Modifies, c.Writes} {
 		for i := range w {
 			paths = append(paths, w[i].Abs)
 		}

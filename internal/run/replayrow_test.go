@@ -3,8 +3,8 @@ package run_test
 import (
 	"context"
 	"testing"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/run"
 	"vibing/internal/runtest"
 )
@@ -20,14 +20,14 @@ func TestRowsRecordResumedAndCwd(t *testing.T) {
 	tests := []struct {
 		name    string
 		eng     run.Engine
-		env     matcher.Env
+		env     command.Env
 		turnCwd string
 		resumed bool
 		cwd     string
 	}{
-		{"fresh, the engine's folder", askBash{}, matcher.Env{Cwd: "/proj/one"}, "/elsewhere", false, "/proj/one"},
-		{"resumed, the engine's folder", resumedBash{}, matcher.Env{Cwd: "/proj/two"}, "", true, "/proj/two"},
-		{"no engine folder: the turn's", resumedBash{}, matcher.Env{}, "/proj/three", true, "/proj/three"},
+		{"fresh, the engine's folder", askBash{}, command.Env{Cwd: "/proj/one"}, "/elsewhere", false, "/proj/one"},
+		{"resumed, the engine's folder", resumedBash{}, command.Env{Cwd: "/proj/two"}, "", true, "/proj/two"},
+		{"no engine folder: the turn's", resumedBash{}, command.Env{}, "/proj/three", true, "/proj/three"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"io"
 	"strings"
 	"time"
+	"vibing/internal/command"
 
 	"vibing/internal/changes"
-	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -31,7 +31,7 @@ type Runner struct {
 	Turn    Turn     // everything but the prompt
 
 	// WriteBack, when set, persists an "always" answer to the chat file.
-	WriteBack func(list matcher.List, rule string) error
+	WriteBack func(list command.List, rule string) error
 
 	ApprovalTimeout time.Duration // default 60 s
 	CancelGrace     time.Duration // interrupt → kill; default 2 s
@@ -50,7 +50,7 @@ type Runner struct {
 
 	// Env is where approval previews read the files a call would change;
 	// its zero value reads them from Turn.Cwd.
-	Env matcher.Env
+	Env command.Env
 
 	// Vanishes, when set, reports whether a file the agent writes at path
 	// is gone when its process ends (the sandbox's private /tmp): an
@@ -684,7 +684,7 @@ func (s *state) answer(m Input) {
 		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 	case AllowForSession, DenyForSession:
 		allow := m.Decision == AllowForSession
-		rules, ok := s.checkRules(m, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
+		rules, ok := s.checkRules(m, rule, map[bool]command.List{true: command.AllowList, false: command.DenyList}[allow])
 		if !ok {
 			return // still pending: the editor asks for the rule again
 		}
@@ -702,9 +702,9 @@ func (s *state) answer(m Input) {
 			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 		}
 	case AlwaysAllow, AlwaysDeny:
-		list := matcher.AllowList
+		list := command.AllowList
 		if m.Decision == AlwaysDeny {
-			list = matcher.DenyList
+			list = command.DenyList
 		}
 		rules, ok := s.checkRules(m, rule, list)
 		if !ok {
@@ -716,7 +716,7 @@ func (s *state) answer(m Input) {
 				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 				return
 			}
-			if list == matcher.AllowList {
+			if list == command.AllowList {
 				// An allow rule does not outrank an ask rule (pipeline steps 5
 				// and 6), so "always" would still ask again in this run; a
 				// session grant (step 4) applies it at once.
@@ -731,7 +731,7 @@ func (s *state) answer(m Input) {
 				}
 			}
 		}
-		if list == matcher.AllowList {
+		if list == command.AllowList {
 			s.approve(m.Decision)
 		} else {
 			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
@@ -762,7 +762,7 @@ func (s *state) grant(rule string, allow bool) error {
 	return err
 }
 
-func (s *state) addRule(list matcher.List, rule string) error {
+func (s *state) addRule(list command.List, rule string) error {
 	if rule == "" {
 		return errors.New("no rule to add")
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 	"vibing/internal/selfexe"
@@ -189,13 +190,13 @@ func (d *deriver) hide(p string, lr session.LayerRule, hid map[string]bool) bool
 		keeps = append(keeps, struct{ path, what string }{b, "vibing-agent"})
 	}
 	for _, keep := range keeps {
-		if keep.path != "" && matcher.Within(realPath(keep.path), r) {
+		if keep.path != "" && command.Within(realPath(keep.path), r) {
 			d.note(fmt.Sprintf("%s is not hidden although %s (%s) names it: it holds %s", r, lr.Rule, lr.Source, keep.what))
 			return false
 		}
 	}
 	for _, w := range d.v.Writable {
-		if matcher.Within(w.Path, r) {
+		if command.Within(w.Path, r) {
 			d.note(fmt.Sprintf("%s is not hidden although %s (%s) names it: it holds the writable folder %s", r, lr.Rule, lr.Source, w.Path))
 			return false
 		}

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/procs"
 )
 
@@ -209,16 +209,16 @@ func (v *View) Prepare(o Options) (*Prepared, error) {
 // shows reports whether p is in the sandbox at all: below /tmp only what
 // is bound over the private /tmp shows.
 func (v *View) shows(p string) bool {
-	if !matcher.Within(p, "/tmp") {
+	if !command.Within(p, "/tmp") {
 		return true
 	}
 	for _, vis := range v.Visible {
-		if matcher.Within(p, vis) {
+		if command.Within(p, vis) {
 			return true
 		}
 	}
 	for _, w := range v.Writable {
-		if matcher.Within(p, w.Path) {
+		if command.Within(p, w.Path) {
 			return true
 		}
 	}
@@ -233,13 +233,13 @@ func (v *View) Vanishes(p string) bool { return v != nil && !v.shows(p) }
 // inPrivateTmp reports whether p lies below /tmp where nothing shows it
 // (the private /tmp already hides it).
 func (v *View) inPrivateTmp(p string, show []string) bool {
-	return matcher.Within(p, "/tmp") && !v.shows(p) && !within(p, show)
+	return command.Within(p, "/tmp") && !v.shows(p) && !within(p, show)
 }
 
 // within reports whether p lies in (or is) one of dirs.
 func within(p string, dirs []string) bool {
 	for _, d := range dirs {
-		if matcher.Within(p, d) {
+		if command.Within(p, d) {
 			return true
 		}
 	}
@@ -249,7 +249,7 @@ func within(p string, dirs []string) bool {
 // below reports whether p lies strictly inside one of dirs.
 func below(p string, dirs []string) bool {
 	for _, d := range dirs {
-		if p != d && matcher.Within(p, d) {
+		if p != d && command.Within(p, d) {
 			return true
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/selfexe"
 	"vibing/internal/session"
 )
@@ -124,7 +124,7 @@ func Derive(in Input) *View {
 type deriver struct {
 	in   Input
 	twin *session.Engine // in.Engine's slow twin: the view is decided by it (Engine.Reference)
-	env  matcher.Env
+	env  command.Env
 	home string
 	v    *View
 	max  int
@@ -194,7 +194,7 @@ func goModCache(home string) string {
 // inWritable reports whether p lies in a writable folder.
 func (d *deriver) inWritable(p string) bool {
 	for _, w := range d.v.Writable {
-		if matcher.Within(p, w.Path) {
+		if command.Within(p, w.Path) {
 			return true
 		}
 	}
@@ -204,7 +204,7 @@ func (d *deriver) inWritable(p string) bool {
 // coveredRO reports whether p lies in a read-only entry already listed.
 func (d *deriver) coveredRO(p string) bool {
 	for _, e := range d.v.ReadOnly {
-		if e.Dir && matcher.Within(p, e.Path) && p != e.Path {
+		if e.Dir && command.Within(p, e.Path) && p != e.Path {
 			return true
 		}
 	}
@@ -372,7 +372,7 @@ func (d *deriver) visible() {
 	tmp := realPath(os.TempDir())
 	runtimeDirs, _ := sessionSockets(os.Getenv)
 	covered := func(r string) bool {
-		return matcher.Within(r, tmp) || matcher.Within(r, "/tmp") || within(r, runtimeDirs)
+		return command.Within(r, tmp) || command.Within(r, "/tmp") || within(r, runtimeDirs)
 	}
 	shown := append([]string{d.in.Root, d.env.Cwd, d.home, d.in.Claude, d.in.Config}, selfexe.Pair(d.in.Binary)...)
 	for _, p := range append(shown, d.in.HookFiles...) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 	"vibing/internal/session"
@@ -92,7 +93,7 @@ func (d *deriver) wholeFolder(r *matcher.Rule, lr session.LayerRule, root string
 // touchesWritable reports whether p lies in a writable folder or holds one.
 func (d *deriver) touchesWritable(p string) bool {
 	for _, w := range d.v.Writable {
-		if matcher.Within(p, w.Path) || matcher.Within(w.Path, p) {
+		if command.Within(p, w.Path) || command.Within(w.Path, p) {
 			return true
 		}
 	}
@@ -176,7 +177,7 @@ func (d *deriver) holdReadOnly(p string, lr session.LayerRule, missing bool) boo
 		keeps = append(keeps, struct{ path, what string }{filepath.Join(d.home, ".claude"), "the claude CLI's state"})
 	}
 	for _, keep := range keeps {
-		if keep.path != "" && matcher.Within(realPath(keep.path), r) {
+		if keep.path != "" && command.Within(realPath(keep.path), r) {
 			d.note(fmt.Sprintf("%s is not made read-only although %s (%s) names it: it holds %s", r, lr.Rule, lr.Source, keep.what))
 			return false
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
@@ -33,11 +34,11 @@ type autorunHit struct {
 }
 
 // autorun is the step for allowed calls (see above).
-func (e *Engine) autorun(c, bc *matcher.Call, d Decision) Decision {
+func (e *Engine) autorun(c, bc *command.Call, d Decision) Decision {
 	if d.Decision != Allow {
 		return d
 	}
-	for _, v := range []*matcher.Call{c, bc} {
+	for _, v := range []*command.Call{c, bc} {
 		if v == nil {
 			continue
 		}
@@ -48,7 +49,7 @@ func (e *Engine) autorun(c, bc *matcher.Call, d Decision) Decision {
 			return e.autorunAsk(c, v, h)
 		}
 	}
-	for _, v := range []*matcher.Call{c, bc} {
+	for _, v := range []*command.Call{c, bc} {
 		if v == nil || v.Tool != "Bash" {
 			continue
 		}
@@ -75,7 +76,7 @@ func (e *Engine) allowedByName(d Decision) bool {
 
 // unseenAsk is the ask for a command the engine cannot see through, through
 // step 8.
-func (e *Engine) unseenAsk(c *matcher.Call, why string) Decision {
+func (e *Engine) unseenAsk(c *command.Call, why string) Decision {
 	return e.askEveryMode(fmt.Sprintf("%s runs what the engine cannot see (%s), which could change vibing's permissions or a file that runs code", describe(c), why),
 		"Allow the program by name, e.g. /allow "+matcher.Suggest(c))
 }
@@ -98,7 +99,7 @@ func (e *Engine) askEveryMode(why, allowHow string) Decision {
 }
 
 // autorunAsk is the ask for hit h, through step 8.
-func (e *Engine) autorunAsk(c, v *matcher.Call, h autorunHit) Decision {
+func (e *Engine) autorunAsk(c, v *command.Call, h autorunHit) Decision {
 	verb := " changes"
 	if h.maybe {
 		verb = " may change"
@@ -113,11 +114,11 @@ func (e *Engine) autorunAsk(c, v *matcher.Call, h autorunHit) Decision {
 
 // explicitRule is the allow rule that names h: an Edit rule on its path
 // (relative to the working directory when inside it).
-func (e *Engine) explicitRule(v *matcher.Call, h autorunHit) string {
+func (e *Engine) explicitRule(v *command.Call, h autorunHit) string {
 	if !filepath.IsAbs(h.path) {
 		return matcher.Suggest(v)
 	}
-	return matcher.Suggest(matcher.Prepare("Edit", map[string]any{"file_path": h.path}, v.Env))
+	return matcher.Suggest(command.Prepare("Edit", map[string]any{"file_path": h.path}, v.Env))
 }
 
 // namedByAllow reports whether an allow rule (chat, preset or session) names
@@ -125,7 +126,7 @@ func (e *Engine) explicitRule(v *matcher.Call, h autorunHit) string {
 // holds the file's or folder's own name (Edit(.git/hooks/pre-commit),
 // Write(CLAUDE.md), Edit(.claude/commands/**), Bash(git config user.name:*))
 // - never a broad Edit, Write or Bash allow, nor Edit(**).
-func (e *Engine) namedByAllow(v *matcher.Call, h autorunHit) bool {
+func (e *Engine) namedByAllow(v *command.Call, h autorunHit) bool {
 	write := e.prepare("Write", map[string]any{"file_path": h.path}, v.Env)
 	for _, list := range [][]*rule{e.allow, e.sessAllow} {
 		for _, r := range list {
@@ -134,11 +135,11 @@ func (e *Engine) namedByAllow(v *matcher.Call, h autorunHit) bool {
 			}
 			switch r.Rule.Tool {
 			case "Edit", "Write", "MultiEdit", "NotebookEdit":
-				if r.Rule.Match(write, matcher.AllowList) {
+				if r.Rule.Match(write, command.AllowList) {
 					return true
 				}
 			case "Bash":
-				if v.Tool == "Bash" && r.Rule.Match(v, matcher.AllowList) {
+				if v.Tool == "Bash" && r.Rule.Match(v, command.AllowList) {
 					return true
 				}
 			}
@@ -169,9 +170,9 @@ func namesAny(arg string, names [][]string) bool {
 
 // autorunHits lists the files that run code by themselves that v would
 // change.
-func (e *Engine) autorunHits(v *matcher.Call) []autorunHit {
+func (e *Engine) autorunHits(v *command.Call) []autorunHit {
 	var out []autorunHit
-	check := func(p matcher.Path) {
+	check := func(p command.Path) {
 		for _, s := range []string{p.Abs, p.Real} {
 			if h, ok := e.classify(s); ok {
 				out = append(out, h)

@@ -4,8 +4,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // The families of files that run code or pull in files by themselves, in
@@ -228,7 +227,7 @@ var gitChangers = map[string]bool{
 // config` setting a key, a git subcommand that rewrites the files it names,
 // a program that is not known to only read and names one, and a script text
 // that names one.
-func (e *Engine) autorunByCommand(v *matcher.Call) []autorunHit {
+func (e *Engine) autorunByCommand(v *command.Call) []autorunHit {
 	var out []autorunHit
 	for i := range v.Commands {
 		args := v.Commands[i].Args
@@ -291,7 +290,7 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 				continue
 			}
 			if strings.ContainsAny(cand, "/~") {
-				if h, ok := e.classify(matcher.ResolvePath(cand, e.env).Real); ok {
+				if h, ok := e.classify(command.ResolvePath(cand, e.env).Real); ok {
 					out = append(out, h)
 				}
 			}
@@ -351,9 +350,9 @@ func (e *Engine) gitConfigFile(args []string) string {
 		case a == "--system":
 			return "/etc/gitconfig"
 		case (a == "-f" || a == "--file") && i+1 < len(args):
-			return matcher.ResolvePath(args[i+1], e.env).Abs
+			return command.ResolvePath(args[i+1], e.env).Abs
 		case strings.HasPrefix(a, "--file="):
-			return matcher.ResolvePath(strings.TrimPrefix(a, "--file="), e.env).Abs
+			return command.ResolvePath(strings.TrimPrefix(a, "--file="), e.env).Abs
 		}
 	}
 	return filepath.Join(e.env.Cwd, ".git", "config")

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"vibing/internal/command"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"vibing/internal/config"
-	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -43,7 +43,7 @@ func BenchmarkBashSplit(b *testing.B) {
 	var st syscall.Stat_t
 	fns := []func(){
 		func() { e.Decide("Bash", in) },
-		func() { matcher.Release(e.Prepare("Bash", in)) },
+		func() { command.Release(e.Prepare("Bash", in)) },
 		func() {
 			rd.Reset(line)
 			if _, err := parser.Parse(&rd, ""); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
@@ -19,7 +20,7 @@ import (
 // (Monitor, mcp__server__tool, a prefix) or from Bash allow rules that cover
 // the command, as they would cover it in Bash; a bare "ask: Bash" yields to
 // either, like to any narrower allow.
-func (e *Engine) commandView(c *matcher.Call) *matcher.Call {
+func (e *Engine) commandView(c *command.Call) *command.Call {
 	if c.Tool == "Bash" {
 		return nil
 	}
@@ -92,7 +93,7 @@ func posixSpelling(line string) string {
 }
 
 // commandText is the command a call runs, for describing it.
-func commandText(c *matcher.Call) string {
+func commandText(c *command.Call) string {
 	if c.Tool == "Bash" {
 		return c.Command
 	}
@@ -102,13 +103,13 @@ func commandText(c *matcher.Call) string {
 
 // searchNote explains a Read rule that fires on a Grep because of what lies
 // below its folder rather than the folder itself.
-func searchNote(v *matcher.Call, r *rule) string {
+func searchNote(v *command.Call, r *rule) string {
 	if v.Tool != "Grep" || r.Rule == nil || r.Rule.Tool != "Read" || !r.Rule.HasArg() || v.Err != nil {
 		return ""
 	}
 	root, _ := v.SearchRoot()
-	probe := &matcher.Call{Tool: "Read", Path: &root, Env: v.Env, Detail: root.Abs}
-	if r.Rule.Match(probe, matcher.DenyList) {
+	probe := &command.Call{Tool: "Read", Path: &root, Env: v.Env, Detail: root.Abs}
+	if r.Rule.Match(probe, command.DenyList) {
 		return ""
 	}
 	return fmt.Sprintf(", which names files below %s that the search would read; give a narrower path or a glob that leaves them out", root.Abs)
@@ -122,7 +123,7 @@ func (e *Engine) Suggest(tool string, input map[string]any) string {
 	c := e.Prepare(tool, input)
 	bc := e.commandView(c)
 	if d := e.DecideCall(c); d.Source == SourceAutorun {
-		for _, v := range []*matcher.Call{c, bc} {
+		for _, v := range []*command.Call{c, bc} {
 			if v == nil {
 				continue
 			}
@@ -141,7 +142,7 @@ func (e *Engine) Suggest(tool string, input map[string]any) string {
 
 // coversWithReads is matcher.CoversWithReads with this engine's repository
 // check, under its lock.
-func (e *Engine) coversWithReads(rules []*matcher.Rule, v *matcher.Call) bool {
+func (e *Engine) coversWithReads(rules []*matcher.Rule, v *command.Call) bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	_, ok := matcher.CoversWithReads(rules, v, e.repoReadable(v))
@@ -154,7 +155,7 @@ func (e *Engine) coversWithReads(rules []*matcher.Rule, v *matcher.Call) bool {
 // the call — for the allow list, allow it as the allow list would (each
 // simple command of a Bash line, each file it writes); for the deny list,
 // fire on it. The error says in one sentence what is wrong.
-func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List, text string) error {
+func (e *Engine) RulesCover(tool string, input map[string]any, list command.List, text string) error {
 	texts := matcher.SplitRules(text)
 	if len(texts) == 0 {
 		return errors.New("no rule was given")
@@ -168,12 +169,12 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List
 		rules = append(rules, r)
 	}
 	c := e.Prepare(tool, input)
-	views := []*matcher.Call{c}
+	views := []*command.Call{c}
 	if bc := e.commandView(c); bc != nil {
 		views = append(views, bc)
 	}
 	for _, v := range views {
-		if list == matcher.AllowList {
+		if list == command.AllowList {
 			if ok, _ := matcher.Covers(rules, v); ok {
 				return nil
 			}
@@ -189,14 +190,14 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List
 		}
 	}
 	what := "does not allow"
-	if list != matcher.AllowList {
+	if list != command.AllowList {
 		what = "does not match"
 	}
 	if len(rules) > 1 {
 		what = strings.Replace(what, "does", "do", 1)
 	}
 	hint := ""
-	if s := e.Suggest(tool, input); s != "" && s != text && list == matcher.AllowList {
+	if s := e.Suggest(tool, input); s != "" && s != text && list == command.AllowList {
 		hint = fmt.Sprintf(" (the rules that do: %s)", s)
 	}
 	return fmt.Errorf("%s %s %s%s", text, what, describe(c), hint)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"vibing/internal/command"
 
 	"vibing/internal/config"
 	"vibing/internal/cowmap"
@@ -36,7 +37,7 @@ func (r *rule) String() string {
 
 // matches reports whether r fires for c in list, failing closed for rules
 // that could not be parsed.
-func (r *rule) matches(c *matcher.Call, list matcher.List) bool {
+func (r *rule) matches(c *command.Call, list command.List) bool {
 	if r.err != nil {
 		return r.invalidMatches(c, list)
 	}
@@ -47,8 +48,8 @@ func (r *rule) matches(c *matcher.Call, list matcher.List) bool {
 }
 
 // invalidMatches is matches for a rule that could not be parsed.
-func (r *rule) invalidMatches(c *matcher.Call, list matcher.List) bool {
-	if list == matcher.AllowList {
+func (r *rule) invalidMatches(c *command.Call, list command.List) bool {
+	if list == command.AllowList {
 		return false
 	}
 	return r.tool == "" || tools.Same(r.tool, c.Tool)
@@ -57,7 +58,7 @@ func (r *rule) invalidMatches(c *matcher.Call, list matcher.List) bool {
 // Engine decides tool calls for one chat. It is safe for concurrent use.
 type Engine struct {
 	cfg     *config.Config
-	env     matcher.Env
+	env     command.Env
 	mode    string
 	preset  string
 	resumed bool
@@ -225,7 +226,7 @@ func (e *Engine) setEnv(opts Options) error {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	e.env = matcher.NewEnv(filepath.Clean(abs), home)
+	e.env = command.NewEnv(filepath.Clean(abs), home)
 	return nil
 }
 
@@ -370,23 +371,23 @@ func otherOf(tool string) string {
 }
 
 // Env returns where the engine resolves paths.
-func (e *Engine) Env() matcher.Env { return e.env }
+func (e *Engine) Env() command.Env { return e.env }
 
 // Err returns the error that makes the engine deny everything, if any.
 func (e *Engine) Err() error { return e.broken }
 
 // Prepare prepares a call in this engine's environment.
-func (e *Engine) Prepare(tool string, input map[string]any) *matcher.Call {
+func (e *Engine) Prepare(tool string, input map[string]any) *command.Call {
 	// Tool names never carry spaces; trimming keeps " Bash" from slipping past "Bash" rules.
 	return e.prepare(strings.TrimSpace(tool), input, e.env)
 }
 
 // prepare is matcher.Prepare, or PrepareReference for the slow twin.
-func (e *Engine) prepare(tool string, input map[string]any, env matcher.Env) *matcher.Call {
+func (e *Engine) prepare(tool string, input map[string]any, env command.Env) *command.Call {
 	if e.ref {
-		return matcher.PrepareReference(tool, input, env)
+		return command.PrepareReference(tool, input, env)
 	}
-	return matcher.Prepare(tool, input, env)
+	return command.Prepare(tool, input, env)
 }
 
 // parseRule is matcher.ParseRule, or ParseReferenceRule for the slow twin.
@@ -401,7 +402,7 @@ func (e *Engine) parseRule(text string) (*matcher.Rule, error) {
 func (e *Engine) Decide(tool string, input map[string]any) Decision {
 	c := e.prepareFor(tool, input, e.env)
 	d := e.DecideCall(c)
-	matcher.Release(c) // the decision holds strings only: nothing of c outlives it
+	command.Release(c) // the decision holds strings only: nothing of c outlives it
 	return d
 }
 
@@ -441,8 +442,8 @@ func (e *Engine) GrantOnce(tool string) {
 // AddRule adds a rule to the chat's allow or deny list in memory (an
 // always_allow / always_deny answer applied at once). It returns the
 // canonical rule text's error when the rule is invalid.
-func (e *Engine) AddRule(list matcher.List, text string) error {
-	if list == matcher.AllowList && e.sw.DisableAlways {
+func (e *Engine) AddRule(list command.List, text string) error {
+	if list == command.AllowList && e.sw.DisableAlways {
 		return errors.New("always-allow answers are turned off by managed policy (disable_always)")
 	}
 	if e.sw.ManagedRulesOnly {
@@ -456,13 +457,13 @@ func (e *Engine) AddRule(list matcher.List, text string) error {
 	defer e.mu.Unlock()
 	e.dropIndex()
 	switch list {
-	case matcher.AllowList:
+	case command.AllowList:
 		e.allow = append(e.allow, &rule{Rule: r, text: text, source: SourceAllowList, layer: LayerChat, origin: LayerChat})
 		e.noteAllowSource(e.allow[len(e.allow)-1])
 		e.ownAllow[r.Text] = true
-	case matcher.DenyList:
+	case command.DenyList:
 		e.deny = append(e.deny, &rule{Rule: r, text: text, source: SourceDenyList, layer: LayerChat, origin: LayerChat})
-	case matcher.AskList:
+	case command.AskList:
 		e.ask = append(e.ask, &rule{Rule: r, text: text, source: SourceAskList, layer: LayerChat, origin: LayerChat})
 	}
 	return nil

@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	"vibing/internal/command"
 
 	"golang.org/x/sys/unix"
 
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
-	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -97,7 +97,7 @@ func benchFloor(b *testing.B, fc floorCase, n int) {
 	}
 	fns := []func(){
 		func() { e.Decide(fc.tool, in) },
-		func() { matcher.ResolvePath(fc.path, env) },
+		func() { command.ResolvePath(fc.path, env) },
 		func() { floorSyscalls(b, target) },
 		func() { _, _ = filepath.EvalSymlinks(target) },
 	}

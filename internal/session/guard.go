@@ -7,15 +7,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/config"
-	"vibing/internal/matcher"
 )
 
 // guardedPaths lists what no tool call may modify: the project's .vibing
 // folder, the chat file, the user's config file, vibing's state folder (audit
 // database) and the user's vibing configuration folder.
-func guardedPaths(cfg *config.Config, opts Options, env matcher.Env) []string {
+func guardedPaths(cfg *config.Config, opts Options, env command.Env) []string {
 	root := opts.ProjectRoot
 	if root == "" {
 		root = env.Cwd
@@ -47,11 +47,11 @@ func (e *Engine) guardList() []string {
 }
 
 // appendGuard adds p, and its resolved target where that differs, to out.
-func appendGuard(out []string, p string, env matcher.Env) []string {
+func appendGuard(out []string, p string, env command.Env) []string {
 	if p == "" {
 		return out
 	}
-	r := matcher.ResolvePath(p, env)
+	r := command.ResolvePath(p, env)
 	// each once: every call is checked against the whole list
 	if !slices.Contains(out, r.Abs) {
 		out = append(out, r.Abs)
@@ -63,7 +63,7 @@ func appendGuard(out []string, p string, env matcher.Env) []string {
 }
 
 // guard is step 1: it reports the guarded path that c would modify.
-func (e *Engine) guard(c *matcher.Call) (string, bool) {
+func (e *Engine) guard(c *command.Call) (string, bool) {
 	if c.Tool != "Bash" {
 		// a file tool writes one path (no slice of copies for it)
 		if info := c.ToolInfo(); info != nil && info.Edit && c.Path != nil {
@@ -88,20 +88,20 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 	starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
 	cds, unknown := cdTargets(c, starts)
 	unknown = unknown || lost
-	var buf [4]matcher.Path // most lines start in one folder and change into none
+	var buf [4]command.Path // most lines start in one folder and change into none
 	dirs := append(buf[:0], cds...)
 	for _, d := range starts {
-		dirs = append(dirs, matcher.Path{Abs: d})
+		dirs = append(dirs, command.Path{Abs: d})
 	}
-	dirs = append(dirs, matcher.Path{Abs: e.env.Cwd})
+	dirs = append(dirs, command.Path{Abs: e.env.Cwd})
 	dirs = uniqueDirs(dirs)
-	var resolved []matcher.Path // the relative targets, from each folder
+	var resolved []command.Path // the relative targets, from each folder
 	for _, p := range c.Modifies {
 		if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
 			continue
 		}
 		for _, dir := range dirs {
-			resolved = append(resolved, matcher.ResolvePath(p.Raw, matcher.Env{Cwd: dir.Abs, Home: e.env.Home}))
+			resolved = append(resolved, command.ResolvePath(p.Raw, command.Env{Cwd: dir.Abs, Home: e.env.Home}))
 		}
 		if unknown {
 			if g, ok := e.namesGuarded(p.Raw); ok {
@@ -119,7 +119,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 			return g, true
 		}
 	}
-	for _, paths := range [2][]matcher.Path{c.Modifies, resolved} {
+	for _, paths := range [2][]command.Path{c.Modifies, resolved} {
 		for i := range paths {
 			if g, ok := e.guardedBy(&paths[i]); ok {
 				return g, true
@@ -130,7 +130,7 @@ func (e *Engine) guard(c *matcher.Call) (string, bool) {
 }
 
 // guardedBy reports the guarded path a write of p may change.
-func (e *Engine) guardedBy(p *matcher.Path) (string, bool) {
+func (e *Engine) guardedBy(p *command.Path) (string, bool) {
 	same := p.Real == p.Abs
 	for _, g := range e.guardList() {
 		if under(p.Abs, g) || (!same && under(p.Real, g)) {
@@ -155,7 +155,7 @@ func under(p, g string) bool {
 
 // uniqueDirs drops repeated folders (the shell's folder is usually the
 // working directory): each costs a look-up per word.
-func uniqueDirs(dirs []matcher.Path) []matcher.Path {
+func uniqueDirs(dirs []command.Path) []command.Path {
 	out := dirs[:0]
 next:
 	for _, d := range dirs {
@@ -172,7 +172,7 @@ next:
 // cdTargets returns the folders a Bash line changes into (resolved from
 // every folder it starts in), and whether some change goes to a folder
 // only known at run time.
-func cdTargets(c *matcher.Call, starts []string) (dirs []matcher.Path, unknown bool) {
+func cdTargets(c *command.Call, starts []string) (dirs []command.Path, unknown bool) {
 	for _, cmd := range c.Commands {
 		if len(cmd.Args) == 0 {
 			continue
@@ -187,7 +187,7 @@ func cdTargets(c *matcher.Call, starts []string) (dirs []matcher.Path, unknown b
 			continue
 		}
 		for _, base := range starts {
-			dirs = append(dirs, matcher.ResolvePath(cmd.Args[len(cmd.Args)-1], matcher.Env{Cwd: base, Home: c.Env.Home}))
+			dirs = append(dirs, command.ResolvePath(cmd.Args[len(cmd.Args)-1], command.Env{Cwd: base, Home: c.Env.Home}))
 		}
 	}
 	return dirs, unknown
@@ -207,7 +207,7 @@ func (e *Engine) namesGuarded(raw string) (string, bool) {
 }
 
 // within reports whether p is dir or lies below it.
-func within(p, dir string) bool { return matcher.Within(p, dir) }
+func within(p, dir string) bool { return command.Within(p, dir) }
 
 // namedByOpaque reports a guarded path named by a command that is not known
 // to only read: its effect on the files it names cannot be told from its
@@ -215,7 +215,7 @@ func within(p, dir string) bool { return matcher.Within(p, dir) }
 // folder in dirs (where the line starts and the folders it changes into);
 // when one of those lies in a guarded folder, any such command is refused
 // (a script names its files in ways no word shows: rmtree('chat')).
-func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bool) {
+func (e *Engine) namedByOpaque(c *command.Call, dirs []command.Path) (string, bool) {
 	looked := false
 	for _, cmd := range c.Commands {
 		if len(cmd.Args) == 0 || cmd.ReadOnly() {
@@ -239,7 +239,7 @@ func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bo
 }
 
 // guardedDir reports the guarded folder one of dirs lies in.
-func (e *Engine) guardedDir(dirs []matcher.Path) (string, bool) {
+func (e *Engine) guardedDir(dirs []command.Path) (string, bool) {
 	for _, d := range dirs {
 		for _, g := range e.guardList() {
 			if within(d.Abs, g) || within(d.Real, g) {
@@ -254,7 +254,7 @@ func (e *Engine) guardedDir(dirs []matcher.Path) (string, bool) {
 // (after an "x=" prefix), or inside a script text by the guarded folder's or
 // file's distinctive name. A word is looked up for c (Call.Exists): the file
 // rules that resolve it later read the same look-up.
-func (e *Engine) mentionsGuarded(c *matcher.Call, w string, dirs []matcher.Path) (string, bool) {
+func (e *Engine) mentionsGuarded(c *command.Call, w string, dirs []command.Path) (string, bool) {
 	cands := []string{w}
 	if i := strings.IndexByte(w, '='); i >= 0 {
 		cands = append(cands, w[i+1:])
@@ -267,7 +267,7 @@ func (e *Engine) mentionsGuarded(c *matcher.Call, w string, dirs []matcher.Path)
 			if !mayBePath(c, cand, dir.Abs) {
 				continue
 			}
-			p := c.ResolveWord(cand, matcher.Env{Cwd: dir.Abs, Home: e.env.Home})
+			p := c.ResolveWord(cand, command.Env{Cwd: dir.Abs, Home: e.env.Home})
 			for _, g := range e.guardList() {
 				if within(p.Abs, g) || within(p.Real, g) {
 					return g, true
@@ -291,7 +291,7 @@ func (e *Engine) mentionsGuarded(c *matcher.Call, w string, dirs []matcher.Path)
 // a look-up per folder): a word with a "/" or "~", or the name of something
 // that exists in dir (one lstat per name for the call c, whether or not it
 // is a symlink and its target exists).
-func mayBePath(c *matcher.Call, w, dir string) bool {
+func mayBePath(c *command.Call, w, dir string) bool {
 	if strings.ContainsAny(w, "/~") {
 		return true
 	}
@@ -339,7 +339,7 @@ const maxGuardEntries = 2000
 // -name '*.pyc' -delete): then only when a folder on the way from p to g,
 // g itself, or an entry below g (the first maxGuardEntries looked at; past
 // them it may) has such a name.
-func namedReaches(p *matcher.Path, g string) bool {
+func namedReaches(p *command.Path, g string) bool {
 	if !p.Named() {
 		return true
 	}
@@ -367,7 +367,7 @@ func namedReaches(p *matcher.Path, g string) bool {
 }
 
 // guardDenial is the deny of the guard (step 1) for c, which could modify p.
-func guardDenial(c *matcher.Call, p string) Decision {
+func guardDenial(c *command.Call, p string) Decision {
 	return Decision{Decision: Deny, Source: SourceGuard,
 		Reason: fmt.Sprintf("%s could modify %s, which holds vibing's permissions; only you can change those (use the slash commands).", describe(c), p)}
 }

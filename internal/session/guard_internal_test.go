@@ -4,8 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // TestCleanAbs holds cleanAbs to what filepath.Clean leaves unchanged.
@@ -50,7 +49,7 @@ func TestExists(t *testing.T) {
 		{"/", "tmp", true},
 		{"relative-nowhere", "file", false},
 	} {
-		if got := new(matcher.Call).Exists(joinName(tc.dir, tc.name)); got != tc.want {
+		if got := new(command.Call).Exists(joinName(tc.dir, tc.name)); got != tc.want {
 			t.Errorf("exists(%q, %q) = %v, want %v", tc.dir, tc.name, got, tc.want)
 		}
 	}

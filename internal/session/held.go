@@ -2,8 +2,7 @@ package session
 
 import (
 	"fmt"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // Deny rules held back (step 2): a rule of the person's that fires only on
@@ -14,12 +13,12 @@ import (
 // reads a folder whole (grep -r x ., the Grep tool over a folder) that holds
 // a file the rule names, which folder; "" otherwise (also when the rule
 // names every file of that folder: then nothing else is read).
-func wholeFolder(v *matcher.Call, r *rule) string {
+func wholeFolder(v *command.Call, r *rule) string {
 	if r.Rule == nil || !r.Rule.OnFiles() {
 		return ""
 	}
 	if v.Tool == "Bash" {
-		return r.Rule.TreeHit(v, matcher.DenyList)
+		return r.Rule.TreeHit(v, command.DenyList)
 	}
 	if searchNote(v, r) != "" {
 		if root, _ := v.SearchRoot(); !r.Rule.NamesAllBelow(&root, v) {
@@ -34,23 +33,23 @@ func wholeFolder(v *matcher.Call, r *rule) string {
 // cannot see through, or on a folder read whole that holds what it names,
 // and it is no rule of the managed layer (the organisation's floor never
 // asks). The person then judges what the engine cannot.
-func (e *Engine) softens(v *matcher.Call, r *rule) bool {
+func (e *Engine) softens(v *command.Call, r *rule) bool {
 	if r.err != nil || v.Err != nil || r.layer == LayerManaged {
 		return false
 	}
-	return r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != ""
+	return r.Rule.Unseen(v, command.DenyList) != "" || wholeFolder(v, r) != ""
 }
 
 // unseenDenyAsk is the decision on c when the deny rule r fires on its
 // view v only on what the engine cannot see (softens): an ask in every
 // mode, answered once (an always or session answer would not outrank the
 // rule), or the refusal where no prompt can be shown.
-func (e *Engine) unseenDenyAsk(c, v *matcher.Call, r *rule) Decision {
+func (e *Engine) unseenDenyAsk(c, v *command.Call, r *rule) Decision {
 	var what string
 	if dir := wholeFolder(v, r); dir != "" {
 		what = fmt.Sprintf("it reads all of %s, which holds what the rule %s denies", dir, r.String())
 	} else {
-		what = fmt.Sprintf("%s, because %s; the rule %s denies what it may touch", unseenWhat(r), r.Rule.Unseen(v, matcher.DenyList), r.String())
+		what = fmt.Sprintf("%s, because %s; the rule %s denies what it may touch", unseenWhat(r), r.Rule.Unseen(v, command.DenyList), r.String())
 	}
 	if !e.canPrompt() {
 		d := e.denial(c, v, r)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/cowmap"
 	"vibing/internal/matcher"
@@ -93,7 +94,7 @@ const maxCutSets = 256
 // allowed Edit); every other rule stays, in its order, so the rule that
 // decides is the same. The cut depends only on the rules, the tool and the
 // path's folders, and is kept per folders (the set is the tool's).
-func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
+func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 	if !cutPerCall {
 		return s
 	}
@@ -104,7 +105,7 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 	if !ok {
 		return s
 	}
-	return s.cutBy(folderKey(dirs[:n]), func(r *rule, list matcher.List) bool {
+	return s.cutBy(folderKey(dirs[:n]), func(r *rule, list command.List) bool {
 		if r.Rule == nil {
 			return true // invalid: fails closed in deny and ask
 		}
@@ -127,11 +128,11 @@ func (s *ruleSet) forCall(c *matcher.Call) *ruleSet {
 // cutBy is the set cut down to the rules keep keeps, every list alike (a
 // list left out would lose its rules: the managed asks once were), kept
 // under key until the rules change, for up to maxCutSets keys.
-func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) *ruleSet {
+func (s *ruleSet) cutBy(key string, keep func(r *rule, list command.List) bool) *ruleSet {
 	if t, ok := s.cuts.Load(key); ok {
 		return t
 	}
-	cut := func(rules []*rule, list matcher.List) []*rule {
+	cut := func(rules []*rule, list command.List) []*rule {
 		out := make([]*rule, 0, len(rules))
 		for _, r := range rules {
 			if keep(r, list) {
@@ -140,7 +141,7 @@ func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) 
 		}
 		return out
 	}
-	deny, ask, allow := matcher.DenyList, matcher.AskList, matcher.AllowList
+	deny, ask, allow := command.DenyList, command.AskList, command.AllowList
 	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
 		managedAsk: cut(s.managedAsk, ask), sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
 	t.derive()
@@ -154,7 +155,7 @@ func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) 
 // (file, host, regex, bare and invalid rules, wildcards that do not fix a
 // name) stays, in its order. The cut depends only on the rules and the
 // line's command names, and is kept per set of names like forCall's.
-func (s *ruleSet) forCommands(c *matcher.Call) *ruleSet {
+func (s *ruleSet) forCommands(c *command.Call) *ruleSet {
 	var buf [8]string
 	keys, ok := c.CommandKeys(buf[:0])
 	if !ok {
@@ -165,7 +166,7 @@ func (s *ruleSet) forCommands(c *matcher.Call) *ruleSet {
 	if t, ok := s.cuts.LoadBytes(key); ok {
 		return t // (the key spelled on the stack: no string made for a set seen before)
 	}
-	return s.cutBy(string(key), func(r *rule, _ matcher.List) bool {
+	return s.cutBy(string(key), func(r *rule, _ command.List) bool {
 		k, ok := r.Rule.CommandKey() // nil (invalid): kept, fails closed
 		return !ok || slices.Contains(keys, k)
 	})
@@ -275,10 +276,10 @@ func mayApply(r *rule, tool string) bool {
 // alike, with no rule of any list that reads paths for that tool (a path or
 // regex rule, or one that could not be parsed). The guard and the autorun
 // step look at writes only. In every other case the path is resolved.
-func (e *Engine) prepareFor(tool string, input map[string]any, env matcher.Env) *matcher.Call {
+func (e *Engine) prepareFor(tool string, input map[string]any, env command.Env) *command.Call {
 	tool = strings.TrimSpace(tool)
 	if e.pathsIrrelevant(tool) {
-		return matcher.PrepareUnresolved(tool, input, env)
+		return command.PrepareUnresolved(tool, input, env)
 	}
 	return e.prepare(tool, input, env)
 }

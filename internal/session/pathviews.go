@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"vibing/internal/command"
 
-	"vibing/internal/matcher"
 	"vibing/internal/tools"
 )
 
@@ -23,7 +23,7 @@ const maxPathViews = 16
 
 // pathViews returns an Edit call for every path an unknown or MCP tool's
 // input carries; nil for a tool the engine knows.
-func (e *Engine) pathViews(c *matcher.Call) []*matcher.Call {
+func (e *Engine) pathViews(c *command.Call) []*command.Call {
 	if c.Tool == "Bash" || (c.ToolInfo() != nil && !tools.IsMCP(c.Tool)) || c.Input == nil {
 		return nil
 	}
@@ -54,7 +54,7 @@ func (e *Engine) pathViews(c *matcher.Call) []*matcher.Call {
 		}
 	}
 	walk("", c.Input, 0)
-	out := make([]*matcher.Call, 0, len(paths))
+	out := make([]*command.Call, 0, len(paths))
 	for _, p := range paths {
 		out = append(out, e.prepare("Edit", map[string]any{"file_path": p}, c.Env))
 	}
@@ -92,7 +92,7 @@ func pathValue(key, v string) (string, bool) {
 
 // pathViewsDecide decides the path views of c: a refusal, an ask a rule
 // makes, or ok false when none stands in the way.
-func (e *Engine) pathViewsDecide(c *matcher.Call, views []*matcher.Call) (deny, ask Decision, hasDeny, hasAsk bool) {
+func (e *Engine) pathViewsDecide(c *command.Call, views []*command.Call) (deny, ask Decision, hasDeny, hasAsk bool) {
 	for _, v := range views {
 		d := e.decide(v)
 		what := fmt.Sprintf("%s names %s, which it may read or change: ", c.Tool, v.Path.Abs)

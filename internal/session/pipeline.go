@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/config"
 	"vibing/internal/matcher"
@@ -10,7 +11,7 @@ import (
 )
 
 // DecideCall runs the pipeline for a prepared call.
-func (e *Engine) DecideCall(c *matcher.Call) Decision {
+func (e *Engine) DecideCall(c *command.Call) Decision {
 	if c.Tool == "WebFetch" && c.Err == nil && c.Host == "" {
 		// "evil.com/x" parses as a path: no host means no domain rule can
 		// speak for it, so it fails closed like any unreadable input.
@@ -44,7 +45,7 @@ func (e *Engine) limitAnswers(d *Decision) {
 	}
 }
 
-func (e *Engine) decide(c *matcher.Call) Decision {
+func (e *Engine) decide(c *command.Call) Decision {
 	if e.broken != nil {
 		return Decision{Decision: Deny, Source: SourceConfig, Reason: capitalize(e.broken.Error()) + "."}
 	}
@@ -100,7 +101,7 @@ func (e *Engine) decide(c *matcher.Call) Decision {
 
 // byRules is steps 2 to 8 for c and, for a tool that runs a command, its Bash
 // view bc (rule set bs).
-func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *ruleSet) Decision {
+func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *ruleSet) Decision {
 	// 2. deny list and the default deny rules; a rule that fires only on
 	// what the engine cannot see through (or on a folder read whole that
 	// holds what it names) is held back: it asks below, unless another
@@ -135,11 +136,11 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 
 	if soft != nil {
 		// a session deny that fires still refuses; else a person judges
-		if r := firstMatch(c, rs.sessDeny, matcher.DenyList); r != nil {
+		if r := firstMatch(c, rs.sessDeny, command.DenyList); r != nil {
 			return sessionDenial(c, r)
 		}
 		if bc != nil {
-			if r := firstMatch(bc, bs.sessDeny, matcher.DenyList); r != nil {
+			if r := firstMatch(bc, bs.sessDeny, command.DenyList); r != nil {
 				return sessionDenial(c, r)
 			}
 		}
@@ -147,21 +148,21 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 	}
 
 	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
-	if r := firstMatch(c, rs.managedAsk, matcher.AskList); r != nil {
+	if r := firstMatch(c, rs.managedAsk, command.AskList); r != nil {
 		return e.managedAskBy(c, c, r)
 	}
 	if bc != nil {
-		if r := firstMatch(bc, bs.managedAsk, matcher.AskList); r != nil {
+		if r := firstMatch(bc, bs.managedAsk, command.AskList); r != nil {
 			return e.managedAskBy(c, bc, r)
 		}
 	}
 
 	// 3. session deny
-	if r := firstMatch(c, rs.sessDeny, matcher.DenyList); r != nil {
+	if r := firstMatch(c, rs.sessDeny, command.DenyList); r != nil {
 		return sessionDenial(c, r)
 	}
 	if bc != nil {
-		if r := firstMatch(bc, bs.sessDeny, matcher.DenyList); r != nil {
+		if r := firstMatch(bc, bs.sessDeny, command.DenyList); r != nil {
 			return sessionDenial(c, r)
 		}
 	}
@@ -220,7 +221,7 @@ func (e *Engine) byRules(c *matcher.Call, rs *ruleSet, bc *matcher.Call, bs *rul
 }
 
 // firstMatch is the first of the rules that matches v in list, or nil.
-func firstMatch(v *matcher.Call, rules []*rule, list matcher.List) *rule {
+func firstMatch(v *command.Call, rules []*rule, list command.List) *rule {
 	for _, r := range rules {
 		if r.matches(v, list) {
 			return r
@@ -230,14 +231,14 @@ func firstMatch(v *matcher.Call, rules []*rule, list matcher.List) *rule {
 }
 
 // defaultDenial is the deny of c by the default rule against name.
-func defaultDenial(c *matcher.Call, name string) Decision {
+func defaultDenial(c *command.Call, name string) Decision {
 	return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
 		Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
 }
 
 // managedAskBy is the ask of the managed ask rule r on view v of c (step
 // 2b), which can be approved only once.
-func (e *Engine) managedAskBy(c, v *matcher.Call, r *rule) Decision {
+func (e *Engine) managedAskBy(c, v *command.Call, r *rule) Decision {
 	d := e.askBy(c, v, r)
 	if d.Decision == Ask {
 		d.NoAlways, d.NoSession = true, true
@@ -247,14 +248,14 @@ func (e *Engine) managedAskBy(c, v *matcher.Call, r *rule) Decision {
 }
 
 // sessionDenial is the deny of c by the session rule r (step 3).
-func sessionDenial(c *matcher.Call, r *rule) Decision {
+func sessionDenial(c *command.Call, r *rule) Decision {
 	return Decision{Decision: Deny, Rule: r.String(), Source: SourceSession,
 		Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
 }
 
 // denyRule is step 2 for the rules of one view v of a call (names: their
 // name tests side by side, or nil): the rule that denies it, or nil.
-func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest, kernel map[string]bool) *rule {
+func denyRule(v *command.Call, rules []*rule, names []matcher.NameTest, kernel map[string]bool) *rule {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see, or on a folder read whole
 	if len(names) != len(rules) {
 		names = nil
@@ -263,13 +264,13 @@ func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest, kernel m
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		if !r.matches(v, matcher.DenyList) {
+		if !r.matches(v, command.DenyList) {
 			continue
 		}
-		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && r.Rule.HostsUnseen(v, matcher.DenyList) != "" {
+		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && r.Rule.HostsUnseen(v, command.DenyList) != "" {
 			continue // the sandbox's proxy refuses the host, whichever it is
 		}
-		if (unseenBy == nil || kernel != nil) && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != "") {
+		if (unseenBy == nil || kernel != nil) && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, command.DenyList) != "" || wholeFolder(v, r) != "") {
 			if kernel[r.String()] && r.layer != LayerManaged {
 				// the sandbox holds it (HoldByKernel): what the line cannot
 				// be seen to do, the kernel refuses
@@ -288,7 +289,7 @@ func denyRule(v *matcher.Call, rules []*rule, names []matcher.NameTest, kernel m
 }
 
 // denial is the deny of rule r on view v of call c, with its reason.
-func (e *Engine) denial(c, v *matcher.Call, r *rule) Decision {
+func (e *Engine) denial(c, v *command.Call, r *rule) Decision {
 	src := r.decisionSource(SourceDenyList)
 	d := Decision{Decision: Deny, Rule: r.String(), Source: src,
 		Reason: say(c, " is denied by the rule ", r.String(), searchNote(v, r), hostClause(v, r), ".")}
@@ -298,9 +299,9 @@ func (e *Engine) denial(c, v *matcher.Call, r *rule) Decision {
 	case v.Err != nil:
 		d.Reason = fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), v.Err)
 	default:
-		if why := r.Rule.Unseen(v, matcher.DenyList); why != "" {
+		if why := r.Rule.Unseen(v, command.DenyList); why != "" {
 			d.Reason = fmt.Sprintf("%s is denied by the rule %s: %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
-		} else if hit := r.Rule.FileHit(v, matcher.DenyList); hit != "" {
+		} else if hit := r.Rule.FileHit(v, command.DenyList); hit != "" {
 			d.Reason = fmt.Sprintf("%s is denied by the rule %s, as %s.", describe(c), r.String(), hit)
 		}
 	}
@@ -325,7 +326,7 @@ func unseenWhat(r *rule) string {
 // allow never outranks the person's own ask. For a command's Bash view,
 // own (the tool's rule set) holds allow rules that name the tool itself:
 // they too are narrower than a bare "ask: Bash".
-func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) {
+func (e *Engine) askStep(c, v *command.Call, rs, own *ruleSet) (Decision, bool) {
 	r, bare := askRule(v, rs)
 	return e.askFrom(c, v, rs, own, r, bare)
 }
@@ -333,7 +334,7 @@ func (e *Engine) askStep(c, v *matcher.Call, rs, own *ruleSet) (Decision, bool) 
 // askRule is the loop of step 5 over rs's ask rules for view v: the first
 // rule with an argument (or regex) that matches, else the first bare one
 // ("ask: Tool") that does, or neither.
-func askRule(v *matcher.Call, rs *ruleSet) (r, bareAsk *rule) {
+func askRule(v *command.Call, rs *ruleSet) (r, bareAsk *rule) {
 	names := rs.askNames
 	if len(names) != len(rs.ask) {
 		names = nil
@@ -342,7 +343,7 @@ func askRule(v *matcher.Call, rs *ruleSet) (r, bareAsk *rule) {
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		if !a.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
+		if !a.matches(v, command.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
 		if a.err == nil && !a.Rule.HasArg() && !a.Rule.IsRegex() {
@@ -357,7 +358,7 @@ func askRule(v *matcher.Call, rs *ruleSet) (r, bareAsk *rule) {
 }
 
 // askFrom is askStep once askRule found r or bareAsk.
-func (e *Engine) askFrom(c, v *matcher.Call, rs, own *ruleSet, r, bareAsk *rule) (Decision, bool) {
+func (e *Engine) askFrom(c, v *command.Call, rs, own *ruleSet, r, bareAsk *rule) (Decision, bool) {
 	if r != nil {
 		return e.askBy(c, v, r), true
 	}
@@ -462,13 +463,13 @@ func (r *rule) decisionSource(def string) string {
 }
 
 // askBy is the ask of ask-list rule r on view v of c (step 5), through step 8.
-func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
+func (e *Engine) askBy(c, v *command.Call, r *rule) Decision {
 	src := r.decisionSource(SourceAskList)
 	reason := say(c, " needs approval (ask: ", r.String(), searchNote(v, r), hostClause(v, r), ").")
 	if r.Rule != nil {
-		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
+		if why := r.Rule.Unseen(v, command.AskList); why != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
-		} else if hit := r.Rule.FileHit(v, matcher.AskList); hit != "" {
+		} else if hit := r.Rule.FileHit(v, command.AskList); hit != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s), as %s.", describe(c), r.String(), hit)
 		}
 	}
@@ -476,14 +477,14 @@ func (e *Engine) askBy(c, v *matcher.Call, r *rule) Decision {
 }
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
-func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *matcher.Call) (string, bool) {
+func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *command.Call) (string, bool) {
 	return e.allowedBy(rules, nil, valid, c)
 }
 
 // allowedBy is allowed with the rules' end words side by side (ends[i] is
 // rules[i].EndTest(), or nil): a rule whose end the path's lacks is passed
 // over without a look at the rule itself.
-func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*matcher.Rule, c *matcher.Call) (string, bool) {
+func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*matcher.Rule, c *command.Call) (string, bool) {
 	if len(rules) == 0 {
 		return "", false
 	}
@@ -502,14 +503,14 @@ func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*match
 			if ends[i].Rejects(w) {
 				continue // (inlined: most file rules end otherwise than the path)
 			}
-			if r := rules[i]; r.matches(c, matcher.AllowList) {
+			if r := rules[i]; r.matches(c, command.AllowList) {
 				return r.String(), true
 			}
 		}
 		return "", false
 	}
 	for _, r := range rules { // (matches passes over what the end tests would, by Skips)
-		if r.matches(c, matcher.AllowList) {
+		if r.matches(c, command.AllowList) {
 			return r.String(), true
 		}
 	}
@@ -539,7 +540,7 @@ func (e *Engine) sourceOfAllow(text string) string {
 // naming the grant or rule. The reads are the mode's: not in
 // bypassPermissions (which allows all), not under an "always" policy for
 // Bash (which asks before every read).
-func (e *Engine) allowedWithReads(c *matcher.Call, rs *ruleSet) (Decision, bool) {
+func (e *Engine) allowedWithReads(c *command.Call, rs *ruleSet) (Decision, bool) {
 	if c.Tool != "Bash" || !e.readsBeside() || (len(rs.sessAllowValid) == 0 && len(rs.allowValid) == 0) {
 		return Decision{}, false
 	}
@@ -569,7 +570,7 @@ func (e *Engine) readsBeside() bool {
 // suggest is the rule set for an always or session answer to c, or for the
 // guidance of a refused ask: without rules for the reads the mode lets
 // pass beside them.
-func (e *Engine) suggest(c *matcher.Call) string {
+func (e *Engine) suggest(c *command.Call) string {
 	if e.readsBeside() {
 		return matcher.JoinRules(matcher.SuggestBesideReads(c, e.repoReadable(c)))
 	}
@@ -577,7 +578,7 @@ func (e *Engine) suggest(c *matcher.Call) string {
 }
 
 // byMode is step 7: what happens to a call that no rule names.
-func (e *Engine) byMode(c *matcher.Call) Decision {
+func (e *Engine) byMode(c *command.Call) Decision {
 	info := c.ToolInfo()
 	known := info != nil
 	level := tools.LevelIn(info)
@@ -651,7 +652,7 @@ func (e *Engine) byMode(c *matcher.Call) Decision {
 // decision of default or acceptEdits mode. Only an "always" policy on a tool
 // the mode allowed, and "trust"/"once" on a tool the mode asked about, change
 // the outcome; outside the working directory nothing is trusted.
-func (e *Engine) policy(c *matcher.Call, d *Decision) {
+func (e *Engine) policy(c *command.Call, d *Decision) {
 	if d.Decision == Ask && len(e.onceGranted) > 0 && e.onceGranted[c.Tool] && c.Err == nil {
 		// a "once" grant stands in for this step only: ask rules came first
 		d.Decision, d.Source = Allow, SourceSession
@@ -688,7 +689,7 @@ func (e *Engine) policyOf(tool string) (string, bool) {
 }
 
 // finishAsk is step 8: an ask that cannot be asked becomes a deny with guidance.
-func (e *Engine) finishAsk(c *matcher.Call, d Decision) Decision {
+func (e *Engine) finishAsk(c *command.Call, d Decision) Decision {
 	if d.Decision != Ask {
 		return d
 	}
@@ -724,13 +725,13 @@ func (e *Engine) canPrompt() bool {
 }
 
 // describe names a call in a sentence: "Bash (npm install)", "Read of /x".
-func describe(c *matcher.Call) string {
+func describe(c *command.Call) string {
 	a, b, d, f := describeParts(c)
 	return a + b + d + f
 }
 
 // describeParts is describe in the parts it is made of, for say.
-func describeParts(c *matcher.Call) (tool, sep, what, end string) {
+func describeParts(c *command.Call) (tool, sep, what, end string) {
 	if cmd := commandText(c); cmd != "" {
 		return c.Tool, " (", short(cmd), ")"
 	}
@@ -747,7 +748,7 @@ func describeParts(c *matcher.Call) (tool, sep, what, end string) {
 
 // say is a sentence about c: describe(c) followed by the parts, built in
 // one allocation (a decision's reason is built for every call).
-func say(c *matcher.Call, parts ...string) string {
+func say(c *command.Call, parts ...string) string {
 	a, b, d, f := describeParts(c)
 	n := len(a) + len(b) + len(d) + len(f)
 	for _, p := range parts {

@@ -3,8 +3,7 @@ package session
 import (
 	"os"
 	"path/filepath"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // repoReadable is the check a Bash line's git show, diff, log -p or blame
@@ -15,14 +14,14 @@ import (
 // it. A regex rule, a bare Read rule and a rule for a base name at any depth
 // (Read(.env) names .env in every folder) name files everywhere. The caller
 // holds e.mu (read); the check runs only when such a command is met.
-func (e *Engine) repoReadable(c *matcher.Call) matcher.RepoCheck {
+func (e *Engine) repoReadable(c *command.Call) command.RepoCheck {
 	return func() bool { return e.repoBlocker(c) == "" }
 }
 
 // repoBlocker is why the repository around c's folder may not be read
 // whole: the first Read deny or ask rule that may name a file in it, or
 // that there is no repository folder; "" when it may be read.
-func (e *Engine) repoBlocker(c *matcher.Call) string {
+func (e *Engine) repoBlocker(c *command.Call) string {
 	{
 		root, ok := repoRoot(c.Env.Cwd)
 		if !ok {
@@ -30,7 +29,7 @@ func (e *Engine) repoBlocker(c *matcher.Call) string {
 		}
 		inRepo := func(dir string) bool {
 			for _, d := range []string{dir, resolveLoose(dir)} {
-				if matcher.Within(d, root) || matcher.Within(root, d) {
+				if command.Within(d, root) || command.Within(root, d) {
 					return true
 				}
 			}
@@ -39,8 +38,8 @@ func (e *Engine) repoBlocker(c *matcher.Call) string {
 		rs := e.rulesFor("Read")
 		for _, list := range []struct {
 			rules []*rule
-			list  matcher.List
-		}{{rs.deny, matcher.DenyList}, {rs.managedAsk, matcher.AskList}, {rs.ask, matcher.AskList}, {rs.sessDeny, matcher.DenyList}} {
+			list  command.List
+		}{{rs.deny, command.DenyList}, {rs.managedAsk, command.AskList}, {rs.ask, command.AskList}, {rs.sessDeny, command.DenyList}} {
 			for _, r := range list.rules {
 				if r.err != nil || r.Rule == nil || r.Rule.IsRegex() || !r.Rule.OnFiles() {
 					return ruleNamed(r, list.list) // (a rule that did not parse, a regex, a bare Read: everywhere)
@@ -60,7 +59,7 @@ func (e *Engine) repoBlocker(c *matcher.Call) string {
 
 // repoWhy is the clause of an ask's reason that says why git may not print
 // what the repository around c's folder holds.
-func (e *Engine) repoWhy(c *matcher.Call) string {
+func (e *Engine) repoWhy(c *command.Call) string {
 	b := e.repoBlocker(c)
 	if b == "no .git folder" {
 		return "no .git folder of a repository lies around the folder"
@@ -69,8 +68,8 @@ func (e *Engine) repoWhy(c *matcher.Call) string {
 }
 
 // ruleNamed is rule r of list as a reason names it: "the deny rule Read(.env)".
-func ruleNamed(r *rule, list matcher.List) string {
-	if list == matcher.DenyList {
+func ruleNamed(r *rule, list command.List) string {
+	if list == command.DenyList {
 		return "the deny rule " + r.String()
 	}
 	return "the ask rule " + r.String()

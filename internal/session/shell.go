@@ -3,8 +3,7 @@ package session
 import (
 	"path/filepath"
 	"sync"
-
-	"vibing/internal/matcher"
+	"vibing/internal/command"
 )
 
 // shellTrack remembers where the agent's shell may be, for a call whose
@@ -42,7 +41,7 @@ func (e *Engine) DecideIn(tool string, input map[string]any, cwd string) Decisio
 		// it may leave the shell, whatever order the calls run in
 		e.shell.moved(c.ShellAfter())
 	}
-	matcher.Release(c) // the decision holds strings only: nothing of c outlives it
+	command.Release(c) // the decision holds strings only: nothing of c outlives it
 	return d
 }
 

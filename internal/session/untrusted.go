@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -12,7 +13,7 @@ import (
 // project file would allow it once trusted: its allow rules count for
 // nothing until then, but the person should know why the team's policy
 // does not apply.
-func (e *Engine) noteUntrusted(c, bc *matcher.Call, d *Decision) {
+func (e *Engine) noteUntrusted(c, bc *command.Call, d *Decision) {
 	say := func(names []string, rule string) {
 		what := strings.Join(names, " and ")
 		if rule != "" {
@@ -23,7 +24,7 @@ func (e *Engine) noteUntrusted(c, bc *matcher.Call, d *Decision) {
 		d.Reason += fmt.Sprintf(" %s, but you have not trusted it: run :VibingTrust (vibing-agent trust %s) if you do.", what, strings.Join(names, " "))
 	}
 	nameOf := func(r *rule) string { return strings.TrimPrefix(r.source, r.layer+":") }
-	for _, v := range []*matcher.Call{c, bc} {
+	for _, v := range []*command.Call{c, bc} {
 		if v == nil {
 			continue
 		}
@@ -52,7 +53,7 @@ func (e *Engine) noteUntrusted(c, bc *matcher.Call, d *Decision) {
 			continue
 		}
 		for _, r := range e.untrusted {
-			if !r.Rule.Skips(v, matcher.AllowList) && r.Rule.Match(v, matcher.AllowList) {
+			if !r.Rule.Skips(v, command.AllowList) && r.Rule.Match(v, command.AllowList) {
 				say([]string{nameOf(r)}, r.String())
 				return
 			}

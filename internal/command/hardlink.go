@@ -1,0 +1,65 @@
+package command
+
+import (
+	"os"
+	"syscall"
+)
+
+// A hard link is the file itself under a second name: once `ln .env
+// notes.txt` has been run (earlier, where the engine did not see it),
+// `cat notes.txt` reads .env and `Edit notes.txt` changes it. Names alone
+// cannot show that, so deny and ask file rules whose pattern is a literal
+// path (Read(.env), Read(secrets/key.pem), Read(~/.ssh/id_rsa)) also
+// compare a path they do not match by name with the file the rule names,
+// by device and inode, when the path is a regular file with more than one
+// link. A rule written with no "/" (Read(.env)) names that name at any
+// depth; its files are looked for in the working directory and in the
+// candidate's own folder (and the folder it resolves into), not at every
+// depth. Rules with glob characters, and folders a literal rule names (the
+// files below them), are not followed through hard links. An allow rule
+// never matches through a hard link: it matches the names it spells.
+//
+// The cost stays small: nothing is looked up for a rule with glob
+// characters; a candidate is stat'ed once per call (the result kept on the
+// Call), and the files a rule names only when the candidate has more than
+// one link.
+
+// fileStat is what a stat of one path says, as far as hard links go.
+type fileStat struct {
+	Regular    bool // a regular file
+	Nlink      uint64
+	Dev, Inode uint64
+}
+
+// statFile stats name (following symlinks) once per call.
+func (c *Call) StatFile(name string) fileStat {
+	if v, ok := c.stats.Load(name); ok {
+		return v.(fileStat)
+	}
+	var out fileStat
+	if fi, err := os.Stat(name); err == nil {
+		out = fileStatOf(fi)
+	}
+	c.stats.Store(name, out)
+	return out
+}
+
+// statOf is statFile of p.Real, or what resolving p found there when that
+// looked it up already.
+func (c *Call) StatOf(p *Path) fileStat {
+	if p.looked != nil {
+		return *p.looked
+	}
+	return c.StatFile(p.Real)
+}
+
+// fileStatOf is what fi says as far as hard links go.
+func fileStatOf(fi os.FileInfo) fileStat {
+	if !fi.Mode().IsRegular() {
+		return fileStat{}
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return fileStat{Regular: true, Nlink: uint64(st.Nlink), Dev: uint64(st.Dev), Inode: uint64(st.Ino)}
+	}
+	return fileStat{}
+}
