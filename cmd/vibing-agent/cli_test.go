@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"vibing/internal/matcher"
+	"vibing/internal/defaults"
 )
 
 const cliChat = `---
@@ -49,7 +49,7 @@ func TestCheckCommand(t *testing.T) {
 		{"deny in compound", "Bash", `{"command":"npm test; rm -rf build"}`, nil, "deny", "deny_list", "Bash(rm -rf)"},
 		{"ask", "Bash", `{"command":"git push origin main"}`, nil, "ask", "ask_list", "Bash(git push:*)"},
 		{"ask resumed", "Bash", `{"command":"git push origin main"}`, []string{"--resumed"}, "deny", "ask_list", "Bash(git push:*)"},
-		{"default deny", "Bash", `{"command":"sudo ls"}`, nil, "deny", "deny_list", "default: " + matcher.DenySudo},
+		{"default deny", "Bash", `{"command":"sudo ls"}`, nil, "deny", "deny_list", "default: " + defaults.DenySudo},
 		{"guard", "Write", `{"file_path":".vibing/chat/chat.md","content":"x"}`, nil, "deny", "guard", ""},
 		{"deny any depth", "Read", `{"file_path":"sub/dir/.env"}`, nil, "deny", "deny_list", "Read(.env)"},
 		{"mode asks", "Write", `{"file_path":"a.txt","content":"x"}`, nil, "ask", "mode", ""},

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"vibing/internal/command"
+	"vibing/internal/matcher"
 
 	"vibing/internal/audit"
 	"vibing/internal/changes"
@@ -198,9 +198,9 @@ func runRun(ctx context.Context, args []string, io stdio) int {
 		return run.Reloaded{Engine: run.SessionEngine{Engine: ch.Engine}, Notes: notes, Model: st.Model, Mode: ch.Engine.Mode()}, nil
 	}
 	if *writeBack {
-		r.WriteBack = func(list command.List, rule string) error {
+		r.WriteBack = func(list matcher.List, rule string) error {
 			key := frontmatter.KeyAllow
-			if list == command.DenyList {
+			if list == matcher.DenyList {
 				key = frontmatter.KeyDeny
 			}
 			return frontmatter.EditFile(chatPath, func(d *frontmatter.Document) error {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"sort"
-	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -45,7 +44,7 @@ func runValidate(_ context.Context, args []string, io stdio) int {
 	for _, text := range fs.Args() {
 		r, err := matcher.ParseRule(text)
 		if err != nil {
-			var re *command.RuleError
+			var re *matcher.RuleError
 			if errors.As(err, &re) {
 				fmt.Fprintf(io.out, "invalid: %s\n", re.Error())
 			} else {

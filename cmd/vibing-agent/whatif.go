@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
-	"vibing/internal/command"
 
 	"vibing/internal/audit"
 	"vibing/internal/config"
@@ -24,7 +23,7 @@ import (
 // and without one more rule, and prints the calls whose outcome the rule
 // would change. It returns the exit code.
 func whatIf(w io.Writer, errw io.Writer, cfg *config.Config, cfgPath, rule, list string, entries []audit.Entry) int {
-	l, ok := map[string]command.List{"allow": command.AllowList, "ask": command.AskList, "deny": command.DenyList}[list]
+	l, ok := map[string]matcher.List{"allow": matcher.AllowList, "ask": matcher.AskList, "deny": matcher.DenyList}[list]
 	if !ok {
 		fmt.Fprintf(errw, "vibing-agent audit: --as must be allow, ask or deny, got %q\n", list)
 		return exitUsage
@@ -117,7 +116,7 @@ func keyOf(e audit.Entry) replayKey {
 // does not say is replayed as its chat is now, from the chat's project
 // folder (wd for a chat outside a project's .vibing/). why says what was
 // not replayed when the pair is nil.
-func openPair(cfg *config.Config, cfgPath string, k replayKey, wd string, l command.List, rule string) (p *enginePair, why string) {
+func openPair(cfg *config.Config, cfgPath string, k replayKey, wd string, l matcher.List, rule string) (p *enginePair, why string) {
 	gone := fmt.Sprintf("Not replayed: the calls of %s (the chat cannot be loaded any more).", cell(k.chat))
 	if k.chat == "" {
 		return nil, gone

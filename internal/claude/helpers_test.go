@@ -16,9 +16,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"vibing/internal/command"
 
 	"vibing/internal/claude"
+	"vibing/internal/matcher"
 	"vibing/internal/procs"
 	"vibing/internal/run"
 	"vibing/internal/runtest"
@@ -107,7 +107,7 @@ func (e *stubEngine) GrantSession(rule string, allow bool) error {
 
 func (e *stubEngine) GrantOnce(string) {}
 
-func (e *stubEngine) AddRule(list command.List, rule string) error {
+func (e *stubEngine) AddRule(list matcher.List, rule string) error {
 	if !strings.HasSuffix(rule, ")") {
 		return errors.New("invalid rule " + rule)
 	}
@@ -116,7 +116,7 @@ func (e *stubEngine) AddRule(list command.List, rule string) error {
 	if e.added == nil {
 		e.added = map[string]string{}
 	}
-	e.added[rule] = map[command.List]string{command.AllowList: session.Allow, command.DenyList: session.Deny}[list]
+	e.added[rule] = map[matcher.List]string{matcher.AllowList: session.Allow, matcher.DenyList: session.Deny}[list]
 	return nil
 }
 

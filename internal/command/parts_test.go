@@ -3,6 +3,7 @@ package command_test
 import (
 	"reflect"
 	"testing"
+
 	"vibing/internal/command"
 )
 

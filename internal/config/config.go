@@ -139,7 +139,7 @@ func DefaultConfig() *Config {
 	}
 }
 
-// DefaultDeny reports whether the built-in destructive-command rules are on.
+// Deny reports whether the built-in destructive-command rules are on.
 func (c *Config) DefaultDeny() bool { return c.DefaultDenyRules == nil || *c.DefaultDenyRules }
 
 // Preset returns a preset by name: the user's own first, then the built-ins.

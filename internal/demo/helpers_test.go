@@ -12,11 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"vibing/internal/command"
 
 	"vibing/internal/config"
 	"vibing/internal/demo"
 	"vibing/internal/frontmatter"
+	"vibing/internal/matcher"
 	"vibing/internal/run"
 	"vibing/internal/runtest"
 	"vibing/internal/session"
@@ -126,9 +126,9 @@ func converse(t *testing.T, p project, prompts []string, answer answerer, o runO
 		ApprovalTimeout: 10 * time.Second,
 		CancelGrace:     2 * time.Second,
 		Reload:          reload,
-		WriteBack: func(list command.List, rule string) error {
+		WriteBack: func(list matcher.List, rule string) error {
 			key := frontmatter.KeyAllow
-			if list == command.DenyList {
+			if list == matcher.DenyList {
 				key = frontmatter.KeyDeny
 			}
 			return frontmatter.EditFile(p.chat, func(d *frontmatter.Document) error {
@@ -304,5 +304,5 @@ func (allowAll) Decide(tool string, _ map[string]any, _ string) session.Decision
 func (allowAll) Suggest(tool string, _ map[string]any) string { return tool }
 func (allowAll) GrantSession(string, bool) error              { return nil }
 func (allowAll) GrantOnce(string)                             {}
-func (allowAll) AddRule(command.List, string) error           { return nil }
+func (allowAll) AddRule(matcher.List, string) error           { return nil }
 func (allowAll) Resumed() bool                                { return false }

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"vibing/internal/command"
 
 	"vibing/internal/auditrow"
 	"vibing/internal/auditspool"
+	"vibing/internal/command"
 	"vibing/internal/config"
 	"vibing/internal/session"
 )

@@ -3,8 +3,8 @@ package matcher_test
 import (
 	"fmt"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/matcher"
 )
 
@@ -35,7 +35,7 @@ func benchRules(b *testing.B, n int) []*matcher.Rule {
 // decide runs one deny/ask/allow pass the way the session pipeline does.
 func decide(rules []*matcher.Rule, c *command.Call) bool {
 	for _, r := range rules {
-		if r.Match(c, command.DenyList) {
+		if r.Match(c, matcher.DenyList) {
 			return true
 		}
 	}

@@ -1,95 +1,14 @@
 package matcher_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
-
 	"vibing/internal/matcher"
+	"vibing/internal/rulecorpus"
 )
-
-// bypassFixture builds the folder tree the corpus's $TMP stands for.
-func bypassFixture(t *testing.T) (string, command.Env) {
-	t.Helper()
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{"proj/src", "proj/secrets", "outside", "home/.ssh"} {
-		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{"proj/.env", "proj/README.md", "proj/src/a.go", "proj/secrets/key.pem"} {
-		if err := os.WriteFile(filepath.Join(tmp, f), []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	links := map[string]string{
-		"proj/dangle":    filepath.Join(tmp, "proj/secrets/new.txt"), // dangling: the file does not exist yet
-		"proj/dangleout": filepath.Join(tmp, "outside/new.txt"),
-		"proj/link":      filepath.Join(tmp, "outside"),
-		"proj/homelink":  filepath.Join(tmp, "home"),
-		"proj/etclink":   "/etc",
-	}
-	for from, to := range links {
-		if err := os.Symlink(to, filepath.Join(tmp, from)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// relative links, chains and loops (class 20), in a folder of their own
-	// so that a line reading the working directory's names does not meet them
-	if err := os.Mkdir(filepath.Join(tmp, "proj/lk"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	rel := map[string]string{
-		"proj/lk/relsrc":    "../src",
-		"proj/lk/chain":     "../link",
-		"proj/lk/envlink":   "../.env",
-		"proj/lk/envchain":  "envlink",
-		"proj/lk/keylink":   "relsrc/../secrets/key.pem",
-		"proj/lk/dangledir": "../../outside/newdir",
-		"proj/lk/danglerel": "../secrets/../secrets/later.pem",
-		"proj/lk/loop1":     "loop2",
-		"proj/lk/loop2":     "loop1",
-		"proj/lk/selfloop":  "selfloop",
-		"proj/lk/uplink":    "../..",
-		"proj/lk/outloop":   "../../outside/outloop",
-		"outside/outloop":   "../proj/lk/outloop",
-	}
-	for from, to := range rel {
-		if err := os.Symlink(to, filepath.Join(tmp, from)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tmp, command.Env{Cwd: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home")}
-}
-
-func unescapeField(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case 'n':
-				b.WriteByte('\n')
-				i++
-				continue
-			case 't':
-				b.WriteByte('\t')
-				i++
-				continue
-			case '\\':
-				b.WriteByte('\\')
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
 
 func inputFor(tool, v string) map[string]any {
 	switch strings.ToLower(tool) {
@@ -160,7 +79,7 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 			if got != (expect == "match") {
 				t.Errorf("%s:%d: %s rule %q .Match(%s %q) = %v, want %v (call err %v)", name, line, fields[1], ruleText, tool, input, got, !got, call.Err)
 			}
-			if got && list != command.AllowList && strings.EqualFold(tool, "bash") {
+			if got && list != matcher.AllowList && strings.EqualFold(tool, "bash") {
 				assertDenyStable(t, rules[0], list, input, env)
 			}
 			if len(fields) == 6 {
@@ -175,7 +94,7 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 			}
 			if !got {
 				for _, r := range rules {
-					if r.Match(call, command.AllowList) {
+					if r.Match(call, matcher.AllowList) {
 						t.Errorf("%s:%d: allow rule %q .Match(%q) = true, but the rules do not cover it", name, line, r.Text, input)
 					}
 				}
@@ -189,7 +108,7 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 
 // assertDenyStable checks that a firing deny/ask rule keeps firing when the
 // line is padded in ways that do not change what it runs.
-func assertDenyStable(t *testing.T, r *matcher.Rule, list command.List, cmd string, env command.Env) {
+func assertDenyStable(t *testing.T, r *matcher.Rule, list matcher.List, cmd string, env command.Env) {
 	t.Helper()
 	variants := []string{cmd + "; true", "true && " + cmd, "(" + cmd + "\n)"}
 	if !strings.Contains(strings.SplitN(cmd, " ", 2)[0], "=") && !strings.HasPrefix(cmd, "read ") {
@@ -201,3 +120,8 @@ func assertDenyStable(t *testing.T, r *matcher.Rule, list command.List, cmd stri
 		}
 	}
 }
+
+var (
+	bypassFixture = rulecorpus.LinkFixture
+	unescapeField = rulecorpus.UnescapeField
+)

@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"strings"
+
 	"vibing/internal/command"
 )
 

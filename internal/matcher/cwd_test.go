@@ -3,7 +3,9 @@ package matcher_test
 import (
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
+	"vibing/internal/matcher"
 )
 
 // TestCdGrowthBounded checks that lines whose cd commands leave the shell
@@ -28,7 +30,7 @@ func TestCdGrowthBounded(t *testing.T) {
 			if c.Err != nil {
 				t.Fatalf("Prepare: %v", c.Err)
 			}
-			if !deny.Match(c, command.DenyList) {
+			if !deny.Match(c, matcher.DenyList) {
 				t.Errorf("deny rule %q .Match(%.40q...) = false, want true", deny.Text, tt.line)
 			}
 			if len(c.Writes) > tt.maxWrites {

@@ -50,7 +50,7 @@
 // match through a linear-time regexp translation of the glob (glob.go); and
 // symlinks are resolved over at most the first 4 KiB of a path.
 //
-// DefaultDeny recognises the built-in destructive commands on the parsed
+// Deny recognises the built-in destructive commands on the parsed
 // line (and on the raw words of a line that does not parse), and Suggest
 // proposes the narrowest useful rule for an approval.
 package matcher

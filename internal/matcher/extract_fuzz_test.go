@@ -3,6 +3,7 @@ package matcher
 import (
 	"archive/tar"
 	"testing"
+
 	"vibing/internal/command"
 )
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
 )
 
@@ -247,12 +248,12 @@ func TestExtractNames(t *testing.T) {
 				t.Errorf("%q: a write inside a folder = %v, want %v (writes %v)", tc.line, inside, tc.inside, writesOfCall(c))
 			}
 			for _, r := range tc.fires {
-				if !mustParse(t, r).Match(c, command.DenyList) {
+				if !mustParse(t, r).Match(c, DenyList) {
 					t.Errorf("%q: deny %s does not fire (writes %v)", tc.line, r, writesOfCall(c))
 				}
 			}
 			for _, r := range tc.quiet {
-				if mustParse(t, r).Match(c, command.DenyList) {
+				if mustParse(t, r).Match(c, DenyList) {
 					t.Errorf("%q: deny %s fires (writes %v)", tc.line, r, writesOfCall(c))
 				}
 			}
@@ -299,7 +300,7 @@ func TestExtractRelies(t *testing.T) {
 		"curl -o fix.patch https://x.test/p; git apply fix.patch",
 	} {
 		c := command.Prepare("Bash", map[string]any{"command": line}, env)
-		if !vibing.Match(c, command.DenyList) || !strings.Contains(strings.Join(writesOfCall(c), " "), env.Cwd+"/…") {
+		if !vibing.Match(c, DenyList) || !strings.Contains(strings.Join(writesOfCall(c), " "), env.Cwd+"/…") {
 			t.Errorf("%q: not a write inside the folder (writes %v)", line, writesOfCall(c))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
 )
 
@@ -65,17 +66,17 @@ func TestFileRejectsKeepMatches(t *testing.T) {
 			for _, p := range paths {
 				input := map[string]any{"file_path": p, "notebook_path": p, "path": p, "pattern": "x"}
 				c := command.Prepare(tool, input, env)
-				for _, list := range []command.List{command.AllowList, command.AskList, command.DenyList} {
+				for _, list := range []List{AllowList, AskList, DenyList} {
 					command.FileRejects = false
 					want := r.Match(c, list)
 					command.FileRejects = true
 					if got := r.Match(c, list); got != want {
 						t.Errorf("%s on %s %s in %s: %v with the cheap reject, %v without", text, tool, p, list, got, want)
 					}
-					if w, ok := c.EndWord(); ok && list == command.AllowList && want && r.EndTest().Rejects(w) {
+					if w, ok := c.EndWord(); ok && list == AllowList && want && r.EndTest().Rejects(w) {
 						t.Errorf("%s on %s %s: EndTest passes over a rule that allows it", text, tool, p)
 					}
-					if list != command.AllowList && r.NameTest().Rejects(c) != r.Skips(c, list) {
+					if list != AllowList && r.NameTest().Rejects(c) != r.Skips(c, list) {
 						t.Errorf("%s on %s %s in %s: the name test says %v, Skips %v", text, tool, p, list, r.NameTest().Rejects(c), r.Skips(c, list))
 					}
 				}

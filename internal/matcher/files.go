@@ -3,7 +3,6 @@ package matcher
 import (
 	"path/filepath"
 	"strings"
-	"vibing/internal/command"
 )
 
 // NamesFile reports whether a path rule (Read(...), Edit(...)) names the
@@ -12,7 +11,7 @@ import (
 // cwd and home anchor relative and ~ patterns. Other rules name no file.
 // The sandbox uses it to find the files a Read deny rule hides.
 func (r *Rule) NamesFile(abs, cwd, home string) bool {
-	return r != nil && r.kind == kindPath && r.matchAbs(abs, cwd, home, command.DenyList)
+	return r != nil && r.kind == kindPath && r.matchAbs(abs, cwd, home, DenyList)
 }
 
 // FileRoot is the folder below which every file a path rule names lies

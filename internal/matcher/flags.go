@@ -3,6 +3,7 @@ package matcher
 import (
 	"path"
 	"strings"
+
 	"vibing/internal/command"
 )
 

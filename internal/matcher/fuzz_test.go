@@ -3,8 +3,9 @@ package matcher_test
 import (
 	"strings"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
+	"vibing/internal/defaults"
 	"vibing/internal/matcher"
 )
 
@@ -36,7 +37,7 @@ func FuzzParseRule(f *testing.F) {
 			t.Fatalf("ParseRule(%q) canonical %q re-parses to %q", text, r.Text, r2.Text)
 		}
 		c := command.Prepare("Bash", map[string]any{"command": "ls"}, testEnv)
-		for _, l := range []command.List{command.AllowList, command.AskList, command.DenyList} {
+		for _, l := range []matcher.List{matcher.AllowList, matcher.AskList, matcher.DenyList} {
 			r.Match(c, l)
 		}
 	})
@@ -72,7 +73,7 @@ func FuzzMatch(f *testing.F) {
 			return
 		}
 		c := command.Prepare("Bash", map[string]any{"command": line}, testEnv)
-		matcher.DefaultDeny(c)
+		defaults.Deny(c)
 		for _, s := range matcher.SuggestRules(c) {
 			if s == "Bash" || strings.Contains(strings.TrimSuffix(s, ":*)"), "*") {
 				t.Fatalf("Suggest(%q) holds %q: a bare Bash or a wildcard pattern", line, s)
@@ -83,14 +84,14 @@ func FuzzMatch(f *testing.F) {
 		if got := matcher.SplitRules(matcher.Suggest(c)); strings.Join(got, "\x00") != strings.Join(matcher.SuggestRules(c), "\x00") {
 			t.Fatalf("SplitRules(Suggest(%q)) = %q, want %q", line, got, matcher.SuggestRules(c))
 		}
-		if r.Match(c, command.DenyList) && c.Err == nil {
+		if r.Match(c, matcher.DenyList) && c.Err == nil {
 			variants := []string{line + "\n; true"}
 			if first, _, _ := strings.Cut(strings.TrimSpace(line), " "); !strings.Contains(first, "=") && first != "read" {
 				variants = append(variants, "env "+line) // env X=v does not set the shell's X
 			}
 			for _, v := range variants {
 				vc := command.Prepare("Bash", map[string]any{"command": v}, testEnv)
-				if vc.Err == nil && !r.Match(vc, command.DenyList) {
+				if vc.Err == nil && !r.Match(vc, matcher.DenyList) {
 					t.Fatalf("deny %q fires on %q but not on %q", r.Text, line, v)
 				}
 			}

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
+	"vibing/internal/matcher"
 )
 
 // hardLinkFixture builds $TMP/proj (the working directory) and $TMP/home
@@ -120,7 +122,7 @@ func TestHardLinkSearch(t *testing.T) {
 	deny := mustRule(t, "Read(.env)")
 	for path, want := range map[string]bool{"notes.txt": true, "README.md": false, "b.txt": false} {
 		c := command.Prepare("Grep", map[string]any{"pattern": "KEY", "path": path}, env)
-		if got := deny.Match(c, command.DenyList); got != want {
+		if got := deny.Match(c, matcher.DenyList); got != want {
 			t.Errorf("deny Read(.env) on Grep path %s = %v, want %v", path, got, want)
 		}
 	}
@@ -132,7 +134,7 @@ func TestHardLinkGlobRules(t *testing.T) {
 	t.Parallel()
 	_, env := hardLinkFixture(t)
 	c := command.Prepare("Read", map[string]any{"file_path": "src/keep.txt"}, env)
-	if mustRule(t, "Read(secrets/*.pem)").Match(c, command.DenyList) {
+	if mustRule(t, "Read(secrets/*.pem)").Match(c, matcher.DenyList) {
 		t.Errorf("a glob rule matched through a hard link; the documented behaviour is that only literal rules do")
 	}
 }

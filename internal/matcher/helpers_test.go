@@ -1,13 +1,11 @@
 package matcher_test
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/matcher"
+	"vibing/internal/rulecorpus"
 )
 
 var testEnv = command.Env{Cwd: "/work/proj", Home: "/home/u"}
@@ -25,34 +23,14 @@ func bash(cmd string) *command.Call {
 	return command.Prepare("Bash", map[string]any{"command": cmd}, testEnv)
 }
 
-func parseList(s string) command.List {
+func parseList(s string) matcher.List {
 	switch s {
 	case "deny":
-		return command.DenyList
+		return matcher.DenyList
 	case "ask":
-		return command.AskList
+		return matcher.AskList
 	}
-	return command.AllowList
+	return matcher.AllowList
 }
 
-// corpusRows calls row for every line of a corpus file that is neither
-// blank nor a # comment, split at tabs.
-func corpusRows(t *testing.T, file string, row func(line int, fields []string)) {
-	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		row(line, strings.Split(text, "\t"))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-}
+var corpusRows = rulecorpus.Rows

@@ -3,7 +3,9 @@ package matcher_test
 import (
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
+	"vibing/internal/matcher"
 )
 
 // TestHostsCorpus runs testdata/hosts.txt, written in the format of
@@ -28,7 +30,7 @@ func TestHostsCorpus(t *testing.T) {
 				t.Errorf("hosts.txt:%d: %s rule %q .Match(%s %q) = %v, want %v (call err %v, hosts %q, unknown %q)",
 					line, fields[1], fields[2], tool, input, got, !got, call.Err, call.Hosts(), call.HostsUnknown())
 			}
-			if got && list != command.AllowList && strings.EqualFold(tool, "bash") {
+			if got && list != matcher.AllowList && strings.EqualFold(tool, "bash") {
 				assertDenyStable(t, r, list, input, env)
 			}
 		default:

@@ -3,8 +3,8 @@ package matcher_test
 import (
 	"strings"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/matcher"
 )
 
@@ -59,7 +59,7 @@ func TestNumericHosts(t *testing.T) {
 		if r.Text != "WebFetch("+tt.want+")" {
 			t.Errorf("ParseRule(WebFetch(%s)).Text = %q, want WebFetch(%s)", arg, r.Text, tt.want)
 		}
-		if !r.Match(c, command.AllowList) || !r.Match(c, command.DenyList) {
+		if !r.Match(c, matcher.AllowList) || !r.Match(c, matcher.DenyList) {
 			t.Errorf("WebFetch(%s) does not match the URL http://%s/x", arg, tt.in)
 		}
 	}
@@ -81,7 +81,7 @@ func TestBadNumericHosts(t *testing.T) {
 		if c.Err == nil {
 			t.Errorf("URL host %q read as %q, want an error", h, c.Host)
 		}
-		if !deny.Match(c, command.DenyList) || !deny.Match(c, command.AskList) || allow.Match(c, command.AllowList) {
+		if !deny.Match(c, matcher.DenyList) || !deny.Match(c, matcher.AskList) || allow.Match(c, matcher.AllowList) {
 			t.Errorf("URL host %q does not fail closed", h)
 		}
 		if r, err := matcher.ParseRule("WebFetch(" + strings.ReplaceAll(h, "%25", "%") + ")"); err == nil {
@@ -118,8 +118,8 @@ func TestIPRules(t *testing.T) {
 	// NAT64 reaches the embedded IPv4 address: deny and ask see it, allow does not.
 	c := command.Prepare("WebFetch", map[string]any{"url": "http://[64:ff9b::a9fe:a9fe]/"}, testEnv)
 	r := mustRule(t, "WebFetch(169.254.169.254)")
-	if !r.Match(c, command.DenyList) || !r.Match(c, command.AskList) || r.Match(c, command.AllowList) {
+	if !r.Match(c, matcher.DenyList) || !r.Match(c, matcher.AskList) || r.Match(c, matcher.AllowList) {
 		t.Errorf("WebFetch(169.254.169.254) on %s: deny %v ask %v allow %v, want true true false", c.Host,
-			r.Match(c, command.DenyList), r.Match(c, command.AskList), r.Match(c, command.AllowList))
+			r.Match(c, matcher.DenyList), r.Match(c, matcher.AskList), r.Match(c, matcher.AllowList))
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"path"
 	"strings"
 	"time"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/tools"
 )
 
@@ -15,7 +15,7 @@ import (
 // Allow rules must cover (every simple command, both the path and its symlink
 // target); deny and ask rules fire on any part and match when the call or the
 // rule cannot be evaluated.
-func (r *Rule) Match(c *command.Call, list command.List) bool {
+func (r *Rule) Match(c *command.Call, list List) bool {
 	return r.match(c, list, false)
 }
 
@@ -23,8 +23,8 @@ func (r *Rule) Match(c *command.Call, list command.List) bool {
 // matches only because part of the call cannot be seen through (a command
 // name computed at run time, a script piped into a shell ...), and "" when
 // it matches what the call spells out.
-func (r *Rule) Unseen(c *command.Call, list command.List) string {
-	if r == nil || c == nil || list == command.AllowList || c.Tool != "Bash" {
+func (r *Rule) Unseen(c *command.Call, list List) string {
+	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" {
 		return ""
 	}
 	why := c.UnseenReason(r.kind == kindPath)
@@ -40,12 +40,12 @@ func (r *Rule) Unseen(c *command.Call, list command.List) string {
 // OnFiles reports whether the rule is about file paths (Read(...), Edit(...)).
 func (r *Rule) OnFiles() bool { return r != nil && r.kind == kindPath }
 
-func (r *Rule) match(c *command.Call, list command.List, seenOnly bool) bool {
+func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 	if r == nil || c == nil {
-		return list != command.AllowList
+		return list != AllowList
 	}
 	if r.kind == kindPath && c.FileViews {
-		if list == command.AllowList {
+		if list == AllowList {
 			if r.cannotEnd(c.Views) {
 				return false
 			}
@@ -64,21 +64,21 @@ func (r *Rule) match(c *command.Call, list command.List, seenOnly bool) bool {
 	case kindTool:
 		return r.toolApplies(c, list)
 	}
-	if r.kind == kindPath && c.Tool == "Bash" && list != command.AllowList {
+	if r.kind == kindPath && c.Tool == "Bash" && list != AllowList {
 		return r.matchBashFiles(c, list, seenOnly)
 	}
 	if r.kind == kindDomain && c.Tool == "Bash" {
-		return list != command.AllowList && r.matchBashHosts(c, list)
+		return list != AllowList && r.matchBashHosts(c, list)
 	}
 	if !r.toolApplies(c, list) {
 		return false
 	}
 	if c.Err != nil {
-		return list != command.AllowList
+		return list != AllowList
 	}
 	switch r.kind {
 	case kindBash:
-		if list == command.AllowList {
+		if list == AllowList {
 			ok, _ := covers([]*Rule{r}, c)
 			return ok
 		}
@@ -98,14 +98,14 @@ func (r *Rule) match(c *command.Call, list command.List, seenOnly bool) bool {
 		}
 		return r.matchPath(c.Path, c, list)
 	case kindDomain:
-		if list == command.AllowList && c.Scheme != "http" && c.Scheme != "https" {
+		if list == AllowList && c.Scheme != "http" && c.Scheme != "https" {
 			return false
 		}
 		return r.matchHost(c.Host, list)
 	case kindPattern:
 		return c.Pattern == r.Arg
 	}
-	return list != command.AllowList
+	return list != AllowList
 }
 
 // toolApplies reports whether a rule for r.Tool speaks about c's tool: the
@@ -114,7 +114,7 @@ func (r *Rule) match(c *command.Call, list command.List, seenOnly bool) bool {
 // Claude Code; Read rules, in every list, for the path of Grep, Glob, LS and
 // NotebookRead; Edit/Write path rules in the allow list for reading that
 // path (write implies read); Read rules in the deny list for changing it.
-func (r *Rule) toolApplies(c *command.Call, list command.List) bool {
+func (r *Rule) toolApplies(c *command.Call, list List) bool {
 	if r.Tool == c.Tool || ((r.Tool == "Task" || r.Tool == "Agent") && (c.Tool == "Task" || c.Tool == "Agent")) {
 		return true
 	}
@@ -130,11 +130,11 @@ func (r *Rule) toolApplies(c *command.Call, list command.List) bool {
 		if isReadTool(c.Tool) {
 			return true
 		}
-		if list == command.DenyList && isEditTool(c.Tool) {
+		if list == DenyList && isEditTool(c.Tool) {
 			return true
 		}
 	}
-	if list == command.AllowList && r.kind == kindPath && (r.Tool == "Edit" || r.Tool == "Write") {
+	if list == AllowList && r.kind == kindPath && (r.Tool == "Edit" || r.Tool == "Write") {
 		return isReadTool(c.Tool) || c.Tool == "Read"
 	}
 	return false
@@ -158,7 +158,7 @@ func isEditTool(t string) bool {
 // deny Read rules; on every argument word and input redirection (cat .env,
 // grep KEY .env, python3 < .env) for Read rules and deny Edit/Write rules.
 // Words only known at run time (cat $F) cannot be checked.
-func (r *Rule) matchBashFiles(c *command.Call, list command.List, seenOnly bool) bool {
+func (r *Rule) matchBashFiles(c *command.Call, list List, seenOnly bool) bool {
 	ok, _ := r.bashFileHit(c, list, seenOnly, false)
 	return ok
 }
@@ -166,8 +166,8 @@ func (r *Rule) matchBashFiles(c *command.Call, list command.List, seenOnly bool)
 // FileHit says, for a file rule that fires on a Bash call, which file the
 // line touches ("it writes src/x", "it reads ., which holds a file the
 // rule names"); "" when the rule does not fire on a file the line names.
-func (r *Rule) FileHit(c *command.Call, list command.List) string {
-	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == command.AllowList {
+func (r *Rule) FileHit(c *command.Call, list List) string {
+	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == AllowList {
 		return ""
 	}
 	_, what := r.bashFileHit(c, list, true, true)
@@ -175,9 +175,9 @@ func (r *Rule) FileHit(c *command.Call, list command.List) string {
 }
 
 // bashFileHit is matchBashFiles; with describe it also says which file.
-func (r *Rule) bashFileHit(c *command.Call, list command.List, seenOnly, describe bool) (bool, string) {
-	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == command.DenyList)
-	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == command.DenyList)
+func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) (bool, string) {
+	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == DenyList)
+	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == DenyList)
 	if !reads && !changes {
 		return false, ""
 	}
@@ -248,7 +248,7 @@ func (r *Rule) bashFileHit(c *command.Call, list command.List, seenOnly, describ
 // protects nothing. *.evil.com is the domain and its subdomains in every
 // list. An IP rule matches that address, and in the deny and ask lists
 // also the IPv6 address that reaches it through NAT64 (64:ff9b::a.b.c.d).
-func (r *Rule) matchHost(host string, list command.List) bool {
+func (r *Rule) matchHost(host string, list List) bool {
 	if host == "" {
 		return false
 	}
@@ -256,9 +256,9 @@ func (r *Rule) matchHost(host string, list command.List) bool {
 		return true
 	}
 	if r.ip {
-		return list != command.AllowList && command.EmbeddedIPv4(host) == r.host
+		return list != AllowList && command.EmbeddedIPv4(host) == r.host
 	}
-	if !r.wildHost && list == command.AllowList {
+	if !r.wildHost && list == AllowList {
 		return false
 	}
 	return len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
@@ -433,8 +433,8 @@ func wildMatch(pattern, s string) bool {
 }
 
 // matchRegex evaluates a /regex/ rule on the call's action strings.
-func (r *Rule) matchRegex(c *command.Call, list command.List, seenOnly bool) bool {
-	if list == command.AllowList {
+func (r *Rule) matchRegex(c *command.Call, list List, seenOnly bool) bool {
+	if list == AllowList {
 		if c.Err != nil {
 			return false
 		}
@@ -527,14 +527,14 @@ func covers(rules []*Rule, c *command.Call) (bool, *Rule) {
 	}
 	if c.Tool != "Bash" {
 		for _, r := range rules {
-			if r != nil && r.Match(c, command.AllowList) {
+			if r != nil && r.Match(c, AllowList) {
 				return true, r
 			}
 		}
 		return false, nil
 	}
 	for _, r := range rules {
-		if r != nil && (r.kind == kindTool || r.kind == kindPrefix) && r.Match(c, command.AllowList) {
+		if r != nil && (r.kind == kindTool || r.kind == kindPrefix) && r.Match(c, AllowList) {
 			return true, r
 		}
 	}
@@ -628,7 +628,7 @@ func writeAllowed(rules []*Rule, c *command.Call, w *command.Path) bool {
 		if r.kind == kindTool {
 			return true
 		}
-		if r.kind == kindPath && r.matchPath(w, wc, command.AllowList) {
+		if r.kind == kindPath && r.matchPath(w, wc, AllowList) {
 			return true
 		}
 	}
@@ -653,7 +653,7 @@ func (r *Rule) CwdDir() string {
 // AppliesTo reports whether the rule may match a call of tool (not Bash,
 // whose lines file and host rules also read) in list: false only when the
 // rule speaks of other tools there.
-func (r *Rule) AppliesTo(tool string, list command.List) bool {
+func (r *Rule) AppliesTo(tool string, list List) bool {
 	if r == nil || tool == "Bash" || r.kind == kindRegex || r.kind == kindPrefix {
 		return true
 	}

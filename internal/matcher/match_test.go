@@ -2,8 +2,8 @@ package matcher_test
 
 import (
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/matcher"
 )
 

@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"path/filepath"
+
 	"vibing/internal/command"
 )
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
 	"vibing/internal/command"
 )
 

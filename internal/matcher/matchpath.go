@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"strings"
+
 	"vibing/internal/command"
 )
 
@@ -10,13 +11,13 @@ import (
 
 // matchPath matches a path rule: in allow both the path as written and its
 // symlink target must match; in deny/ask either.
-func (r *Rule) matchPath(p *command.Path, c *command.Call, list command.List) bool {
+func (r *Rule) matchPath(p *command.Path, c *command.Call, list List) bool {
 	realCwd, realHome := c.RealCwd, c.RealHome
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
 	if p.Inside() {
-		if list == command.AllowList {
+		if list == AllowList {
 			return false
 		}
 		if p.Named() {
@@ -27,7 +28,7 @@ func (r *Rule) matchPath(p *command.Path, c *command.Call, list command.List) bo
 	if v := c.Views; v != nil && p == c.Path && !r.ref {
 		return r.matchViews(v, p, c, list)
 	}
-	if list == command.AllowList {
+	if list == AllowList {
 		if p.Unsure {
 			return false
 		}
@@ -51,7 +52,7 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 	if r.anyBase {
 		return true // any name at any depth may appear below
 	}
-	if r.matchAbs(abs, cwd, home, command.DenyList) || r.matchAbs(command.JoinDir(abs, "\x00x"), cwd, home, command.DenyList) {
+	if r.matchAbs(abs, cwd, home, DenyList) || r.matchAbs(command.JoinDir(abs, "\x00x"), cwd, home, DenyList) {
 		return true
 	}
 	sub := strings.TrimSuffix(abs, "/")
@@ -77,7 +78,7 @@ func (r *Rule) matchBelow(abs, cwd, home string) bool {
 	return r.lit == "" || r.lit == sub || strings.HasPrefix(r.lit, sub+"/") || strings.HasPrefix(sub+"/", r.lit)
 }
 
-func (r *Rule) matchAbs(abs, cwd, home string, list command.List) bool {
+func (r *Rule) matchAbs(abs, cwd, home string, list List) bool {
 	subject := abs
 	switch r.anchor {
 	case anchorCwd, anchorHome:
@@ -94,7 +95,7 @@ func (r *Rule) matchAbs(abs, cwd, home string, list command.List) bool {
 }
 
 // matchView is matchAbs on a reading worked out beforehand.
-func (r *Rule) matchView(v *command.PathView, list command.List) bool {
+func (r *Rule) matchView(v *command.PathView, list List) bool {
 	subject := v.Abs
 	switch r.anchor {
 	case anchorCwd:
@@ -113,8 +114,8 @@ func (r *Rule) matchView(v *command.PathView, list command.List) bool {
 
 // matchViews is matchPath for the call's own Path (not inside a folder,
 // not restricted to names), on its readings worked out in Prepare.
-func (r *Rule) matchViews(v *command.PathViews, p *command.Path, c *command.Call, list command.List) bool {
-	if list == command.AllowList {
+func (r *Rule) matchViews(v *command.PathViews, p *command.Path, c *command.Call, list List) bool {
+	if list == AllowList {
 		return !p.Unsure && r.matchView(&v.Abs, list) && r.matchView(&v.Real, list)
 	}
 	if r.matchView(&v.Abs, list) {
@@ -158,11 +159,11 @@ func endMask(n int) uint64 {
 // hard links to its file), that r surely does not match the file call c in
 // list; false says nothing. A caller that tries many rules on one call
 // passes over most of them this way, without the call of the full match.
-func (r *Rule) Skips(c *command.Call, list command.List) bool {
+func (r *Rule) Skips(c *command.Call, list List) bool {
 	if r.kind != kindPath || !c.FileViews {
 		return false
 	}
-	if list == command.AllowList {
+	if list == AllowList {
 		return r.cannotEnd(c.Views)
 	}
 	return !r.literal && r.cannotName(c.Views)
@@ -215,14 +216,14 @@ func (t NameTest) Rejects(c *command.Call) bool {
 
 // matchSubject matches the subject a pattern's anchor gives (relSubject)
 // and, for the any-depth form, every name of abs.
-func (r *Rule) matchSubject(subject, abs string, list command.List) bool {
+func (r *Rule) matchSubject(subject, abs string, list List) bool {
 	if subject != "\x00" && (r.ref || strings.HasPrefix(subject, r.lit)) {
 		for _, g := range r.globs {
 			if r.globMatch(g, subject) {
 				return true
 			}
 		}
-		if list != command.AllowList {
+		if list != AllowList {
 			for _, g := range r.below {
 				if r.globMatch(g, subject) {
 					return true
@@ -230,7 +231,7 @@ func (r *Rule) matchSubject(subject, abs string, list command.List) bool {
 			}
 		}
 	}
-	if r.anyBase && list != command.AllowList {
+	if r.anyBase && list != AllowList {
 		// any folder or file of that name, at any depth, and what lies below it
 		rest := abs
 		for rest != "" {
@@ -272,7 +273,7 @@ func (r *Rule) matchNamed(p *command.Path, c *command.Call, realCwd, realHome st
 		if rel != "." {
 			abs, real = command.JoinDir(p.Abs, rel), command.JoinDir(p.Real, rel)
 		}
-		if r.matchAbs(abs, c.Env.Cwd, c.Env.Home, command.DenyList) || r.matchAbs(real, realCwd, realHome, command.DenyList) {
+		if r.matchAbs(abs, c.Env.Cwd, c.Env.Home, DenyList) || r.matchAbs(real, realCwd, realHome, DenyList) {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
 	"vibing/internal/command"
 )
 
@@ -12,9 +13,9 @@ import (
 
 // matchSearch matches a Read path rule (or an Edit/Write allow) against a
 // search.
-func (r *Rule) matchSearch(c *command.Call, list command.List) bool {
+func (r *Rule) matchSearch(c *command.Call, list List) bool {
 	s := c.Scope()
-	if list == command.AllowList {
+	if list == AllowList {
 		if s.Root.Unsure {
 			return false
 		}
@@ -48,7 +49,7 @@ func (r *Rule) matchSearch(c *command.Call, list command.List) bool {
 
 // reachesBelow reports whether a deny/ask Read rule names something below
 // a Grep's root.
-func (r *Rule) reachesBelow(c *command.Call, s *command.SearchScope, list command.List) bool {
+func (r *Rule) reachesBelow(c *command.Call, s *command.SearchScope, list List) bool {
 	if !r.anyBase {
 		base := r.literalBase(c)
 		if base == "" {

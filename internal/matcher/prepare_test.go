@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
+	"vibing/internal/matcher"
 )
 
 func texts(c *command.Call) string {
@@ -225,14 +227,14 @@ func TestResolvePathSymlinks(t *testing.T) {
 		t.Errorf("InsideCwd(a/b) = false, want true")
 	}
 	allow := mustRule(t, "Read(link/**)")
-	if allow.Match(in, command.AllowList) {
+	if allow.Match(in, matcher.AllowList) {
 		t.Errorf("allow Read(link/**) matched a path whose target is outside the project")
 	}
 	deny := mustRule(t, "Read("+outside+"/**)")
-	if !deny.Match(in, command.DenyList) {
+	if !deny.Match(in, matcher.DenyList) {
 		t.Errorf("deny Read(%s/**) did not fire on a symlink into it", outside)
 	}
-	if !mustRule(t, "Write(link/**)").Match(command.Prepare("Bash", map[string]any{"command": "echo > link/f"}, env), command.DenyList) {
+	if !mustRule(t, "Write(link/**)").Match(command.Prepare("Bash", map[string]any{"command": "echo > link/f"}, env), matcher.DenyList) {
 		t.Errorf("deny Write(link/**) did not fire on a redirect into it")
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"vibing/internal/command"
 
 	"github.com/dlclark/regexp2"
 
+	"vibing/internal/command"
 	"vibing/internal/tools"
 )
 
@@ -99,8 +99,8 @@ func (r *Rule) HasArg() bool { return r.Arg != "" }
 // IsRegex reports whether the rule is a /regex/ action-string rule.
 func (r *Rule) IsRegex() bool { return r.kind == kindRegex }
 
-func ruleErr(text, example, format string, a ...any) *command.RuleError {
-	return &command.RuleError{Rule: text, Msg: fmt.Sprintf(format, a...), Example: example}
+func ruleErr(text, example, format string, a ...any) *RuleError {
+	return &RuleError{Rule: text, Msg: fmt.Sprintf(format, a...), Example: example}
 }
 
 // ParseReferenceRule is ParseRule for the slow twin of the matcher: the
@@ -177,7 +177,7 @@ func ParseRule(text string) (*Rule, error) {
 				ex = in.Example
 			}
 		}
-		return nil, &command.RuleError{Rule: text, Msg: msg, Example: ex}
+		return nil, &RuleError{Rule: text, Msg: msg, Example: ex}
 	}
 	r := &Rule{Text: info.Name, Tool: info.Name, kind: kindTool}
 	if !hasArg {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 )
@@ -77,8 +76,8 @@ func TestParseRuleInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := matcher.ParseRule(tt.in)
-		var re *command.RuleError
-		if !errors.As(err, &re) || !errors.Is(err, command.ErrInvalidRule) {
+		var re *matcher.RuleError
+		if !errors.As(err, &re) || !errors.Is(err, matcher.ErrInvalidRule) {
 			t.Errorf("ParseRule(%q) error = %v, want *RuleError", tt.in, err)
 			continue
 		}

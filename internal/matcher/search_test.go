@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
 	"vibing/internal/command"
 )
 
@@ -60,13 +61,13 @@ func TestSearchWalkBudget(t *testing.T) {
 	}
 	env := command.Env{Cwd: dir, Home: "/nonexistent-home"}
 	grep := func() *command.Call { return command.Prepare("Grep", map[string]any{"pattern": "x"}, env) }
-	if r.Match(grep(), command.DenyList) {
+	if r.Match(grep(), DenyList) {
 		t.Fatal("a folder without .env fired Read(.env)")
 	}
 	old := command.MaxSearchEntries
 	command.MaxSearchEntries = 10
 	defer func() { command.MaxSearchEntries = old }()
-	if !r.Match(grep(), command.DenyList) {
+	if !r.Match(grep(), DenyList) {
 		t.Fatal("a folder larger than the walk did not fire Read(.env)")
 	}
 }

@@ -5,8 +5,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
+	"vibing/internal/defaults"
 	"vibing/internal/matcher"
 )
 
@@ -79,12 +80,12 @@ func TestShellRm(t *testing.T) {
 	t.Parallel()
 	env := command.Env{Cwd: "/w/u/proj", Home: "/w/u", Shell: []string{"/w/u/proj/sub"}}
 	c := command.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
-	if name, ok := matcher.DefaultDeny(c); !ok {
+	if name, ok := defaults.Deny(c); !ok {
 		t.Errorf("DefaultDeny(rm -rf ../../proj from ~/proj/sub) = %q, false; want the working folder refused", name)
 	}
 	env.Shell = nil
 	c = command.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
-	if name, ok := matcher.DefaultDeny(c); ok {
+	if name, ok := defaults.Deny(c); ok {
 		t.Errorf("DefaultDeny(rm -rf ../../proj from ~/proj) = %q, true; want not refused (it is /w/proj)", name)
 	}
 }
@@ -108,7 +109,7 @@ func TestShellSymlinkedCwd(t *testing.T) {
 	}
 	env := command.Env{Cwd: link, Home: "/home/u", Shell: []string{filepath.Join(real, "config")}}
 	c := command.Prepare("Bash", map[string]any{"command": "cat prod.env > copy.txt"}, env)
-	if deny := mustRule(t, "Read(config/prod.env)"); !deny.Match(c, command.DenyList) {
+	if deny := mustRule(t, "Read(config/prod.env)"); !deny.Match(c, matcher.DenyList) {
 		t.Error("deny Read(config/prod.env) does not fire on cat prod.env from the physical config folder")
 	}
 	if len(c.Writes) != 1 || c.Writes[0].Abs != filepath.Join(link, "config", "copy.txt") {

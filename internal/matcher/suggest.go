@@ -3,8 +3,8 @@ package matcher
 import (
 	"path"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/tools"
 )
 

@@ -3,6 +3,7 @@ package matcher
 import (
 	"io/fs"
 	"path/filepath"
+
 	"vibing/internal/command"
 )
 
@@ -18,12 +19,12 @@ import (
 // that holds a file the rule names, when that is the only way it fires;
 // "" when it fires on a file the line names or writes, on a folder all of
 // whose files it names, or not at all.
-func (r *Rule) TreeHit(c *command.Call, list command.List) string {
-	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == command.AllowList ||
+func (r *Rule) TreeHit(c *command.Call, list List) string {
+	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == AllowList ||
 		c.Err != nil || c.BraceOverflow || c.DirOverflow || (r.Tool != "Read" && r.Tool != "NotebookRead") {
 		return ""
 	}
-	if list == command.DenyList {
+	if list == DenyList {
 		for i := range c.Modifies {
 			m := &c.Modifies[i]
 			if m.Inside() && !m.Removes && m.Names == nil {
@@ -74,8 +75,8 @@ func (r *Rule) NamesAllBelow(p *command.Path, c *command.Call) bool {
 	if realCwd == "" {
 		realCwd, realHome = c.Env.Cwd, c.Env.Home
 	}
-	return r.matchAbs(command.JoinDir(p.Abs, "\x00x"), c.Env.Cwd, c.Env.Home, command.DenyList) ||
-		(p.Real != "" && r.matchAbs(command.JoinDir(p.Real, "\x00x"), realCwd, realHome, command.DenyList))
+	return r.matchAbs(command.JoinDir(p.Abs, "\x00x"), c.Env.Cwd, c.Env.Home, DenyList) ||
+		(p.Real != "" && r.matchAbs(command.JoinDir(p.Real, "\x00x"), realCwd, realHome, DenyList))
 }
 
 // holds reports whether the folder p, which a command reads whole, holds a

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/twingen"
 )
 
@@ -88,7 +88,7 @@ func TestRuleTwin(t *testing.T) {
 		p := input[pathKey(tool)]
 		c, rc := command.Prepare(tool, input, env), command.PrepareReference(tool, input, env)
 		defer command.Release(c)
-		for _, list := range []command.List{command.AllowList, command.AskList, command.DenyList} {
+		for _, list := range []List{AllowList, AskList, DenyList} {
 			want := ref.Match(rc, list)
 			got := !r.Skips(c, list) && r.Match(c, list)
 			if got != want {
@@ -97,10 +97,10 @@ func TestRuleTwin(t *testing.T) {
 			if want {
 				hits++
 			}
-			if w, ok := c.EndWord(); ok && want && list == command.AllowList && r.EndTest().Rejects(w) {
+			if w, ok := c.EndWord(); ok && want && list == AllowList && r.EndTest().Rejects(w) {
 				t.Fatalf("%s on %s %q: the end test passes over a rule that allows it", text, tool, p)
 			}
-			if want && list != command.AllowList && r.NameTest().Rejects(c) {
+			if want && list != AllowList && r.NameTest().Rejects(c) {
 				t.Fatalf("%s on %s %q in %s: the name test passes over a rule that matches", text, tool, p, list)
 			}
 			if d := r.CwdDir(); want && d != "" && !cwdDirsHold(c, d) {

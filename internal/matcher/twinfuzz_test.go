@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/twingen"
 )
 
@@ -88,7 +88,7 @@ func FuzzRuleTwin(f *testing.F) {
 		}
 		c, rc := command.Prepare(tool, in, env), command.PrepareReference(tool, in, env)
 		defer command.Release(c)
-		for _, list := range []command.List{command.AllowList, command.AskList, command.DenyList} {
+		for _, list := range []List{AllowList, AskList, DenyList} {
 			want := ref.Match(rc, list)
 			if got := !r.Skips(c, list) && r.Match(c, list); got != want {
 				t.Fatalf("%s on %s %q in %s: %v, the reference says %v", text, tool, p, list, got, want)

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
+	"vibing/internal/defaults"
 	"vibing/internal/matcher"
 )
 
@@ -112,7 +113,7 @@ func TestWorstCase(t *testing.T) {
 				c := command.Prepare(tc.tool, map[string]any{key: tc.arg}, testEnv)
 				for _, text := range tc.fire {
 					r := mustRule(t, text)
-					for _, l := range []command.List{command.DenyList, command.AskList} {
+					for _, l := range []matcher.List{matcher.DenyList, matcher.AskList} {
 						if !r.Match(c, l) {
 							t.Errorf("%s %q does not fire (Err: %v)", l, text, c.Err)
 						}
@@ -120,7 +121,7 @@ func TestWorstCase(t *testing.T) {
 				}
 				for _, text := range tc.notAllow {
 					r := mustRule(t, text)
-					if r.Match(c, command.AllowList) {
+					if r.Match(c, matcher.AllowList) {
 						t.Errorf("allow %q matches", text)
 					}
 					if ok, _ := matcher.Covers([]*matcher.Rule{r}, c); ok {
@@ -132,7 +133,7 @@ func TestWorstCase(t *testing.T) {
 						t.Errorf("allow %q does not cover the call (Err: %v)", text, c.Err)
 					}
 				}
-				matcher.DefaultDeny(c)
+				defaults.Deny(c)
 				if s := matcher.Suggest(c); s == "Bash" {
 					t.Errorf("Suggest = %q", s)
 				}
@@ -169,7 +170,7 @@ func TestSizeCap(t *testing.T) {
 		if ok, _ := matcher.Covers([]*matcher.Rule{allow}, c); ok == tc.wantErr {
 			t.Errorf("Covers(Bash(echo:*), %d bytes) = %v, want %v", tc.size, ok, !tc.wantErr)
 		}
-		if got := deny.Match(c, command.DenyList); got != tc.wantErr {
+		if got := deny.Match(c, matcher.DenyList); got != tc.wantErr {
 			t.Errorf("deny Bash(rm:*) on %d bytes of echo = %v, want %v", tc.size, got, tc.wantErr)
 		}
 	}

@@ -1,8 +1,8 @@
 package policy_test
 
-import "vibing/internal/command"
+import "vibing/internal/matcher"
 
 var (
-	allowList = command.AllowList
-	denyList  = command.DenyList
+	allowList = matcher.AllowList
+	denyList  = matcher.DenyList
 )

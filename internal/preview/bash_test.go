@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/preview"
 )
 

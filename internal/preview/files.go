@@ -8,10 +8,10 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
-	"vibing/internal/command"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"vibing/internal/command"
 	"vibing/internal/safefile"
 )
 

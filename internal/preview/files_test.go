@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/preview"
 )
 

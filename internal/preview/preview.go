@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/tools"
 )
 

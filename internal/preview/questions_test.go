@@ -2,8 +2,8 @@ package preview_test
 
 import (
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/preview"
 )
 

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"vibing/internal/command"
 
 	"vibing/internal/auditrow"
 	"vibing/internal/claude"
+	"vibing/internal/command"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
@@ -71,7 +71,7 @@ func CheckRule(text string) RuleCheck {
 	r, err := parseRule(text)
 	if err != nil {
 		rc := RuleCheck{Err: err.Error()}
-		var re *command.RuleError
+		var re *matcher.RuleError
 		if errors.As(err, &re) {
 			rc.Example = re.Example
 		}
@@ -88,7 +88,7 @@ func parseRule(text string) (r *matcher.Rule, err error) {
 		}
 	}()
 	if strings.TrimSpace(text) == "" {
-		return nil, &command.RuleError{Rule: text, Msg: "a rule cannot be empty", Example: "Bash(npm test:*)"}
+		return nil, &matcher.RuleError{Rule: text, Msg: "a rule cannot be empty", Example: "Bash(npm test:*)"}
 	}
 	r, err = matcher.ParseRule(text)
 	if err == nil && r == nil {

@@ -3,7 +3,6 @@ package run
 import (
 	"errors"
 	"fmt"
-	"vibing/internal/command"
 
 	"vibing/internal/matcher"
 	"vibing/internal/session"
@@ -13,7 +12,7 @@ import (
 // typed for an "always" or "for session" answer is valid and covers the
 // call (session.Engine.RulesCover). Without it only validity is checked.
 type RuleChecker interface {
-	RulesCover(tool string, input map[string]any, list command.List, rules string) error
+	RulesCover(tool string, input map[string]any, list matcher.List, rules string) error
 }
 
 // checkRules reads the rule set of an always or for-session answer (one
@@ -22,7 +21,7 @@ type RuleChecker interface {
 // a notice naming the approval, the answer and the rule tells the editor
 // to ask for the rule again, so a typo never turns into a deny nor saves a
 // rule that misses the call.
-func (s *state) checkRules(m Input, text string, list command.List) ([]string, bool) {
+func (s *state) checkRules(m Input, text string, list matcher.List) ([]string, bool) {
 	ap := s.pending
 	rules := matcher.SplitRules(text)
 	var err error

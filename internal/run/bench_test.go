@@ -8,8 +8,8 @@ import (
 	"io"
 	"testing"
 	"time"
-	"vibing/internal/command"
 
+	"vibing/internal/matcher"
 	"vibing/internal/run"
 	"vibing/internal/session"
 )
@@ -39,7 +39,7 @@ func (askBash) Decide(tool string, input map[string]any, _ string) session.Decis
 func (askBash) Suggest(string, map[string]any) string { return "Bash(ask:*)" }
 func (askBash) GrantSession(string, bool) error       { return nil }
 func (askBash) GrantOnce(string)                      {}
-func (askBash) AddRule(command.List, string) error    { return nil }
+func (askBash) AddRule(matcher.List, string) error    { return nil }
 func (askBash) Resumed() bool                         { return false }
 
 // start runs a Runner on a chanBackend; out receives its stdout lines.

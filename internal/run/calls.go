@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/preview"
 )
 

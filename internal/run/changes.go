@@ -6,8 +6,8 @@ package run
 
 import (
 	"fmt"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/session"
 )
 

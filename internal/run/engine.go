@@ -2,9 +2,9 @@ package run
 
 import (
 	"context"
-	"vibing/internal/command"
 
 	"vibing/internal/auditrow"
+	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -19,7 +19,7 @@ type Engine interface {
 	Suggest(tool string, input map[string]any) string
 	GrantSession(rule string, allow bool) error
 	GrantOnce(tool string)
-	AddRule(list command.List, rule string) error
+	AddRule(list matcher.List, rule string) error
 	Resumed() bool
 }
 

@@ -3,8 +3,8 @@ package run_test
 import (
 	"context"
 	"testing"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/run"
 	"vibing/internal/runtest"
 )

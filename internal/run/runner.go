@@ -9,9 +9,10 @@ import (
 	"io"
 	"strings"
 	"time"
-	"vibing/internal/command"
 
 	"vibing/internal/changes"
+	"vibing/internal/command"
+	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -31,7 +32,7 @@ type Runner struct {
 	Turn    Turn     // everything but the prompt
 
 	// WriteBack, when set, persists an "always" answer to the chat file.
-	WriteBack func(list command.List, rule string) error
+	WriteBack func(list matcher.List, rule string) error
 
 	ApprovalTimeout time.Duration // default 60 s
 	CancelGrace     time.Duration // interrupt → kill; default 2 s
@@ -684,7 +685,7 @@ func (s *state) answer(m Input) {
 		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 	case AllowForSession, DenyForSession:
 		allow := m.Decision == AllowForSession
-		rules, ok := s.checkRules(m, rule, map[bool]command.List{true: command.AllowList, false: command.DenyList}[allow])
+		rules, ok := s.checkRules(m, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
 		if !ok {
 			return // still pending: the editor asks for the rule again
 		}
@@ -702,9 +703,9 @@ func (s *state) answer(m Input) {
 			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
 		}
 	case AlwaysAllow, AlwaysDeny:
-		list := command.AllowList
+		list := matcher.AllowList
 		if m.Decision == AlwaysDeny {
-			list = command.DenyList
+			list = matcher.DenyList
 		}
 		rules, ok := s.checkRules(m, rule, list)
 		if !ok {
@@ -716,7 +717,7 @@ func (s *state) answer(m Input) {
 				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 				return
 			}
-			if list == command.AllowList {
+			if list == matcher.AllowList {
 				// An allow rule does not outrank an ask rule (pipeline steps 5
 				// and 6), so "always" would still ask again in this run; a
 				// session grant (step 4) applies it at once.
@@ -731,7 +732,7 @@ func (s *state) answer(m Input) {
 				}
 			}
 		}
-		if list == command.AllowList {
+		if list == matcher.AllowList {
 			s.approve(m.Decision)
 		} else {
 			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
@@ -762,7 +763,7 @@ func (s *state) grant(rule string, allow bool) error {
 	return err
 }
 
-func (s *state) addRule(list command.List, rule string) error {
+func (s *state) addRule(list matcher.List, rule string) error {
 	if rule == "" {
 		return errors.New("no rule to add")
 	}

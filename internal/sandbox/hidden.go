@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/matcher"
 	"vibing/internal/selfexe"
 	"vibing/internal/session"

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/procs"
 )
 

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/selfexe"
 	"vibing/internal/session"
 )

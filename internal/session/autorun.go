@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/config"
 	"vibing/internal/matcher"
 )
@@ -135,11 +135,11 @@ func (e *Engine) namedByAllow(v *command.Call, h autorunHit) bool {
 			}
 			switch r.Rule.Tool {
 			case "Edit", "Write", "MultiEdit", "NotebookEdit":
-				if r.Rule.Match(write, command.AllowList) {
+				if r.Rule.Match(write, matcher.AllowList) {
 					return true
 				}
 			case "Bash":
-				if v.Tool == "Bash" && r.Rule.Match(v, command.AllowList) {
+				if v.Tool == "Bash" && r.Rule.Match(v, matcher.AllowList) {
 					return true
 				}
 			}

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"vibing/internal/command"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"vibing/internal/command"
 	"vibing/internal/config"
 	"vibing/internal/session"
 )

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
 )
@@ -109,7 +109,7 @@ func searchNote(v *command.Call, r *rule) string {
 	}
 	root, _ := v.SearchRoot()
 	probe := &command.Call{Tool: "Read", Path: &root, Env: v.Env, Detail: root.Abs}
-	if r.Rule.Match(probe, command.DenyList) {
+	if r.Rule.Match(probe, matcher.DenyList) {
 		return ""
 	}
 	return fmt.Sprintf(", which names files below %s that the search would read; give a narrower path or a glob that leaves them out", root.Abs)
@@ -155,7 +155,7 @@ func (e *Engine) coversWithReads(rules []*matcher.Rule, v *command.Call) bool {
 // the call — for the allow list, allow it as the allow list would (each
 // simple command of a Bash line, each file it writes); for the deny list,
 // fire on it. The error says in one sentence what is wrong.
-func (e *Engine) RulesCover(tool string, input map[string]any, list command.List, text string) error {
+func (e *Engine) RulesCover(tool string, input map[string]any, list matcher.List, text string) error {
 	texts := matcher.SplitRules(text)
 	if len(texts) == 0 {
 		return errors.New("no rule was given")
@@ -174,7 +174,7 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list command.List
 		views = append(views, bc)
 	}
 	for _, v := range views {
-		if list == command.AllowList {
+		if list == matcher.AllowList {
 			if ok, _ := matcher.Covers(rules, v); ok {
 				return nil
 			}
@@ -190,14 +190,14 @@ func (e *Engine) RulesCover(tool string, input map[string]any, list command.List
 		}
 	}
 	what := "does not allow"
-	if list != command.AllowList {
+	if list != matcher.AllowList {
 		what = "does not match"
 	}
 	if len(rules) > 1 {
 		what = strings.Replace(what, "does", "do", 1)
 	}
 	hint := ""
-	if s := e.Suggest(tool, input); s != "" && s != text && list == command.AllowList {
+	if s := e.Suggest(tool, input); s != "" && s != text && list == matcher.AllowList {
 		hint = fmt.Sprintf(" (the rules that do: %s)", s)
 	}
 	return fmt.Errorf("%s %s %s%s", text, what, describe(c), hint)

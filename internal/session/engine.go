@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/config"
 	"vibing/internal/cowmap"
 	"vibing/internal/frontmatter"
@@ -37,7 +37,7 @@ func (r *rule) String() string {
 
 // matches reports whether r fires for c in list, failing closed for rules
 // that could not be parsed.
-func (r *rule) matches(c *command.Call, list command.List) bool {
+func (r *rule) matches(c *command.Call, list matcher.List) bool {
 	if r.err != nil {
 		return r.invalidMatches(c, list)
 	}
@@ -48,8 +48,8 @@ func (r *rule) matches(c *command.Call, list command.List) bool {
 }
 
 // invalidMatches is matches for a rule that could not be parsed.
-func (r *rule) invalidMatches(c *command.Call, list command.List) bool {
-	if list == command.AllowList {
+func (r *rule) invalidMatches(c *command.Call, list matcher.List) bool {
+	if list == matcher.AllowList {
 		return false
 	}
 	return r.tool == "" || tools.Same(r.tool, c.Tool)
@@ -442,8 +442,8 @@ func (e *Engine) GrantOnce(tool string) {
 // AddRule adds a rule to the chat's allow or deny list in memory (an
 // always_allow / always_deny answer applied at once). It returns the
 // canonical rule text's error when the rule is invalid.
-func (e *Engine) AddRule(list command.List, text string) error {
-	if list == command.AllowList && e.sw.DisableAlways {
+func (e *Engine) AddRule(list matcher.List, text string) error {
+	if list == matcher.AllowList && e.sw.DisableAlways {
 		return errors.New("always-allow answers are turned off by managed policy (disable_always)")
 	}
 	if e.sw.ManagedRulesOnly {
@@ -457,13 +457,13 @@ func (e *Engine) AddRule(list command.List, text string) error {
 	defer e.mu.Unlock()
 	e.dropIndex()
 	switch list {
-	case command.AllowList:
+	case matcher.AllowList:
 		e.allow = append(e.allow, &rule{Rule: r, text: text, source: SourceAllowList, layer: LayerChat, origin: LayerChat})
 		e.noteAllowSource(e.allow[len(e.allow)-1])
 		e.ownAllow[r.Text] = true
-	case command.DenyList:
+	case matcher.DenyList:
 		e.deny = append(e.deny, &rule{Rule: r, text: text, source: SourceDenyList, layer: LayerChat, origin: LayerChat})
-	case command.AskList:
+	case matcher.AskList:
 		e.ask = append(e.ask, &rule{Rule: r, text: text, source: SourceAskList, layer: LayerChat, origin: LayerChat})
 	}
 	return nil

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"testing"
 	"time"
-	"vibing/internal/command"
 
 	"golang.org/x/sys/unix"
 
+	"vibing/internal/command"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
 	"vibing/internal/session"

@@ -2,7 +2,6 @@ package session_test
 
 import (
 	"testing"
-	"vibing/internal/command"
 
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
@@ -62,7 +61,7 @@ func FuzzDecide(f *testing.F) {
 			t.Fatalf("Decide(%q, %q) has no reason", tool, arg)
 		}
 		if r, err := matcher.ParseRule(deny); err == nil && d.Decision == session.Allow {
-			if r.Match(e.Prepare(tool, in), command.DenyList) {
+			if r.Match(e.Prepare(tool, in), matcher.DenyList) {
 				t.Fatalf("Decide(%q, %q) = allow (%s), but the deny rule %q matches it", tool, arg, d.Reason, deny)
 			}
 		}

@@ -2,7 +2,9 @@ package session
 
 import (
 	"fmt"
+
 	"vibing/internal/command"
+	"vibing/internal/matcher"
 )
 
 // Deny rules held back (step 2): a rule of the person's that fires only on
@@ -18,7 +20,7 @@ func wholeFolder(v *command.Call, r *rule) string {
 		return ""
 	}
 	if v.Tool == "Bash" {
-		return r.Rule.TreeHit(v, command.DenyList)
+		return r.Rule.TreeHit(v, matcher.DenyList)
 	}
 	if searchNote(v, r) != "" {
 		if root, _ := v.SearchRoot(); !r.Rule.NamesAllBelow(&root, v) {
@@ -37,7 +39,7 @@ func (e *Engine) softens(v *command.Call, r *rule) bool {
 	if r.err != nil || v.Err != nil || r.layer == LayerManaged {
 		return false
 	}
-	return r.Rule.Unseen(v, command.DenyList) != "" || wholeFolder(v, r) != ""
+	return r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != ""
 }
 
 // unseenDenyAsk is the decision on c when the deny rule r fires on its
@@ -49,7 +51,7 @@ func (e *Engine) unseenDenyAsk(c, v *command.Call, r *rule) Decision {
 	if dir := wholeFolder(v, r); dir != "" {
 		what = fmt.Sprintf("it reads all of %s, which holds what the rule %s denies", dir, r.String())
 	} else {
-		what = fmt.Sprintf("%s, because %s; the rule %s denies what it may touch", unseenWhat(r), r.Rule.Unseen(v, command.DenyList), r.String())
+		what = fmt.Sprintf("%s, because %s; the rule %s denies what it may touch", unseenWhat(r), r.Rule.Unseen(v, matcher.DenyList), r.String())
 	}
 	if !e.canPrompt() {
 		d := e.denial(c, v, r)

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"vibing/internal/command"
 
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
+	"vibing/internal/matcher"
 	"vibing/internal/session"
 	"vibing/internal/tools"
 )
@@ -282,7 +282,7 @@ func pattern(p string) map[string]any {
 }
 
 const (
-	allowList = command.AllowList
-	askList   = command.AskList
-	denyList  = command.DenyList
+	allowList = matcher.AllowList
+	askList   = matcher.AskList
+	denyList  = matcher.DenyList
 )

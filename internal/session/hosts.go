@@ -3,8 +3,8 @@ package session
 import (
 	"fmt"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/tools"
 )
 

@@ -4,8 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/cowmap"
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
@@ -105,7 +105,7 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 	if !ok {
 		return s
 	}
-	return s.cutBy(folderKey(dirs[:n]), func(r *rule, list command.List) bool {
+	return s.cutBy(folderKey(dirs[:n]), func(r *rule, list matcher.List) bool {
 		if r.Rule == nil {
 			return true // invalid: fails closed in deny and ask
 		}
@@ -128,11 +128,11 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 // cutBy is the set cut down to the rules keep keeps, every list alike (a
 // list left out would lose its rules: the managed asks once were), kept
 // under key until the rules change, for up to maxCutSets keys.
-func (s *ruleSet) cutBy(key string, keep func(r *rule, list command.List) bool) *ruleSet {
+func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) *ruleSet {
 	if t, ok := s.cuts.Load(key); ok {
 		return t
 	}
-	cut := func(rules []*rule, list command.List) []*rule {
+	cut := func(rules []*rule, list matcher.List) []*rule {
 		out := make([]*rule, 0, len(rules))
 		for _, r := range rules {
 			if keep(r, list) {
@@ -141,7 +141,7 @@ func (s *ruleSet) cutBy(key string, keep func(r *rule, list command.List) bool) 
 		}
 		return out
 	}
-	deny, ask, allow := command.DenyList, command.AskList, command.AllowList
+	deny, ask, allow := matcher.DenyList, matcher.AskList, matcher.AllowList
 	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
 		managedAsk: cut(s.managedAsk, ask), sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
 	t.derive()
@@ -166,7 +166,7 @@ func (s *ruleSet) forCommands(c *command.Call) *ruleSet {
 	if t, ok := s.cuts.LoadBytes(key); ok {
 		return t // (the key spelled on the stack: no string made for a set seen before)
 	}
-	return s.cutBy(string(key), func(r *rule, _ command.List) bool {
+	return s.cutBy(string(key), func(r *rule, _ matcher.List) bool {
 		k, ok := r.Rule.CommandKey() // nil (invalid): kept, fails closed
 		return !ok || slices.Contains(keys, k)
 	})

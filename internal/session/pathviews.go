@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/tools"
 )
 

@@ -3,9 +3,10 @@ package session
 import (
 	"fmt"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/config"
+	"vibing/internal/defaults"
 	"vibing/internal/matcher"
 	"vibing/internal/tools"
 )
@@ -121,11 +122,11 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 		}
 	}
 	if e.cfg.DefaultDeny() {
-		if name, ok := matcher.DefaultDeny(c); ok {
+		if name, ok := defaults.Deny(c); ok {
 			return defaultDenial(c, name)
 		}
 		if bc != nil {
-			if name, ok := matcher.DefaultDeny(bc); ok {
+			if name, ok := defaults.Deny(bc); ok {
 				return defaultDenial(c, name)
 			}
 		}
@@ -136,11 +137,11 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 
 	if soft != nil {
 		// a session deny that fires still refuses; else a person judges
-		if r := firstMatch(c, rs.sessDeny, command.DenyList); r != nil {
+		if r := firstMatch(c, rs.sessDeny, matcher.DenyList); r != nil {
 			return sessionDenial(c, r)
 		}
 		if bc != nil {
-			if r := firstMatch(bc, bs.sessDeny, command.DenyList); r != nil {
+			if r := firstMatch(bc, bs.sessDeny, matcher.DenyList); r != nil {
 				return sessionDenial(c, r)
 			}
 		}
@@ -148,21 +149,21 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 	}
 
 	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
-	if r := firstMatch(c, rs.managedAsk, command.AskList); r != nil {
+	if r := firstMatch(c, rs.managedAsk, matcher.AskList); r != nil {
 		return e.managedAskBy(c, c, r)
 	}
 	if bc != nil {
-		if r := firstMatch(bc, bs.managedAsk, command.AskList); r != nil {
+		if r := firstMatch(bc, bs.managedAsk, matcher.AskList); r != nil {
 			return e.managedAskBy(c, bc, r)
 		}
 	}
 
 	// 3. session deny
-	if r := firstMatch(c, rs.sessDeny, command.DenyList); r != nil {
+	if r := firstMatch(c, rs.sessDeny, matcher.DenyList); r != nil {
 		return sessionDenial(c, r)
 	}
 	if bc != nil {
-		if r := firstMatch(bc, bs.sessDeny, command.DenyList); r != nil {
+		if r := firstMatch(bc, bs.sessDeny, matcher.DenyList); r != nil {
 			return sessionDenial(c, r)
 		}
 	}
@@ -221,7 +222,7 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 }
 
 // firstMatch is the first of the rules that matches v in list, or nil.
-func firstMatch(v *command.Call, rules []*rule, list command.List) *rule {
+func firstMatch(v *command.Call, rules []*rule, list matcher.List) *rule {
 	for _, r := range rules {
 		if r.matches(v, list) {
 			return r
@@ -264,13 +265,13 @@ func denyRule(v *command.Call, rules []*rule, names []matcher.NameTest, kernel m
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		if !r.matches(v, command.DenyList) {
+		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
-		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && r.Rule.HostsUnseen(v, command.DenyList) != "" {
+		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && r.Rule.HostsUnseen(v, matcher.DenyList) != "" {
 			continue // the sandbox's proxy refuses the host, whichever it is
 		}
-		if (unseenBy == nil || kernel != nil) && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, command.DenyList) != "" || wholeFolder(v, r) != "") {
+		if (unseenBy == nil || kernel != nil) && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != "") {
 			if kernel[r.String()] && r.layer != LayerManaged {
 				// the sandbox holds it (HoldByKernel): what the line cannot
 				// be seen to do, the kernel refuses
@@ -299,9 +300,9 @@ func (e *Engine) denial(c, v *command.Call, r *rule) Decision {
 	case v.Err != nil:
 		d.Reason = fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), v.Err)
 	default:
-		if why := r.Rule.Unseen(v, command.DenyList); why != "" {
+		if why := r.Rule.Unseen(v, matcher.DenyList); why != "" {
 			d.Reason = fmt.Sprintf("%s is denied by the rule %s: %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
-		} else if hit := r.Rule.FileHit(v, command.DenyList); hit != "" {
+		} else if hit := r.Rule.FileHit(v, matcher.DenyList); hit != "" {
 			d.Reason = fmt.Sprintf("%s is denied by the rule %s, as %s.", describe(c), r.String(), hit)
 		}
 	}
@@ -343,7 +344,7 @@ func askRule(v *command.Call, rs *ruleSet) (r, bareAsk *rule) {
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		if !a.matches(v, command.AskList) { // overridden rules are not in the set (rulesFor)
+		if !a.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
 			continue
 		}
 		if a.err == nil && !a.Rule.HasArg() && !a.Rule.IsRegex() {
@@ -467,9 +468,9 @@ func (e *Engine) askBy(c, v *command.Call, r *rule) Decision {
 	src := r.decisionSource(SourceAskList)
 	reason := say(c, " needs approval (ask: ", r.String(), searchNote(v, r), hostClause(v, r), ").")
 	if r.Rule != nil {
-		if why := r.Rule.Unseen(v, command.AskList); why != "" {
+		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
-		} else if hit := r.Rule.FileHit(v, command.AskList); hit != "" {
+		} else if hit := r.Rule.FileHit(v, matcher.AskList); hit != "" {
 			reason = fmt.Sprintf("%s needs approval (ask: %s), as %s.", describe(c), r.String(), hit)
 		}
 	}
@@ -503,14 +504,14 @@ func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*match
 			if ends[i].Rejects(w) {
 				continue // (inlined: most file rules end otherwise than the path)
 			}
-			if r := rules[i]; r.matches(c, command.AllowList) {
+			if r := rules[i]; r.matches(c, matcher.AllowList) {
 				return r.String(), true
 			}
 		}
 		return "", false
 	}
 	for _, r := range rules { // (matches passes over what the end tests would, by Skips)
-		if r.matches(c, command.AllowList) {
+		if r.matches(c, matcher.AllowList) {
 			return r.String(), true
 		}
 	}

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"vibing/internal/command"
 
 	"vibing/internal/frontmatter"
+	"vibing/internal/matcher"
 	"vibing/internal/session"
 )
 
@@ -185,7 +185,7 @@ func TestInvalidRules(t *testing.T) {
 	// the error names the rule and wraps matcher.ErrInvalidRule
 	f := newFixture(t)
 	_, err := session.New(nil, frontmatter.Settings{Allow: []string{"Bash(npm"}, Deny: []string{"Skill(x)"}}, tcase{}.options(f))
-	if err == nil || !errors.Is(err, command.ErrInvalidRule) {
+	if err == nil || !errors.Is(err, matcher.ErrInvalidRule) {
 		t.Fatalf("New(invalid rules) error = %v, want it to wrap ErrInvalidRule", err)
 	}
 	for _, r := range []string{"Bash(npm", "Skill(x)"} {

@@ -3,7 +3,9 @@ package session
 import (
 	"os"
 	"path/filepath"
+
 	"vibing/internal/command"
+	"vibing/internal/matcher"
 )
 
 // repoReadable is the check a Bash line's git show, diff, log -p or blame
@@ -38,8 +40,8 @@ func (e *Engine) repoBlocker(c *command.Call) string {
 		rs := e.rulesFor("Read")
 		for _, list := range []struct {
 			rules []*rule
-			list  command.List
-		}{{rs.deny, command.DenyList}, {rs.managedAsk, command.AskList}, {rs.ask, command.AskList}, {rs.sessDeny, command.DenyList}} {
+			list  matcher.List
+		}{{rs.deny, matcher.DenyList}, {rs.managedAsk, matcher.AskList}, {rs.ask, matcher.AskList}, {rs.sessDeny, matcher.DenyList}} {
 			for _, r := range list.rules {
 				if r.err != nil || r.Rule == nil || r.Rule.IsRegex() || !r.Rule.OnFiles() {
 					return ruleNamed(r, list.list) // (a rule that did not parse, a regex, a bare Read: everywhere)
@@ -68,8 +70,8 @@ func (e *Engine) repoWhy(c *command.Call) string {
 }
 
 // ruleNamed is rule r of list as a reason names it: "the deny rule Read(.env)".
-func ruleNamed(r *rule, list command.List) string {
-	if list == command.DenyList {
+func ruleNamed(r *rule, list matcher.List) string {
+	if list == matcher.DenyList {
 		return "the deny rule " + r.String()
 	}
 	return "the ask rule " + r.String()

@@ -3,6 +3,7 @@ package session
 import (
 	"path/filepath"
 	"sync"
+
 	"vibing/internal/command"
 )
 

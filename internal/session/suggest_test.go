@@ -3,7 +3,6 @@ package session_test
 import (
 	"strings"
 	"testing"
-	"vibing/internal/command"
 
 	"vibing/internal/frontmatter"
 	"vibing/internal/matcher"
@@ -111,7 +110,7 @@ func TestSuggestCovers(t *testing.T) {
 				if r == "Bash" || strings.Contains(strings.TrimSuffix(r, ":*)"), "*") {
 					t.Errorf("Suggest = %q holds %q: a bare Bash or a wildcard", sugg, r)
 				}
-				if err := e.AddRule(command.AllowList, r); err != nil {
+				if err := e.AddRule(matcher.AllowList, r); err != nil {
 					t.Fatalf("AddRule(%q): %v", r, err)
 				}
 			}
@@ -124,7 +123,7 @@ func TestSuggestCovers(t *testing.T) {
 			if d := next.Decide(tt.call.tool, in); d.Decision != session.Allow {
 				t.Errorf("next run with allow %q: Decide = %s (%s), want allow", rules, d.Decision, d.Reason)
 			}
-			if err := next.RulesCover(tt.call.tool, in, command.AllowList, sugg); err != nil {
+			if err := next.RulesCover(tt.call.tool, in, matcher.AllowList, sugg); err != nil {
 				t.Errorf("RulesCover(%q) = %v, want nil", sugg, err)
 			}
 			base := mustEngine(t, frontmatter.Settings{Vibing: true, Preset: tt.preset}, opts)
@@ -225,22 +224,22 @@ func TestRulesCover(t *testing.T) {
 	e := mustEngine(t, frontmatter.Settings{Vibing: true}, session.Options{Cwd: f.proj, Home: f.home, ChatFile: f.chat})
 	line := map[string]any{"command": "python3 hello.py && echo ok"}
 	tests := []struct {
-		list    command.List
+		list    matcher.List
 		rule    string
 		wantErr string // "" = covers
 	}{
-		{command.AllowList, "Bash(python3 hello.py) Bash(echo ok)", ""},
-		{command.AllowList, "Bash(python3:*)  Bash(echo:*)", ""},
-		{command.AllowList, "Bash", ""},
-		{command.AllowList, "Bash(python3 hello.py)", ""}, // the echo passes as a read beside it
-		{command.AllowList, "Bash(echo ok)", "does not allow Bash (python3 hello.py && echo ok) (the rules that do: Bash(python3 hello.py))"},
-		{command.AllowList, "Bash(pyhton3 hello.py) Bash(echo ok)", "do not allow"},
-		{command.AllowList, "Bash(python3 hello.py", "invalid rule"},
-		{command.AllowList, "Bsh(python3:*)", "invalid rule"},
-		{command.AllowList, "Read(hello.py)", "does not allow"},
-		{command.AllowList, "  ", "no rule"},
-		{command.DenyList, "Bash(echo:*)", ""},
-		{command.DenyList, "Bash(rm:*)", "does not match"},
+		{matcher.AllowList, "Bash(python3 hello.py) Bash(echo ok)", ""},
+		{matcher.AllowList, "Bash(python3:*)  Bash(echo:*)", ""},
+		{matcher.AllowList, "Bash", ""},
+		{matcher.AllowList, "Bash(python3 hello.py)", ""}, // the echo passes as a read beside it
+		{matcher.AllowList, "Bash(echo ok)", "does not allow Bash (python3 hello.py && echo ok) (the rules that do: Bash(python3 hello.py))"},
+		{matcher.AllowList, "Bash(pyhton3 hello.py) Bash(echo ok)", "do not allow"},
+		{matcher.AllowList, "Bash(python3 hello.py", "invalid rule"},
+		{matcher.AllowList, "Bsh(python3:*)", "invalid rule"},
+		{matcher.AllowList, "Read(hello.py)", "does not allow"},
+		{matcher.AllowList, "  ", "no rule"},
+		{matcher.DenyList, "Bash(echo:*)", ""},
+		{matcher.DenyList, "Bash(rm:*)", "does not match"},
 	}
 	for _, tt := range tests {
 		err := e.RulesCover("Bash", line, tt.list, tt.rule)

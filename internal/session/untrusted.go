@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"vibing/internal/command"
 
+	"vibing/internal/command"
 	"vibing/internal/matcher"
 )
 
@@ -53,7 +53,7 @@ func (e *Engine) noteUntrusted(c, bc *command.Call, d *Decision) {
 			continue
 		}
 		for _, r := range e.untrusted {
-			if !r.Rule.Skips(v, command.AllowList) && r.Rule.Match(v, command.AllowList) {
+			if !r.Rule.Skips(v, matcher.AllowList) && r.Rule.Match(v, matcher.AllowList) {
 				say([]string{nameOf(r)}, r.String())
 				return
 			}

@@ -1,10 +1,11 @@
-package matcher
+package defaults
 
 import (
 	"iter"
 	"path"
 	"path/filepath"
 	"strings"
+
 	"vibing/internal/command"
 )
 
@@ -64,7 +65,7 @@ type checker struct {
 	over   bool
 }
 
-// DefaultDeny reports whether the call matches one of the built-in destructive
+// Deny reports whether the call matches one of the built-in destructive
 // command rules, and returns that rule's name ("rm -rf on /", ...).
 //
 // Every simple command of the parsed line is looked at, behind wrappers,
@@ -79,7 +80,7 @@ type checker struct {
 // rewrites the branch's history) and a +ref refspec; deleting main or master
 // (":main", --delete) counts too, and so do --mirror and a forced push that
 // names no branch (it pushes the current one, which may be main).
-func DefaultDeny(c *command.Call) (name string, ok bool) {
+func Deny(c *command.Call) (name string, ok bool) {
 	return defaultDeny(c, 0)
 }
 

@@ -1,8 +1,9 @@
-package matcher
+package defaults
 
 import (
 	"path"
 	"strings"
+
 	"vibing/internal/command"
 )
 

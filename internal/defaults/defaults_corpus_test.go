@@ -1,19 +1,19 @@
-package matcher_test
+package defaults_test
 
 import (
 	"testing"
-	"vibing/internal/command"
 
-	"vibing/internal/matcher"
+	"vibing/internal/command"
+	"vibing/internal/defaults"
 )
 
 // defaultRules maps the names testdata/defaults.txt uses to the rules.
 var defaultRules = map[string]string{
-	"DenySudo": matcher.DenySudo, "DenyRmRoot": matcher.DenyRmRoot, "DenyRmSystem": matcher.DenyRmSystem,
-	"DenyRmHome": matcher.DenyRmHome, "DenyRmCwd": matcher.DenyRmCwd, "DenyDd": matcher.DenyDd,
-	"DenyMkfs": matcher.DenyMkfs, "DenyChmodR": matcher.DenyChmodR, "DenyChmodWorld": matcher.DenyChmodWorld,
-	"DenyForcePush": matcher.DenyForcePush, "DenyDownloadSh": matcher.DenyDownloadSh,
-	"DenyForkBomb": matcher.DenyForkBomb, "DenyBraces": matcher.DenyBraces, "DenyUnchecked": matcher.DenyUnchecked,
+	"DenySudo": defaults.DenySudo, "DenyRmRoot": defaults.DenyRmRoot, "DenyRmSystem": defaults.DenyRmSystem,
+	"DenyRmHome": defaults.DenyRmHome, "DenyRmCwd": defaults.DenyRmCwd, "DenyDd": defaults.DenyDd,
+	"DenyMkfs": defaults.DenyMkfs, "DenyChmodR": defaults.DenyChmodR, "DenyChmodWorld": defaults.DenyChmodWorld,
+	"DenyForcePush": defaults.DenyForcePush, "DenyDownloadSh": defaults.DenyDownloadSh,
+	"DenyForkBomb": defaults.DenyForkBomb, "DenyBraces": defaults.DenyBraces, "DenyUnchecked": defaults.DenyUnchecked,
 }
 
 // TestDefaultsCorpus runs testdata/defaults.txt: attacks each default rule
@@ -35,7 +35,7 @@ func TestDefaultsCorpus(t *testing.T) {
 			t.Fatalf("defaults.txt:%d: %d fields, want 3", line, len(fields))
 		}
 		cmd := unescapeField(fields[2])
-		got, ok := matcher.DefaultDeny(command.Prepare("Bash", map[string]any{"command": cmd}, env))
+		got, ok := defaults.Deny(command.Prepare("Bash", map[string]any{"command": cmd}, env))
 		switch fields[0] {
 		case "deny":
 			denies++
@@ -67,20 +67,20 @@ func TestDefaultDenySymlinks(t *testing.T) {
 	t.Parallel()
 	_, env := bypassFixture(t)
 	tests := []struct{ cmd, want string }{
-		{"rm -rf homelink/", matcher.DenyRmHome},
-		{"rm -rf homelink/*", matcher.DenyRmHome},
-		{"rm -rf homelink/.ssh", matcher.DenyRmHome},
-		{"rm -rf ./homelink/.", matcher.DenyRmHome},
-		{"rm -rf etclink/", matcher.DenyRmSystem},
-		{"rm -rf etclink/nginx", matcher.DenyRmSystem},
-		{"chown -R me homelink/", matcher.DenyChmodR},
+		{"rm -rf homelink/", defaults.DenyRmHome},
+		{"rm -rf homelink/*", defaults.DenyRmHome},
+		{"rm -rf homelink/.ssh", defaults.DenyRmHome},
+		{"rm -rf ./homelink/.", defaults.DenyRmHome},
+		{"rm -rf etclink/", defaults.DenyRmSystem},
+		{"rm -rf etclink/nginx", defaults.DenyRmSystem},
+		{"chown -R me homelink/", defaults.DenyChmodR},
 		{"rm -rf homelink", ""},
 		{"rm -rf etclink", ""},
 		{"rm -rf src", ""},
 		{"rm -rf link/x", ""},
 	}
 	for _, tt := range tests {
-		got, _ := matcher.DefaultDeny(command.Prepare("Bash", map[string]any{"command": tt.cmd}, env))
+		got, _ := defaults.Deny(command.Prepare("Bash", map[string]any{"command": tt.cmd}, env))
 		if got != tt.want {
 			t.Errorf("DefaultDeny(%q) = %q, want %q", tt.cmd, got, tt.want)
 		}
