@@ -163,7 +163,7 @@ test-e2e-0.7 test-e2e-0.10 test-e2e-0.12: test-e2e-%:
 # BENCHCOUNT=6 repeats every benchmark (for benchstat); the raw output is kept
 # in bin/bench.txt and the side-by-side figures of SPEC §9 are summed up last.
 BENCHCOUNT ?= 1
-BENCHPKGS  := ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
+BENCHPKGS  := ./internal/command/ ./internal/matcher/ ./internal/session/ ./internal/run/ ./cmd/vibing-agent/
 BENCHSTAT  ?= $(shell command -v benchstat 2>/dev/null || ls $$($(GO) env GOPATH)/bin/benchstat 2>/dev/null)
 
 bench: deps build

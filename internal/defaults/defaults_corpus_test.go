@@ -44,12 +44,12 @@ func TestDefaultsCorpus(t *testing.T) {
 				t.Fatalf("defaults.txt:%d: unknown rule %q", line, fields[1])
 			}
 			if !ok || got != want {
-				t.Errorf("defaults.txt:%d: DefaultDeny(%q) = %q, %v, want %s (%q)", line, cmd, got, ok, fields[1], want)
+				t.Errorf("defaults.txt:%d: Deny(%q) = %q, %v, want %s (%q)", line, cmd, got, ok, fields[1], want)
 			}
 		case "allow":
 			allows++
 			if ok {
-				t.Errorf("defaults.txt:%d: DefaultDeny(%q) = %q, want no built-in rule to refuse it", line, cmd, got)
+				t.Errorf("defaults.txt:%d: Deny(%q) = %q, want no built-in rule to refuse it", line, cmd, got)
 			}
 		default:
 			t.Fatalf("defaults.txt:%d: unknown expectation %q", line, fields[0])
@@ -63,7 +63,7 @@ func TestDefaultsCorpus(t *testing.T) {
 // TestDefaultDenySymlinks: a recursive rm or chmod through a symlink lands
 // where the link points (proj/homelink -> home, proj/etclink -> /etc);
 // removing the link itself does not.
-func TestDefaultDenySymlinks(t *testing.T) {
+func TestDenySymlinks(t *testing.T) {
 	t.Parallel()
 	_, env := bypassFixture(t)
 	tests := []struct{ cmd, want string }{
@@ -82,7 +82,7 @@ func TestDefaultDenySymlinks(t *testing.T) {
 	for _, tt := range tests {
 		got, _ := defaults.Deny(command.Prepare("Bash", map[string]any{"command": tt.cmd}, env))
 		if got != tt.want {
-			t.Errorf("DefaultDeny(%q) = %q, want %q", tt.cmd, got, tt.want)
+			t.Errorf("Deny(%q) = %q, want %q", tt.cmd, got, tt.want)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"vibing/internal/matcher"
 )
 
-func TestDefaultDeny(t *testing.T) {
+func TestDeny(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ cmd, want string }{
 		{"rm -rf /", defaults.DenyRmRoot},
@@ -86,7 +86,7 @@ func TestDefaultDeny(t *testing.T) {
 	for _, tt := range tests {
 		got, ok := defaults.Deny(bash(tt.cmd))
 		if !ok || got != tt.want {
-			t.Errorf("DefaultDeny(%q) = %q, %v, want %q", tt.cmd, got, ok, tt.want)
+			t.Errorf("Deny(%q) = %q, %v, want %q", tt.cmd, got, ok, tt.want)
 		}
 	}
 	negatives := []string{
@@ -115,11 +115,11 @@ func TestDefaultDeny(t *testing.T) {
 	}
 	for _, cmd := range negatives {
 		if got, ok := defaults.Deny(bash(cmd)); ok {
-			t.Errorf("DefaultDeny(%q) = %q, want no default deny", cmd, got)
+			t.Errorf("Deny(%q) = %q, want no default deny", cmd, got)
 		}
 	}
 	if _, ok := defaults.Deny(command.Prepare("Write", map[string]any{"file_path": "/etc/x"}, testEnv)); ok {
-		t.Errorf("DefaultDeny(Write) = true, want false: the default rules are shell rules")
+		t.Errorf("Deny(Write) = true, want false: the default rules are shell rules")
 	}
 }
 

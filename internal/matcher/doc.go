@@ -15,42 +15,33 @@
 // For Bash, deny and ask lists look further than allow lists do: options
 // compare by meaning (Bash(rm -rf) fires on `rm -f -R x` and
 // `rm --recursive --force x`; flags.go), commands run by find -exec,
-// su/runuser -c, env -S and the usual wrappers count as simple commands,
-// braces are expanded (bounded by maxBraceWords; past it the line matches),
-// and file rules fire on every argument word and input redirection that
-// names a matching path (Read(.env) denies `cat .env`; runners.go, args.go).
+// su/runuser -c, env -S and the usual wrappers count as simple commands
+// (the analysis sees through them), and file rules fire on every argument
+// word and input redirection that names a matching path (Read(.env) denies
+// `cat .env`; match.go, matchpath.go).
 //
-// What the engine cannot see through, a deny or ask rule catches
-// (opaque.go): a command name, script or file argument only known at run
-// time, a script fed to a shell through its input, a runner or program the
-// engine does not know, inline code that can start commands, a variable
-// that changes what runs. Such a command is "unseen": every deny and ask
-// rule that could apply fires on it, and Rule.Unseen says why. Variables
-// the line sets to literals are followed first (vars.go), and programs.go
-// holds what the engine knows of each program. effects.go is the one model
-// of the files a command writes.
+// What the analysis cannot see through (a command marked unseen), every
+// deny and ask rule that could apply fires on, and Rule.Unseen says why.
+// A file rule fires on a relative operand after a cd to a folder only
+// known at run time when its last name could match (matchlost.go).
 //
 // A deny or ask rule naming a literal path also fires on a hard link to
-// that file made earlier (same device and inode; hardlink.go), at the cost
-// of one stat per path per call.
+// that file made earlier (same device and inode; matchlinks.go), at the
+// cost of one stat per path per call.
 //
-// Hosts are compared in one canonical spelling (normHost, ipaddr.go):
-// numeric hosts read as the WHATWG URL parser reads them, IPv6 in brackets.
-// A WebFetch host rule is the exact host in the allow list and the host
-// with its subdomains in the deny and ask lists. Deny and ask WebFetch host
-// rules also fire on the hosts a Bash line contacts (hosts.go, nettools.go):
-// those its network commands name, those of URLs in any command's
-// arguments, and, failing closed, any host only known at run time.
+// Hosts are compared in one canonical spelling (command.NormHost): numeric
+// hosts read as the WHATWG URL parser reads them, IPv6 in brackets. A
+// WebFetch host rule is the exact host in the allow list and the host with
+// its subdomains in the deny and ask lists. Deny and ask WebFetch host
+// rules also fire on the hosts a Bash line contacts (matchhosts.go): those
+// its network commands name, those of URLs in any command's arguments,
+// and, failing closed, any host only known at run time.
 //
-// A decision's cost is bounded whatever the call or the rules: a Bash line
-// over 256 KiB or of more than 10,000 simple commands is not parsed further
-// (Err: deny/ask fire, no pattern allows; prepare.go); sh -c/eval nesting
-// stops at maxScriptDepth and braces at maxBraceWords; regex rules get
-// 50 ms per evaluation and 250 ms per call in all (rule.go); path patterns
-// match through a linear-time regexp translation of the glob (glob.go); and
-// symlinks are resolved over at most the first 4 KiB of a path.
+// A decision's cost is bounded whatever the rules: regex rules get 50 ms
+// per evaluation and 250 ms per call in all (rule.go), and path patterns
+// match through a linear-time regexp translation of the glob
+// (command.PathGlob).
 //
-// Deny recognises the built-in destructive commands on the parsed
-// line (and on the raw words of a line that does not parse), and Suggest
-// proposes the narrowest useful rule for an approval.
+// Suggest proposes the narrowest useful rule for an approval. The built-in
+// destructive-command rules are internal/defaults.
 package matcher

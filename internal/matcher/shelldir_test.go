@@ -81,12 +81,12 @@ func TestShellRm(t *testing.T) {
 	env := command.Env{Cwd: "/w/u/proj", Home: "/w/u", Shell: []string{"/w/u/proj/sub"}}
 	c := command.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
 	if name, ok := defaults.Deny(c); !ok {
-		t.Errorf("DefaultDeny(rm -rf ../../proj from ~/proj/sub) = %q, false; want the working folder refused", name)
+		t.Errorf("Deny(rm -rf ../../proj from ~/proj/sub) = %q, false; want the working folder refused", name)
 	}
 	env.Shell = nil
 	c = command.Prepare("Bash", map[string]any{"command": "rm -rf ../../proj"}, env)
 	if name, ok := defaults.Deny(c); ok {
-		t.Errorf("DefaultDeny(rm -rf ../../proj from ~/proj) = %q, true; want not refused (it is /w/proj)", name)
+		t.Errorf("Deny(rm -rf ../../proj from ~/proj) = %q, true; want not refused (it is /w/proj)", name)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 
 // bashPreview previews a Bash call: the whole command, the agent's description,
 // and what a person must notice, read from the one parsed model of the line
-// (matcher.Call): files written, moved or deleted, hosts contacted,
+// (command.Call): files written, moved or deleted, hosts contacted,
 // privilege, scripts run and commands run inside sh -c or eval.
 func bashPreview(c *command.Call, input map[string]any) Preview {
 	p := Preview{Kind: KindCommand, Command: c.Command}

@@ -382,7 +382,7 @@ func (e *Engine) Prepare(tool string, input map[string]any) *command.Call {
 	return e.prepare(strings.TrimSpace(tool), input, e.env)
 }
 
-// prepare is matcher.Prepare, or PrepareReference for the slow twin.
+// prepare is command.Prepare, or PrepareReference for the slow twin.
 func (e *Engine) prepare(tool string, input map[string]any, env command.Env) *command.Call {
 	if e.ref {
 		return command.PrepareReference(tool, input, env)

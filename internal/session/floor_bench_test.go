@@ -63,7 +63,7 @@ var floorCases = []floorCase{
 
 // BenchmarkFileFloor measures, in alternating batches of the same run, a
 // file decision against 100 glob rules and the bare resolution of its path
-// (matcher.ResolvePath, which the decision does), with for reference the
+// (command.ResolvePath, which the decision does), with for reference the
 // three system calls of the floor (open O_PATH, readlink of
 // /proc/self/fd/N, close) and filepath.EvalSymlinks. SPEC §9: the decision
 // costs at most 1 µs more than resolving its path (delta-ns/op).

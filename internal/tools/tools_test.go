@@ -95,7 +95,7 @@ func TestCommandOf(t *testing.T) {
 }
 
 // A tool whose argument is a path names the input key that holds it:
-// matcher.Prepare keeps the path of such a call in the memory it gives the
+// command.Prepare keeps the path of such a call in the memory it gives the
 // calls of tools with a PathKey.
 func TestPathToolsNameTheirKey(t *testing.T) {
 	for _, name := range tools.Names() {
