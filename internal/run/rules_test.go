@@ -72,7 +72,7 @@ func TestAlwaysRuleChecked(t *testing.T) {
 				for d.ID != "t2" {
 					d = s.next("decision")
 				}
-				if d.Decision != session.Allow {
+				if d.Decision != session.Allow.String() {
 					t.Errorf("the same call again: %s (%s), want allow", d.Decision, d.Reason)
 				}
 			}

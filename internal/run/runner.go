@@ -482,7 +482,7 @@ func (s *state) pump() {
 
 func (s *state) decide(p *Permission) {
 	d := s.pipeline(p)
-	_ = s.w.Write(Output{Type: "decision", ID: p.ToolUseID, Tool: p.Tool, Decision: d.Decision, Reason: d.Reason,
+	_ = s.w.Write(Output{Type: "decision", ID: p.ToolUseID, Tool: p.Tool, Decision: d.Decision.String(), Reason: d.Reason,
 		Rule: d.Rule, Source: d.Source, Level: d.Level, Action: d.Action, Detail: s.detail(p.Tool, p.Input)})
 	switch {
 	case d.Decision == session.Allow:
