@@ -249,7 +249,7 @@ func (s *state) loop(inputs <-chan Input) error {
 		case p := <-s.r.Network:
 			s.network(p)
 		case <-timerC:
-			s.resolve(false, ByTimeout, fmt.Sprintf("Approval timed out after %d s", int(s.r.ApprovalTimeout/time.Second)), AuditAskTimeout, "deny_once")
+			s.resolve(false, ByTimeout, fmt.Sprintf("Approval timed out after %d s", int(s.r.ApprovalTimeout/time.Second)), AuditAskTimeout, DenyOnce)
 		case <-s.killC:
 			s.killC = nil
 			s.conn.Kill()
@@ -269,7 +269,7 @@ func (s *state) loop(inputs <-chan Input) error {
 func (s *state) finish() error {
 	s.conn.Kill() // reap anything the backend left in its process group
 	if s.pending != nil {
-		s.resolve(false, ByCancel, "The agent stopped before the person answered", AuditAskDenied, "deny_once")
+		s.resolve(false, ByCancel, "The agent stopped before the person answered", AuditAskDenied, DenyOnce)
 	}
 	for _, p := range s.queue {
 		p.Reply(Verdict{Message: "The agent stopped"})
@@ -392,7 +392,7 @@ func (s *state) cancel() {
 	}
 	s.cancelled = true
 	if s.pending != nil {
-		s.resolve(false, ByCancel, "The run was cancelled before the person answered", AuditAskDenied, "deny_once")
+		s.resolve(false, ByCancel, "The run was cancelled before the person answered", AuditAskDenied, DenyOnce)
 	}
 	if err := s.conn.Interrupt(); err != nil {
 		s.conn.Kill()
@@ -406,7 +406,7 @@ func (s *state) cancel() {
 func (s *state) closeEditor() {
 	s.editorGone = true
 	if s.pending != nil {
-		s.resolve(false, ByCancel, "The editor closed before the person answered", AuditAskDenied, "deny_once")
+		s.resolve(false, ByCancel, "The editor closed before the person answered", AuditAskDenied, DenyOnce)
 	}
 	s.end()
 }
