@@ -1,6 +1,7 @@
 package run_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -160,6 +161,24 @@ func TestParseAnswer(t *testing.T) {
 		}
 		if want := fmt.Sprintf("unknown answer %q (want one of [allow_once deny_once allow_for_session deny_for_session always_allow always_deny])", s); err.Error() != want {
 			t.Errorf("ParseAnswer(%q) error %q, want %q", s, err, want)
+		}
+	}
+}
+
+// TestAnswerWire: the answers travel as plain strings both ways, an unknown
+// one included (the runner, not the decoder, refuses it).
+func TestAnswerWire(t *testing.T) {
+	b, err := json.Marshal(run.Output{Type: "approval_request", Options: run.Options})
+	if want := `{"type":"approval_request","options":["allow_once","deny_once","allow_for_session","deny_for_session","always_allow","always_deny"]}`; err != nil || string(b) != want {
+		t.Errorf("json.Marshal = %s, %v; want %s", b, err, want)
+	}
+	for _, line := range []string{`{"type":"approval_response","id":"t1","decision":"always_deny","rule":"Bash(rm:*)"}`, `{"type":"approval_response","id":"t1","decision":"maybe"}`} {
+		var in run.Input
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("json.Unmarshal(%s): %v", line, err)
+		}
+		if b, err := json.Marshal(in); err != nil || string(b) != line {
+			t.Errorf("the input %s comes back as %s, %v", line, b, err)
 		}
 	}
 }
