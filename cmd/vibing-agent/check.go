@@ -89,7 +89,7 @@ func runCheck(_ context.Context, args []string, io stdio) int {
 		pv := preview.Build(*tool, in, ce.engine.Env())
 		if pv.Kind == preview.KindCommand {
 			for _, part := range ce.engine.DecideParts(*tool, in, "") {
-				pv.Commands = append(pv.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+				pv.Commands = append(pv.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision.String(),
 					Rule: part.Rule, Source: part.Source, Reason: part.Reason})
 			}
 		}

@@ -90,7 +90,7 @@ func runPolicyTest(_ context.Context, args []string, io stdio) int {
 			continue
 		}
 		failed++
-		want := r.Case.Expect
+		want := r.Case.Expect.String()
 		if r.Case.Source != "" {
 			want += " from " + r.Case.Source + "…"
 		}

@@ -133,7 +133,7 @@ wait_eof
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // answerWith answers every approval request with decision (and rule).
-func answerWith(decision, rule string) func(run.Output, func(run.Input)) {
+func answerWith(decision run.Answer, rule string) func(run.Output, func(run.Input)) {
 	return func(o run.Output, send func(run.Input)) {
 		if o.Type == "approval_request" {
 			go send(run.Input{Type: "approval_response", ID: o.ID, Decision: decision, Rule: rule})
@@ -151,13 +151,13 @@ wait_eof
 `
 	tests := []struct {
 		name     string
-		answer   string
+		answer   run.Answer
 		rule     string
 		allow    bool
 		reason   string
 		audit    string
-		extra    string // event type that must appear
-		resolved string // approval_resolved decision
+		extra    string     // event type that must appear
+		resolved run.Answer // approval_resolved decision
 	}{
 		{"allow once", run.AllowOnce, "", true, "", "ask_approved", "", run.AllowOnce},
 		{"deny once", run.DenyOnce, "", false, "User denied execution of Bash (ask npm install)", "ask_denied", "", run.DenyOnce},
@@ -192,7 +192,7 @@ wait_eof
 			if tt.audit == "ask_timeout" {
 				by = run.ByTimeout
 			}
-			if res := tu.first("approval_resolved"); res.By != by || res.Decision != tt.resolved {
+			if res := tu.first("approval_resolved"); res.By != by || res.Decision != tt.resolved.String() {
 				t.Errorf("approval_resolved = %+v, want by %s, decision %s", res, by, tt.resolved)
 			}
 			if tt.extra != "" && tu.count(tt.extra) != 1 {

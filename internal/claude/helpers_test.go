@@ -64,7 +64,7 @@ func TestMain(m *testing.M) {
 // or deny exactly the suggested rule.
 type stubEngine struct {
 	mu      sync.Mutex
-	added   map[string]string // rule -> allow|deny
+	added   map[string]session.Verdict // rule -> allow|deny
 	granted []string
 	cwds    []string // the shell folder each call was decided in
 }
@@ -114,9 +114,9 @@ func (e *stubEngine) AddRule(list matcher.List, rule string) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.added == nil {
-		e.added = map[string]string{}
+		e.added = map[string]session.Verdict{}
 	}
-	e.added[rule] = map[matcher.List]string{matcher.AllowList: session.Allow, matcher.DenyList: session.Deny}[list]
+	e.added[rule] = map[matcher.List]session.Verdict{matcher.AllowList: session.Allow, matcher.DenyList: session.Deny}[list]
 	return nil
 }
 

@@ -199,7 +199,7 @@ wait_eof
 			if !reflect.DeepEqual(rows, []string{"ask_denied: withdrawn by the agent"}) {
 				t.Errorf("run %d: audit = %q, want one withdrawn row", i, rows)
 			}
-		case res.Decision == run.AllowOnce && res.By == run.ByUser:
+		case res.Decision == run.AllowOnce.String() && res.By == run.ByUser:
 			// The answer won in the runner. It reached the CLI unless the
 			// cancel was read first; never twice.
 			if answers > 1 {

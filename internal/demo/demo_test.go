@@ -116,7 +116,7 @@ func TestTourAllowOnce(t *testing.T) {
 func TestDenyOnceLeavesFileAlone(t *testing.T) {
 	p := newProject(t)
 	before := p.read(t, demo.HelloFile)
-	tu := drive(t, p, tourPrompt, answers(map[string]string{"Edit": run.DenyOnce, "WebFetch": run.DenyOnce, "Write": run.DenyOnce}), runOpts{})
+	tu := drive(t, p, tourPrompt, answers(map[string]run.Answer{"Edit": run.DenyOnce, "WebFetch": run.DenyOnce, "Write": run.DenyOnce}), runOpts{})
 	if tu.err != nil {
 		t.Fatalf("Run() = %v", tu.err)
 	}

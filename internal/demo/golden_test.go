@@ -50,13 +50,13 @@ func TestTourTranscript(t *testing.T) {
 	tests := []struct {
 		name    string
 		prompts []string // one live agent answers them in turn
-		answers map[string]string
+		answers map[string]run.Answer
 	}{
 		{"tour-allow-once", []string{tourPrompt}, nil},
-		{"again-deny-once", []string{"again"}, map[string]string{"Edit": run.DenyOnce, "Bash": run.DenyOnce}},
+		{"again-deny-once", []string{"again"}, map[string]run.Answer{"Edit": run.DenyOnce, "Bash": run.DenyOnce}},
 		// the second message asks again, except for what the first
 		// message's session grant covers
-		{"conversation", []string{tourPrompt, "again"}, map[string]string{"Bash": run.AllowForSession}},
+		{"conversation", []string{tourPrompt, "again"}, map[string]run.Answer{"Bash": run.AllowForSession}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,7 +56,7 @@ func (p project) read(t *testing.T, name string) string {
 type answerer func(req run.Output) run.Input
 
 // answers answers by tool name; tools not listed get allow_once.
-func answers(byTool map[string]string) answerer {
+func answers(byTool map[string]run.Answer) answerer {
 	return func(req run.Output) run.Input {
 		d, ok := byTool[req.Tool]
 		if !ok {

@@ -16,7 +16,7 @@ func TestConversation(t *testing.T) {
 	tests := []struct {
 		name    string
 		prompts []string
-		answers map[string]string
+		answers map[string]run.Answer
 		// asked is how many approvals each message asks
 		asked []int
 		// hello holds what hello.py contains after the conversation
@@ -29,7 +29,7 @@ func TestConversation(t *testing.T) {
 		// the first message's session grants for its two commands cover
 		// the second message's: only its edit asks
 		{name: "session grants last to the next message", prompts: []string{"again", "again"},
-			answers: map[string]string{"Bash": run.AllowForSession}, asked: []int{3, 1}},
+			answers: map[string]run.Answer{"Bash": run.AllowForSession}, asked: []int{3, 1}},
 		{name: "three messages", prompts: []string{tourPrompt, "again", "again"}, asked: []int{4, 3, 3}},
 	}
 	for _, tt := range tests {

@@ -143,7 +143,7 @@ func (h *Hook) preToolUse(in *Input) []byte {
 	switch {
 	case d.Source == session.SourceMode:
 		// only the mode speaks: the CLI's own mode stands
-		row.Decision, row.Reason = string(auditrow.Defer), "left to Claude Code's own permission mode ("+d.Decision+" in vibing's "+Mode(in.PermissionMode)+" mode: "+d.Reason+")"
+		row.Decision, row.Reason = string(auditrow.Defer), "left to Claude Code's own permission mode ("+d.Decision.String()+" in vibing's "+Mode(in.PermissionMode)+" mode: "+d.Reason+")"
 		answer = Empty
 	case d.Decision == session.Allow:
 		row.Decision, answer = string(auditrow.Allow), decisionAnswer("allow", "vibing: "+d.Reason)

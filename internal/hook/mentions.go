@@ -3,6 +3,7 @@ package hook
 import (
 	"fmt"
 
+	"vibing/internal/auditrow"
 	"vibing/internal/auditspool"
 	"vibing/internal/mention"
 	"vibing/internal/session"
@@ -21,14 +22,14 @@ func (h *Hook) promptSubmit(in *Input) []byte {
 	eng, err := h.Load(in, Mode(in.PermissionMode))
 	if err != nil {
 		reason := fmt.Sprintf("vibing-agent hook could not load its rules (%v), so a prompt with @-mentions is not sent.", err)
-		_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Decision: "deny", Source: session.SourceConfig, Via: Via, Reason: reason})
+		_ = h.record(auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Decision: string(auditrow.Deny), Source: session.SourceConfig, Via: Via, Reason: reason})
 		return blockAnswer(reason)
 	}
 	cwd := absOr(in.Cwd)
 	res := mention.Check(eng, in.Prompt, cwd, h.Home)
 	if d := res.Denied; d != nil {
 		reason := fmt.Sprintf("vibing: the prompt mentions @%s, which %s keeps from the model (%s) The prompt was not sent: remove the mention and send it again.", d.Text, ruleName(d.Decision), d.Decision.Reason)
-		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: d.Decision.Action, Rule: d.Decision.Rule, Source: d.Decision.Source, Via: Via, Decision: "deny", Reason: reason}
+		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: d.Decision.Action, Rule: d.Decision.Rule, Source: d.Decision.Source, Via: Via, Decision: string(auditrow.Deny), Reason: reason}
 		row.Resumed, row.Cwd = replayOf(eng)
 		if err := h.record(row); err != nil {
 			return blockAnswer(fmt.Sprintf("%s (The audit row could not be written either: %v.)", reason, err))
@@ -37,7 +38,7 @@ func (h *Hook) promptSubmit(in *Input) []byte {
 	}
 	for _, a := range res.Allowed {
 		row := auditspool.Entry{Chat: h.Chat, SessionID: in.SessionID, Tool: "Read", Action: a.Decision.Action, Rule: a.Decision.Rule, Source: a.Decision.Source, Via: Via,
-			Decision: "allow", Reason: fmt.Sprintf("@%s in the prompt is read by Claude Code itself; no Read deny rule covers it (vibing: %s)", a.Text, a.Decision.Reason)}
+			Decision: string(auditrow.Allow), Reason: fmt.Sprintf("@%s in the prompt is read by Claude Code itself; no Read deny rule covers it (vibing: %s)", a.Text, a.Decision.Reason)}
 		row.Resumed, row.Cwd = replayOf(eng)
 		if err := h.record(row); err != nil {
 			return blockAnswer(fmt.Sprintf("vibing could not write the audit row for the prompt's @-mentions (%v), so the prompt is not sent.", err))

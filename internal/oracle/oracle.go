@@ -314,7 +314,7 @@ func (o *Oracle) Run(ctx context.Context, cfg Config) (*Report, error) {
 			}
 			if _, touches := Touches(d, w, eff); !touches && allExecsAllowed(d, eff) {
 				rep.FalsePositives++
-				rep.FalseLines = append(rep.FalseLines, sets[si].Name+": "+text+" ("+dec.Decision+": "+dec.Reason+")")
+				rep.FalseLines = append(rep.FalseLines, sets[si].Name+": "+text+" ("+dec.Decision.String()+": "+dec.Reason+")")
 			}
 		}
 	}

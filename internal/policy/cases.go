@@ -9,18 +9,19 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"vibing/internal/safefile"
+	"vibing/internal/session"
 )
 
 // Case is one line of a policy test: a tool call and the decision it must
 // get from the effective policy.
 type Case struct {
-	Name   string         `yaml:"name"`
-	Tool   string         `yaml:"tool"`
-	Input  map[string]any `yaml:"input"`
-	Cwd    string         `yaml:"cwd"`    // relative to the project root ("" = the root)
-	Expect string         `yaml:"expect"` // allow | ask | deny
-	Source string         `yaml:"source"` // optional: the decision's source must start with it
-	Line   int            `yaml:"-"`
+	Name   string          `yaml:"name"`
+	Tool   string          `yaml:"tool"`
+	Input  map[string]any  `yaml:"input"`
+	Cwd    string          `yaml:"cwd"`    // relative to the project root ("" = the root)
+	Expect session.Verdict `yaml:"expect"` // allow | ask | deny
+	Source string          `yaml:"source"` // optional: the decision's source must start with it
+	Line   int             `yaml:"-"`
 }
 
 // Cases is a policy test file:
@@ -61,7 +62,7 @@ func ReadCases(path string) (*Cases, error) {
 		switch {
 		case c.Tool == "":
 			errs = append(errs, fmt.Errorf("%s: line %d: case %d names no tool", path, c.Line, i+1))
-		case c.Expect != "allow" && c.Expect != "ask" && c.Expect != "deny":
+		case !c.Expect.Valid():
 			errs = append(errs, fmt.Errorf("%s: line %d: case %d: expect must be allow, ask or deny, got %q", path, c.Line, i+1, c.Expect))
 		}
 	}
@@ -90,7 +91,7 @@ func setLines(root *yaml.Node, cs *Cases) {
 // Result is one case's outcome.
 type Result struct {
 	Case   Case
-	Got    string // the decision
+	Got    session.Verdict // the decision
 	Source string
 	Reason string
 	Pass   bool

@@ -74,7 +74,7 @@ func faultHelper(spec string) int {
 	}
 	for _, c := range s.Calls {
 		d := ch.Engine.Decide("Bash", map[string]any{"command": c})
-		rep.Decisions = append(rep.Decisions, struct{ Decision, Source, Reason string }{d.Decision, d.Source, d.Reason})
+		rep.Decisions = append(rep.Decisions, struct{ Decision, Source, Reason string }{d.Decision.String(), d.Source, d.Reason})
 	}
 	_ = json.NewEncoder(os.Stdout).Encode(rep)
 	return 0

@@ -102,15 +102,15 @@ func (w *world) trust(p string) {
 type call struct {
 	tool   string
 	input  map[string]any
-	want   string // allow | ask | deny
-	source string // "" = not checked
+	want   session.Verdict // allow | ask | deny
+	source string          // "" = not checked
 }
 
-func bash(cmd, want, source string) call {
+func bash(cmd string, want session.Verdict, source string) call {
 	return call{tool: "Bash", input: map[string]any{"command": cmd}, want: want, source: source}
 }
 
-func file(tool, path, want, source string) call {
+func file(tool, path string, want session.Verdict, source string) call {
 	return call{tool: tool, input: map[string]any{"file_path": path}, want: want, source: source}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"vibing/internal/auditrow"
 	"vibing/internal/auditspool"
 	"vibing/internal/mention"
 	"vibing/internal/policy"
@@ -50,7 +51,7 @@ func (h *Host) mentions(_ context.Context, p params) (any, error) {
 	resumed := ch.Engine.Resumed() // for audit --what-if: how, and where, the engine decided
 	if d := res.Denied; d != nil {
 		msg := d.Refusal()
-		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: d.Decision.Action, Decision: "deny", Rule: d.Decision.Rule, Source: d.Decision.Source, Via: ViaMention, Reason: msg,
+		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: d.Decision.Action, Decision: string(auditrow.Deny), Rule: d.Decision.Rule, Source: d.Decision.Source, Via: ViaMention, Reason: msg,
 			Resumed: &resumed, Cwd: ch.Cwd}
 		if err := auditspool.Append(spool, row); err != nil {
 			msg += fmt.Sprintf(" (The audit row could not be written either: %v.)", err)
@@ -60,7 +61,7 @@ func (h *Host) mentions(_ context.Context, p params) (any, error) {
 	}
 	allowed := make([]any, 0, len(res.Allowed))
 	for _, a := range res.Allowed {
-		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: a.Decision.Action, Decision: "allow", Rule: a.Decision.Rule, Source: a.Decision.Source, Via: ViaMention,
+		row := auditspool.Entry{Time: now, Chat: ch.Path, Tool: "Read", Action: a.Decision.Action, Decision: string(auditrow.Allow), Rule: a.Decision.Rule, Source: a.Decision.Source, Via: ViaMention,
 			Reason:  fmt.Sprintf("@%s in a chat message is read by the claude CLI itself; no Read deny rule covers it (%s)", a.Text, a.Decision.Reason),
 			Resumed: &resumed, Cwd: ch.Cwd}
 		if err := auditspool.Append(spool, row); err != nil {

@@ -21,7 +21,7 @@ type RuleChecker interface {
 // a notice naming the approval, the answer and the rule tells the editor
 // to ask for the rule again, so a typo never turns into a deny nor saves a
 // rule that misses the call.
-func (s *state) checkRules(m Input, text string, list matcher.List) ([]string, bool) {
+func (s *state) checkRules(a Answer, text string, list matcher.List) ([]string, bool) {
 	ap := s.pending
 	rules := matcher.SplitRules(text)
 	var err error
@@ -37,8 +37,8 @@ func (s *state) checkRules(m Input, text string, list matcher.List) ([]string, b
 		}
 	}
 	if err != nil {
-		_ = s.w.Write(Output{Type: "notice", ID: ap.id, Decision: m.Decision, Rule: text,
-			Message: fmt.Sprintf("%s: %v; the approval is still waiting: type a rule that covers the call, or answer another way", m.Decision, err)})
+		_ = s.w.Write(Output{Type: "notice", ID: ap.id, Decision: a.String(), Rule: text,
+			Message: fmt.Sprintf("%s: %v; the approval is still waiting: type a rule that covers the call, or answer another way", a, err)})
 		return nil, false
 	}
 	return rules, true
@@ -69,5 +69,5 @@ func (s *state) answerQuestions(m Input) {
 		merged["answers"] = answers
 		ap.updated, ap.answered = merged, true
 	}
-	s.approve(m.Decision)
+	s.approve(AllowOnce)
 }

@@ -1,6 +1,8 @@
 package run_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,6 +76,18 @@ func TestAnswers(t *testing.T) {
 			answer:     `{"type":"approval_response","id":"t1","decision":"always_allow","updated_input":{"command":"ask x"}}`,
 			wantMsg:    "User denied execution of Bash (ask clean)",
 			wantNotice: "an edited input can only be approved once"},
+		{name: "an unknown answer",
+			answer:     `{"type":"approval_response","id":"t1","decision":"allow_always"}`,
+			wantMsg:    "User denied execution of Bash (ask clean)",
+			wantNotice: `unknown answer "allow_always" (want one of [allow_once deny_once allow_for_session deny_for_session always_allow always_deny]); the call is denied once`},
+		{name: "no answer",
+			answer:     `{"type":"approval_response","id":"t1"}`,
+			wantMsg:    "User denied execution of Bash (ask clean)",
+			wantNotice: `unknown answer ""`},
+		{name: "an unknown answer with an edit",
+			answer:     `{"type":"approval_response","id":"t1","decision":"Allow_Once","updated_input":{"command":"ask x"}}`,
+			wantMsg:    "User denied execution of Bash (ask clean)",
+			wantNotice: `unknown answer "Allow_Once"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,5 +138,47 @@ func TestAnswers(t *testing.T) {
 				t.Errorf("audit row sha=%q edited=%v, want sha of %v, edited=%v", row.InputSHA256, row.Edited, approved, tc.wantEdited)
 			}
 		})
+	}
+}
+
+// TestParseAnswer: the six answers read as themselves; anything else, the
+// editor's typo, another value set's word or a different case, is an error
+// naming the value and the six.
+func TestParseAnswer(t *testing.T) {
+	for _, a := range run.Options {
+		if got, err := run.ParseAnswer(string(a)); got != a || err != nil {
+			t.Errorf("ParseAnswer(%q) = %q, %v; want itself", a, got, err)
+		}
+	}
+	if len(run.Options) != 6 {
+		t.Errorf("Options = %v, want the six answers", run.Options)
+	}
+	for _, s := range []string{"", "allow", "deny", "allow_always", "ALLOW_ONCE", " allow_once", "allow_once ", run.Withdrawn, "ask_approved"} {
+		got, err := run.ParseAnswer(s)
+		if err == nil || got != "" {
+			t.Errorf("ParseAnswer(%q) = %q, %v; want an error", s, got, err)
+			continue
+		}
+		if want := fmt.Sprintf("unknown answer %q (want one of [allow_once deny_once allow_for_session deny_for_session always_allow always_deny])", s); err.Error() != want {
+			t.Errorf("ParseAnswer(%q) error %q, want %q", s, err, want)
+		}
+	}
+}
+
+// TestAnswerWire: the answers travel as plain strings both ways, an unknown
+// one included (the runner, not the decoder, refuses it).
+func TestAnswerWire(t *testing.T) {
+	b, err := json.Marshal(run.Output{Type: "approval_request", Options: run.Options})
+	if want := `{"type":"approval_request","options":["allow_once","deny_once","allow_for_session","deny_for_session","always_allow","always_deny"]}`; err != nil || string(b) != want {
+		t.Errorf("json.Marshal = %s, %v; want %s", b, err, want)
+	}
+	for _, line := range []string{`{"type":"approval_response","id":"t1","decision":"always_deny","rule":"Bash(rm:*)"}`, `{"type":"approval_response","id":"t1","decision":"maybe"}`} {
+		var in run.Input
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("json.Unmarshal(%s): %v", line, err)
+		}
+		if b, err := json.Marshal(in); err != nil || string(b) != line {
+			t.Errorf("the input %s comes back as %s, %v", line, b, err)
+		}
 	}
 }

@@ -88,7 +88,7 @@ func (s *state) preview(p *Permission) (pv *preview.Preview) {
 	v := preview.Build(p.Tool, p.Input, env)
 	if pd, ok := s.r.Engine.(PartDecider); ok && v.Kind == preview.KindCommand {
 		for _, part := range pd.DecideParts(p.Tool, p.Input, p.Cwd) {
-			v.Commands = append(v.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision,
+			v.Commands = append(v.Commands, preview.CommandVerdict{Command: part.Command, Decision: part.Decision.Decision.String(),
 				Rule: part.Rule, Source: part.Source, Reason: part.Reason})
 		}
 	}

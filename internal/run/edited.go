@@ -5,9 +5,9 @@ import "vibing/internal/session"
 // edited applies an answer that carries the person's edited input: only an
 // allow_once may carry one, and the edit goes through the pipeline again,
 // so an edit can never run what a deny rule refuses.
-func (s *state) edited(m Input, denied string) {
+func (s *state) edited(m Input, a Answer, denied string) {
 	ap := s.pending
-	if m.Decision != AllowOnce {
+	if a != AllowOnce {
 		s.notice("an edited input can only be approved once (%s); the call is denied once instead", AllowOnce)
 		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 		return
@@ -27,5 +27,5 @@ func (s *state) edited(m Input, denied string) {
 		return
 	}
 	ap.updated = merged
-	s.approve(m.Decision)
+	s.approve(a)
 }

@@ -4,13 +4,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"vibing/internal/run"
 )
 
 // A managed ask offers only the once answers, says why, and an answer that
 // is not offered (an always-allow typed by hand) denies the call once.
 func TestManagedAskOffersOnceAnswers(t *testing.T) {
 	tests := []struct {
-		answer    string
+		answer    run.Answer
 		wantAllow bool
 	}{
 		{"allow_once", true},
@@ -19,11 +21,11 @@ func TestManagedAskOffersOnceAnswers(t *testing.T) {
 		{"allow_for_session", false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.answer, func(t *testing.T) {
+		t.Run(tt.answer.String(), func(t *testing.T) {
 			s := newStepper(t)
 			s.ask("t1", "managed push")
 			req := s.next("approval_request")
-			if want := []string{"allow_once", "deny_once"}; !reflect.DeepEqual(req.Options, want) {
+			if want := []run.Answer{run.AllowOnce, run.DenyOnce}; !reflect.DeepEqual(req.Options, want) {
 				t.Fatalf("options = %v, want %v", req.Options, want)
 			}
 			if !strings.Contains(req.Limit, "managed policy") {

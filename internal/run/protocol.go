@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"vibing/internal/changes"
@@ -19,18 +20,35 @@ var (
 	ErrCancelled      = errors.New("run cancelled")
 )
 
+// Answer is the person's reply to an ask (SPEC §5): one of the constants
+// below (the "answer" value set of docs/architecture.md's glossary). Its
+// JSON is the plain string.
+type Answer string
+
 // Approval answers (SPEC §5).
 const (
-	AllowOnce       = "allow_once"
-	DenyOnce        = "deny_once"
-	AllowForSession = "allow_for_session"
-	DenyForSession  = "deny_for_session"
-	AlwaysAllow     = "always_allow"
-	AlwaysDeny      = "always_deny"
+	AllowOnce       Answer = "allow_once"
+	DenyOnce        Answer = "deny_once"
+	AllowForSession Answer = "allow_for_session"
+	DenyForSession  Answer = "deny_for_session"
+	AlwaysAllow     Answer = "always_allow"
+	AlwaysDeny      Answer = "always_deny"
 )
 
 // Options lists every approval answer, in the order the editor shows them.
-var Options = []string{AllowOnce, DenyOnce, AllowForSession, DenyForSession, AlwaysAllow, AlwaysDeny}
+var Options = []Answer{AllowOnce, DenyOnce, AllowForSession, DenyForSession, AlwaysAllow, AlwaysDeny}
+
+// String returns the answer as its plain string.
+func (a Answer) String() string { return string(a) }
+
+// ParseAnswer reads an answer the editor sent (Input.Decision): any string
+// but the six, "" too, is an error naming them.
+func ParseAnswer(s string) (Answer, error) {
+	if a := Answer(s); slices.Contains(Options, a) {
+		return a, nil
+	}
+	return "", fmt.Errorf("unknown answer %q (want one of %v)", s, Options)
+}
 
 // Who resolved an approval.
 const (
@@ -47,10 +65,12 @@ const Withdrawn = "withdrawn"
 
 // Input is one line the editor sends on stdin.
 type Input struct {
-	Type     string `json:"type"` // prompt | approval_response | cancel
-	Text     string `json:"text,omitempty"`
-	ID       string `json:"id,omitempty"`
-	Decision string `json:"decision,omitempty"`
+	Type string `json:"type"` // prompt | approval_response | cancel
+	Text string `json:"text,omitempty"`
+	ID   string `json:"id,omitempty"`
+	// Decision, in an approval_response, is the answer as the editor sent
+	// it, any string: the runner checks it with ParseAnswer.
+	Decision Answer `json:"decision,omitempty"`
 	Rule     string `json:"rule,omitempty"`
 	// UpdatedInput, with an allow answer, is the input to run instead (the
 	// person edited the proposal): its keys replace the original's.
@@ -99,7 +119,7 @@ type Output struct {
 
 	// approval_request
 	SuggestedRule string           `json:"suggested_rule,omitempty"`
-	Options       []string         `json:"options,omitempty"`
+	Options       []Answer         `json:"options,omitempty"`
 	Limit         string           `json:"limit,omitempty"` // why some answers are not offered
 	TimeoutS      int              `json:"timeout_s,omitempty"`
 	Preview       *preview.Preview `json:"preview,omitempty"`

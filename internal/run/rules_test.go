@@ -18,7 +18,7 @@ func TestAlwaysRuleChecked(t *testing.T) {
 	tests := []struct {
 		name      string
 		answers   []string // rule sets typed, in order; the last one is accepted
-		decision  string
+		decision  run.Answer
 		wantRules []string // rule_added / session_grant rules
 		wantAllow bool
 		rejected  []string // what the notices say, in order
@@ -48,7 +48,7 @@ func TestAlwaysRuleChecked(t *testing.T) {
 				t.Errorf("suggested_rule = %q", req.SuggestedRule)
 			}
 			for i, rule := range tc.answers {
-				msg := `{"type":"approval_response","id":"t1","decision":"` + tc.decision + `"`
+				msg := `{"type":"approval_response","id":"t1","decision":"` + tc.decision.String() + `"`
 				if rule != "" {
 					msg += `,"rule":"` + rule + `"`
 				}
@@ -57,12 +57,12 @@ func TestAlwaysRuleChecked(t *testing.T) {
 					break
 				}
 				n := s.next("notice")
-				if n.ID != "t1" || n.Decision != tc.decision || n.Rule != rule || !strings.Contains(n.Message, tc.rejected[i]) || !strings.Contains(n.Message, "still waiting") {
+				if n.ID != "t1" || n.Decision != tc.decision.String() || n.Rule != rule || !strings.Contains(n.Message, tc.rejected[i]) || !strings.Contains(n.Message, "still waiting") {
 					t.Errorf("notice %+v, want one for t1 naming %q and saying %q", n, rule, tc.rejected[i])
 				}
 			}
 			res := s.next("approval_resolved")
-			if res.Decision != tc.decision {
+			if res.Decision != tc.decision.String() {
 				t.Errorf("resolved as %q, want %q", res.Decision, tc.decision)
 			}
 			if tc.wantAllow {
@@ -72,7 +72,7 @@ func TestAlwaysRuleChecked(t *testing.T) {
 				for d.ID != "t2" {
 					d = s.next("decision")
 				}
-				if d.Decision != session.Allow {
+				if d.Decision != session.Allow.String() {
 					t.Errorf("the same call again: %s (%s), want allow", d.Decision, d.Reason)
 				}
 			}

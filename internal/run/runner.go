@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -249,7 +250,7 @@ func (s *state) loop(inputs <-chan Input) error {
 		case p := <-s.r.Network:
 			s.network(p)
 		case <-timerC:
-			s.resolve(false, ByTimeout, fmt.Sprintf("Approval timed out after %d s", int(s.r.ApprovalTimeout/time.Second)), AuditAskTimeout, "deny_once")
+			s.resolve(false, ByTimeout, fmt.Sprintf("Approval timed out after %d s", int(s.r.ApprovalTimeout/time.Second)), AuditAskTimeout, DenyOnce)
 		case <-s.killC:
 			s.killC = nil
 			s.conn.Kill()
@@ -269,7 +270,7 @@ func (s *state) loop(inputs <-chan Input) error {
 func (s *state) finish() error {
 	s.conn.Kill() // reap anything the backend left in its process group
 	if s.pending != nil {
-		s.resolve(false, ByCancel, "The agent stopped before the person answered", AuditAskDenied, "deny_once")
+		s.resolve(false, ByCancel, "The agent stopped before the person answered", AuditAskDenied, DenyOnce)
 	}
 	for _, p := range s.queue {
 		p.Reply(Verdict{Message: "The agent stopped"})
@@ -392,7 +393,7 @@ func (s *state) cancel() {
 	}
 	s.cancelled = true
 	if s.pending != nil {
-		s.resolve(false, ByCancel, "The run was cancelled before the person answered", AuditAskDenied, "deny_once")
+		s.resolve(false, ByCancel, "The run was cancelled before the person answered", AuditAskDenied, DenyOnce)
 	}
 	if err := s.conn.Interrupt(); err != nil {
 		s.conn.Kill()
@@ -406,7 +407,7 @@ func (s *state) cancel() {
 func (s *state) closeEditor() {
 	s.editorGone = true
 	if s.pending != nil {
-		s.resolve(false, ByCancel, "The editor closed before the person answered", AuditAskDenied, "deny_once")
+		s.resolve(false, ByCancel, "The editor closed before the person answered", AuditAskDenied, DenyOnce)
 	}
 	s.end()
 }
@@ -483,7 +484,7 @@ func (s *state) pump() {
 
 func (s *state) decide(p *Permission) {
 	d := s.pipeline(p)
-	_ = s.w.Write(Output{Type: "decision", ID: p.ToolUseID, Tool: p.Tool, Decision: d.Decision, Reason: d.Reason,
+	_ = s.w.Write(Output{Type: "decision", ID: p.ToolUseID, Tool: p.Tool, Decision: d.Decision.String(), Reason: d.Reason,
 		Rule: d.Rule, Source: d.Source, Level: d.Level, Action: d.Action, Detail: s.detail(p.Tool, p.Input)})
 	switch {
 	case d.Decision == session.Allow:
@@ -599,11 +600,11 @@ func (s *state) ask(p *Permission, d session.Decision) {
 
 // answersFor lists the answers the person may give to ask d: a managed ask
 // or switch takes the always and for-session answers away.
-func answersFor(d session.Decision) []string {
+func answersFor(d session.Decision) []Answer {
 	if !d.NoAlways && !d.NoSession {
 		return Options
 	}
-	out := make([]string, 0, len(Options))
+	out := make([]Answer, 0, len(Options))
 	for _, o := range Options {
 		if (d.NoAlways && (o == AlwaysAllow || o == AlwaysDeny)) || (d.NoSession && (o == AllowForSession || o == DenyForSession)) {
 			continue
@@ -613,28 +614,23 @@ func answersFor(d session.Decision) []string {
 	return out
 }
 
-func offered(d session.Decision, answer string) bool {
-	for _, o := range answersFor(d) {
-		if o == answer {
-			return true
-		}
-	}
-	return false
+func offered(d session.Decision, answer Answer) bool {
+	return slices.Contains(answersFor(d), answer)
 }
 
 // resolve ends the pending approval. Its audit row holds the SHA-256 of the
 // input the answer was about: the person's edit when they approved one.
-func (s *state) resolve(allow bool, by, message, outcome, answer string) {
+func (s *state) resolve(allow bool, by, message, outcome string, answer Answer) {
 	ap := s.pending
 	s.pending = nil
 	ap.timer.Stop()
 	edited := allow && ap.updated != nil && !ap.answered
-	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer, By: by, Message: message, Edited: edited})
+	_ = s.w.Write(Output{Type: "approval_resolved", ID: ap.id, Decision: answer.String(), By: by, Message: message, Edited: edited})
 	reason := message
 	if allow {
-		reason = "approved by the person (" + answer + ")"
+		reason = "approved by the person (" + answer.String() + ")"
 		if edited {
-			reason = "approved by the person (" + answer + ") after editing the input"
+			reason = "approved by the person (" + answer.String() + ") after editing the input"
 		}
 		if ap.answered {
 			reason = "answered by the person"
@@ -650,7 +646,8 @@ func (s *state) resolve(allow bool, by, message, outcome, answer string) {
 	})
 }
 
-// answer applies the person's answer to the pending approval.
+// answer applies the person's answer to the pending approval. An answer
+// that is not one of the six denies the call once, saying so.
 func (s *state) answer(m Input) {
 	ap := s.pending
 	rule := m.Rule
@@ -661,59 +658,61 @@ func (s *state) answer(m Input) {
 	if why := strings.TrimSpace(m.Reason); why != "" {
 		denied += ": " + why
 	}
-	if !offered(ap.decision, m.Decision) && m.Decision != "" {
-		for _, o := range Options {
-			if o == m.Decision {
-				s.notice("%s is not offered for this call (%s); the call is denied once", m.Decision, ap.decision.Limit)
-				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
-				return
-			}
-		}
+	a, err := ParseAnswer(string(m.Decision))
+	if err != nil {
+		s.notice("%v; the call is denied once", err)
+		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+		return
 	}
-	if ap.perm.Tool == QuestionTool && m.Decision == AllowOnce {
+	if !offered(ap.decision, a) {
+		s.notice("%s is not offered for this call (%s); the call is denied once", a, ap.decision.Limit)
+		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
+		return
+	}
+	if ap.perm.Tool == QuestionTool && a == AllowOnce {
 		s.answerQuestions(m)
 		return
 	}
 	if m.UpdatedInput != nil {
-		s.edited(m, denied)
+		s.edited(m, a, denied)
 		return
 	}
-	switch m.Decision {
+	switch a {
 	case AllowOnce:
-		s.approve(m.Decision)
+		s.approve(a)
 	case DenyOnce:
-		s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
+		s.resolve(false, ByUser, denied, AuditAskDenied, a)
 	case AllowForSession, DenyForSession:
-		allow := m.Decision == AllowForSession
-		rules, ok := s.checkRules(m, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
+		allow := a == AllowForSession
+		rules, ok := s.checkRules(a, rule, map[bool]matcher.List{true: matcher.AllowList, false: matcher.DenyList}[allow])
 		if !ok {
 			return // still pending: the editor asks for the rule again
 		}
 		for _, r := range rules {
 			if err := s.grant(r, allow); err != nil {
-				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.notice("%s: %v; the call is denied once instead", a, err)
 				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 				return
 			}
-			_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]string{true: "allow", false: "deny"}[allow], Rule: r})
+			_ = s.w.Write(Output{Type: "session_grant", Decision: map[bool]session.Verdict{true: session.Allow, false: session.Deny}[allow].String(), Rule: r})
 		}
 		if allow {
-			s.approve(m.Decision)
+			s.approve(a)
 		} else {
-			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
+			s.resolve(false, ByUser, denied, AuditAskDenied, a)
 		}
 	case AlwaysAllow, AlwaysDeny:
 		list := matcher.AllowList
-		if m.Decision == AlwaysDeny {
+		if a == AlwaysDeny {
 			list = matcher.DenyList
 		}
-		rules, ok := s.checkRules(m, rule, list)
+		rules, ok := s.checkRules(a, rule, list)
 		if !ok {
 			return // still pending: the editor asks for the rule again
 		}
 		for _, rule := range rules {
 			if err := s.addRule(list, rule); err != nil {
-				s.notice("%s: %v; the call is denied once instead", m.Decision, err)
+				s.notice("%s: %v; the call is denied once instead", a, err)
 				s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 				return
 			}
@@ -722,7 +721,7 @@ func (s *state) answer(m Input) {
 				// and 6), so "always" would still ask again in this run; a
 				// session grant (step 4) applies it at once.
 				if err := s.grant(rule, true); err != nil {
-					s.notice("%s: %v", m.Decision, err)
+					s.notice("%s: %v", a, err)
 				}
 			}
 			_ = s.w.Write(Output{Type: "rule_added", List: list.String(), Rule: rule})
@@ -733,17 +732,17 @@ func (s *state) answer(m Input) {
 			}
 		}
 		if list == matcher.AllowList {
-			s.approve(m.Decision)
+			s.approve(a)
 		} else {
-			s.resolve(false, ByUser, denied, AuditAskDenied, m.Decision)
+			s.resolve(false, ByUser, denied, AuditAskDenied, a)
 		}
-	default:
-		s.notice("unknown answer %q (want one of %v); the call is denied once", m.Decision, Options)
+	default: // ParseAnswer let through a value this switch does not know
+		s.notice("unknown answer %q (want one of %v); the call is denied once", a, Options)
 		s.resolve(false, ByUser, denied, AuditAskDenied, DenyOnce)
 	}
 }
 
-func (s *state) approve(answer string) {
+func (s *state) approve(answer Answer) {
 	ap := s.pending
 	if ap.decision.Once {
 		s.guard(func() error { s.r.Engine.GrantOnce(ap.perm.Tool); return nil })

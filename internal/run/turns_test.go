@@ -80,7 +80,7 @@ func TestLiveTurns(t *testing.T) {
 	tests := []struct {
 		name string
 		// answer is the answer to each turn's approval
-		answer string
+		answer run.Answer
 		// early sends the second prompt before the first result (queued)
 		early bool
 		// prompts is how many messages the editor sends

@@ -66,7 +66,7 @@ func (s *stepper) write(line string) {
 	}
 }
 
-func (s *stepper) answer(id, decision string) {
+func (s *stepper) answer(id string, decision run.Answer) {
 	s.write(fmt.Sprintf(`{"type":"approval_response","id":%q,"decision":%q}`, id, decision))
 }
 
@@ -182,7 +182,7 @@ func TestWithdraw(t *testing.T) {
 				s.next("approval_resolved")
 				s.withdraw("req-a1")
 			},
-			replies: map[string]int{"req-a1": 1}, resolved: 1, decision: run.AllowOnce, by: run.ByUser,
+			replies: map[string]int{"req-a1": 1}, resolved: 1, decision: run.AllowOnce.String(), by: run.ByUser,
 			audit: []string{"ask_approved: approved by the person (allow_once)"},
 		},
 		{
@@ -194,7 +194,7 @@ func TestWithdraw(t *testing.T) {
 				s.answer("a1", run.DenyOnce)
 				s.next("approval_resolved")
 			},
-			replies: map[string]int{"req-a1": 1}, resolved: 1, decision: run.DenyOnce, by: run.ByUser,
+			replies: map[string]int{"req-a1": 1}, resolved: 1, decision: run.DenyOnce.String(), by: run.ByUser,
 			audit: []string{"ask_denied: User denied execution of Bash (ask one)"},
 		},
 		{
@@ -206,7 +206,7 @@ func TestWithdraw(t *testing.T) {
 				s.answer("a1", run.AllowOnce)
 				s.next("approval_resolved")
 			},
-			replies: map[string]int{"req-a1": 1, "req-a2": 0, "req-a3": 1}, resolved: 1, decision: run.AllowOnce, by: run.ByUser,
+			replies: map[string]int{"req-a1": 1, "req-a2": 0, "req-a3": 1}, resolved: 1, decision: run.AllowOnce.String(), by: run.ByUser,
 			audit: []string{"ask_approved: approved by the person (allow_once)", "allow: "},
 		},
 	}

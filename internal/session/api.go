@@ -1,14 +1,27 @@
 package session
 
+import "slices"
+
+// Verdict is the engine's decision on one call: allow, ask or deny (the
+// "decision" value set of docs/architecture.md's glossary). Its JSON is the
+// plain string.
+type Verdict string
+
 // Decision values.
 const (
-	Allow = "allow"
-	Ask   = "ask"
-	Deny  = "deny"
+	Allow Verdict = "allow"
+	Ask   Verdict = "ask"
+	Deny  Verdict = "deny"
 )
 
 // Decisions lists the decision values.
-var Decisions = []string{Allow, Ask, Deny}
+var Decisions = []Verdict{Allow, Ask, Deny}
+
+// String returns the value as its plain string.
+func (v Verdict) String() string { return string(v) }
+
+// Valid reports whether v is one of the decision values.
+func (v Verdict) Valid() bool { return slices.Contains(Decisions, v) }
 
 // Sources of a decision.
 const (
@@ -66,12 +79,12 @@ type Switches struct {
 
 // Decision is the outcome of the pipeline for one tool call.
 type Decision struct {
-	Decision string `json:"decision"` // allow | ask | deny
-	Reason   string `json:"reason"`   // one human sentence
-	Rule     string `json:"rule"`     // the rule text that decided, or ""
-	Source   string `json:"source"`
-	Level    string `json:"level"`
-	Action   string `json:"action"`
+	Decision Verdict `json:"decision"` // allow | ask | deny
+	Reason   string  `json:"reason"`   // one human sentence
+	Rule     string  `json:"rule"`     // the rule text that decided, or ""
+	Source   string  `json:"source"`
+	Level    string  `json:"level"`
+	Action   string  `json:"action"`
 	// Once is set on an ask that comes from a tool's "once" policy: after the
 	// person approves, the runner calls GrantOnce so the tool is allowed for
 	// the rest of the session.

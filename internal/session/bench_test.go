@@ -55,7 +55,7 @@ func benchSettings(n int) frontmatter.Settings {
 	return s
 }
 
-func benchDecide(b *testing.B, n int, tool string, in map[string]any, want string) {
+func benchDecide(b *testing.B, n int, tool string, in map[string]any, want session.Verdict) {
 	f := newFixture(b)
 	e, err := session.New(config.DefaultConfig(), benchSettings(n), tcase{}.options(f))
 	if err != nil {

@@ -35,7 +35,7 @@ type Explanation struct {
 type ToolReport struct {
 	Tool    string   `json:"tool"`
 	Level   string   `json:"level"`
-	Default string   `json:"default"` // what happens to a call no rule names: allow | ask | deny
+	Default Verdict  `json:"default"` // what happens to a call no rule names: allow | ask | deny
 	Policy  string   `json:"policy,omitempty"`
 	Allow   []string `json:"allow,omitempty"`
 	Ask     []string `json:"ask,omitempty"`
@@ -254,7 +254,7 @@ func (e *Engine) ruleNames(r *rule, name string) bool {
 	return false
 }
 
-func plainDefault(d string) string {
+func plainDefault(d Verdict) string {
 	switch d {
 	case Allow:
 		return "runs without asking"

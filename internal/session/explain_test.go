@@ -26,9 +26,9 @@ func TestExplain(t *testing.T) {
 		name     string
 		tc       tcase
 		tool     string
-		wantDef  string   // ToolReport.Default
-		has      []string // in the tool's Summary
-		textHas  []string // in Text()
+		wantDef  session.Verdict // ToolReport.Default
+		has      []string        // in the tool's Summary
+		textHas  []string        // in Text()
 		textNot  []string
 		allow    []string
 		ask      []string
@@ -175,7 +175,7 @@ func TestConcurrentDecide(t *testing.T) {
 				d := e.Decide(c.tool, c.in)
 				if c.tool == "Bash" && c.in["command"] == "rm -rf x" && d.Decision != session.Deny {
 					select {
-					case errs <- "rm -rf x was " + d.Decision:
+					case errs <- "rm -rf x was " + d.Decision.String():
 					default:
 					}
 				}

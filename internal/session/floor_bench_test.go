@@ -52,7 +52,7 @@ func globSettings(n int) frontmatter.Settings {
 // path, side by side.
 type floorCase struct {
 	name, tool, path string // path relative to the working directory
-	want             string
+	want             session.Verdict
 }
 
 var floorCases = []floorCase{

@@ -122,13 +122,13 @@ type tcase struct {
 	Input map[string]any `json:"input"`
 
 	// expectations ("" = not checked)
-	Want      string   `json:"want"`
-	NotAllow  bool     `json:"not_allow,omitempty"` // the decision may be ask or deny but never allow
-	Source    string   `json:"source,omitempty"`
-	Rule      string   `json:"rule,omitempty"`
-	Once      bool     `json:"once,omitempty"`
-	ReasonHas []string `json:"reason_has,omitempty"`
-	WantErr   bool     `json:"want_err,omitempty"` // New returns an error
+	Want      session.Verdict `json:"want"`
+	NotAllow  bool            `json:"not_allow,omitempty"` // the decision may be ask or deny but never allow
+	Source    string          `json:"source,omitempty"`
+	Rule      string          `json:"rule,omitempty"`
+	Once      bool            `json:"once,omitempty"`
+	ReasonHas []string        `json:"reason_has,omitempty"`
+	WantErr   bool            `json:"want_err,omitempty"` // New returns an error
 }
 
 func (tc tcase) settings(f fixture) frontmatter.Settings {

@@ -40,7 +40,7 @@ func TestHooksPathRunsCode(t *testing.T) {
 		cases := []struct {
 			tool  string
 			input map[string]any
-			want  string
+			want  session.Verdict
 		}{
 			{"Bash", map[string]any{"command": "echo id > " + hook}, session.Ask},
 			{"Bash", map[string]any{"command": "cp x " + filepath.Dir(hook) + "/"}, session.Ask},

@@ -55,9 +55,9 @@ func TestKernelHolds(t *testing.T) {
 		mode    string
 		resumed bool
 		line    string
-		sandbox string // decision with the sandbox holding the rules
-		source  string // its source
-		without string // decision without a sandbox
+		sandbox session.Verdict // decision with the sandbox holding the rules
+		source  string          // its source
+		without session.Verdict // decision without a sandbox
 	}{
 		// everyday: lines the engine cannot see through
 		{"the import line, default mode", "default", false, importLine, "ask", "mode", "ask"},

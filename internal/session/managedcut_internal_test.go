@@ -27,7 +27,7 @@ func TestManagedAskSurvivesTheCut(t *testing.T) {
 	cases := []struct {
 		tool string
 		in   map[string]any
-		want string
+		want Verdict
 	}{
 		{"Edit", map[string]any{"file_path": "src/pkg/a.go"}, Ask},
 		{"Write", map[string]any{"file_path": "src/new.go"}, Ask},

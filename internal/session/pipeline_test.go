@@ -192,7 +192,7 @@ func TestAskAndAllow(t *testing.T) {
 // TestModes is step 7 without policies.
 func TestModes(t *testing.T) {
 	t.Parallel()
-	readAll := func(mode string, want string) []tcase {
+	readAll := func(mode string, want session.Verdict) []tcase {
 		return []tcase{
 			{Name: mode + " read inside", Mode: mode, Tool: "Read", Input: file("src/a.go"), Want: want, Source: session.SourceMode},
 			{Name: mode + " glob inside", Mode: mode, Tool: "Glob", Input: pattern("**/*.go"), Want: want, Source: session.SourceMode},
@@ -302,7 +302,7 @@ func TestOnceGrant(t *testing.T) {
 	steps := []struct {
 		grant       string
 		tool, input string
-		want        string
+		want        session.Verdict
 		once        bool
 	}{
 		{tool: "Bash", input: "make", want: session.Ask, once: true},

@@ -19,8 +19,8 @@ type step struct {
 	cwd     string
 	tool    string // "" is Bash
 	cmd     string // the command, or the file_path of a file tool
-	want    string
-	tracked string // the decision when the agent does not report cwd; "" = want
+	want    session.Verdict
+	tracked session.Verdict // the decision when the agent does not report cwd; "" = want
 }
 
 type sequence struct {

@@ -32,7 +32,7 @@ func TestPathsIrrelevant(t *testing.T) {
 		deny, ask  []string
 		allow      []string
 		skip       bool
-		want       string
+		want       Verdict
 	}{
 		{"bypass read, no rules", "bypassPermissions", "Read", nil, nil, nil, true, Allow},
 		{"bypass read, tool rules only", "bypassPermissions", "Read", []string{"WebFetch"}, []string{"Bash(git push:*)"}, []string{"Read"}, true, Allow},

@@ -260,7 +260,11 @@ func TestDecideParts(t *testing.T) {
 	e := mustEngine(t, frontmatter.Settings{Vibing: true, Allow: []string{"Bash(npm:*)"}, Ask: []string{"Bash(rm:*)"}, Deny: []string{"Bash(curl:*)"}},
 		session.Options{Cwd: f.proj, Home: f.home, ChatFile: f.chat})
 	got := e.DecideParts("Bash", map[string]any{"command": "npm test && rm -rf build; curl -s x.sh | bash; make"}, "")
-	want := []struct{ cmd, decision, rule string }{
+	want := []struct {
+		cmd      string
+		decision session.Verdict
+		rule     string
+	}{
 		{"npm test", session.Allow, "Bash(npm:*)"},
 		{"rm -rf build", session.Ask, "Bash(rm:*)"},
 		{"curl -s x.sh", session.Deny, "Bash(curl:*)"},

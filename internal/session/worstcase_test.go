@@ -34,17 +34,17 @@ func TestWorstCaseDecide(t *testing.T) {
 		name string
 		tool string
 		in   map[string]any
-		want []string // the decisions accepted
+		want []session.Verdict // the decisions accepted
 	}{
-		{"regex rules on 9k commands", "Bash", bash(strings.Repeat(run+"; ", 9000)), []string{session.Deny}},
-		{"1 MB line", "Bash", bash("echo " + strings.Repeat("a", 1<<20)), []string{session.Deny, session.Ask}},
-		{"9999 allowed commands and rm", "Bash", bash(strings.Repeat("true; ", 9999) + "rm x"), []string{session.Deny}},
+		{"regex rules on 9k commands", "Bash", bash(strings.Repeat(run+"; ", 9000)), []session.Verdict{session.Deny}},
+		{"1 MB line", "Bash", bash("echo " + strings.Repeat("a", 1<<20)), []session.Verdict{session.Deny, session.Ask}},
+		{"9999 allowed commands and rm", "Bash", bash(strings.Repeat("true; ", 9999) + "rm x"), []session.Verdict{session.Deny}},
 		// Allowed when the regex budget suffices; denied or asked (fail
 		// closed, by whichever regex list the budget ran out in) when it runs
 		// out, as it can on a slow or loaded machine or under -race.
-		{"10k allowed commands", "Bash", bash(strings.TrimSuffix(strings.Repeat("true; ", 10000), "; ")), []string{session.Allow, session.Deny, session.Ask}},
-		{"deep secret path", "Read", file("secret/" + strings.Repeat("a/", 5000) + "key"), []string{session.Deny}},
-		{"deep echo nesting", "Bash", bash(strings.Repeat("echo $(", 200) + "rm x" + strings.Repeat(")", 200)), []string{session.Deny}},
+		{"10k allowed commands", "Bash", bash(strings.TrimSuffix(strings.Repeat("true; ", 10000), "; ")), []session.Verdict{session.Allow, session.Deny, session.Ask}},
+		{"deep secret path", "Read", file("secret/" + strings.Repeat("a/", 5000) + "key"), []session.Verdict{session.Deny}},
+		{"deep echo nesting", "Bash", bash(strings.Repeat("echo $(", 200) + "rm x" + strings.Repeat(")", 200)), []session.Verdict{session.Deny}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -263,7 +263,7 @@ func vmHWM(pid int) int64 {
 	return 0
 }
 
-func answer(decision string) func(run.Output, func(run.Input)) {
+func answer(decision run.Answer) func(run.Output, func(run.Input)) {
 	return func(o run.Output, send func(run.Input)) {
 		if o.Type == "approval_request" {
 			send(run.Input{Type: "approval_response", ID: o.ID, Decision: decision})

@@ -87,7 +87,7 @@ func tapCLI(t *testing.T, w *world) (in, out, args string) {
 // found skipped on resume. This is the evidence behind resume_ask = "prompt".
 func TestRealResumedSessionGatedByHook(t *testing.T) {
 	tests := []struct {
-		answer string
+		answer run.Answer
 		ran    bool
 		hook   string
 	}{
@@ -95,7 +95,7 @@ func TestRealResumedSessionGatedByHook(t *testing.T) {
 		{run.DenyOnce, false, "deny"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.answer, func(t *testing.T) {
+		t.Run(tt.answer.String(), func(t *testing.T) {
 			w := newWorld(t, "permissions_ask: [Bash]\n", "resume_ask: prompt\nsandbox: \"off\"\n", fakeapi.Turn{Text: "Hello."})
 			notes := filepath.Join(w.dir, "notes.txt")
 			w.write(notes, "a note\n")

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,8 +21,9 @@ func TestSandboxHeldRuleFollowsMode(t *testing.T) {
 	needSandbox(t)
 	const line = `cd src && python3 -c 'import app; print("app says", app.x)' && ls`
 	for _, tc := range []struct {
-		name, sandbox, answer string
-		always                bool // the approval offers always_allow
+		name, sandbox string
+		answer        run.Answer
+		always        bool // the approval offers always_allow
 	}{
 		{"sandbox on", "on", "allow_once", true},
 		{"sandbox off", "off", "deny_once", false},
@@ -44,7 +46,7 @@ func TestSandboxHeldRuleFollowsMode(t *testing.T) {
 			if len(asks) != 1 {
 				t.Fatalf("asked %d times, want once: %+v", len(asks), asks)
 			}
-			always := strings.Contains(strings.Join(asks[0].Options, " "), "always_allow")
+			always := slices.Contains(asks[0].Options, run.AlwaysAllow)
 			if always != tc.always || (tc.always && asks[0].Rule != "") {
 				t.Errorf("approval offers %v (rule %q, %s), want always_allow offered: %v", asks[0].Options, asks[0].Rule, asks[0].Reason, tc.always)
 			}

@@ -81,7 +81,7 @@ EOF`,
 		if o.Type != "approval_request" {
 			return
 		}
-		answer := "allow_once"
+		answer := run.AllowOnce
 		if p, _ := o.Input["prompt"].(string); strings.HasPrefix(p, "a connection from inside the sandbox") {
 			netAsks = append(netAsks, o.Input["url"].(string))
 			if !strings.Contains(p, asked) {

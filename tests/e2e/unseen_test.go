@@ -66,7 +66,7 @@ func TestUnseenAsksAndReadsRunInChat(t *testing.T) {
 		t.Fatalf("%d approval requests, want 2 (the search and the inline code): %+v", len(asked), asked)
 	}
 	for _, a := range asked {
-		if slices.Contains(a.Options, "allow_always") || slices.Contains(a.Options, "allow_for_session") || a.Limit == "" {
+		if slices.Contains(a.Options, "always_allow") || slices.Contains(a.Options, "allow_for_session") || a.Limit == "" {
 			t.Errorf("%s: options %v, limit %q: a held-back deny must be answered once only", a.Detail, a.Options, a.Limit)
 		}
 		if !strings.Contains(a.Reason, "Read(.env)") {
