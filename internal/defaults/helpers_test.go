@@ -1,10 +1,7 @@
 package defaults_test
 
 import (
-	"testing"
-
 	"vibing/internal/command"
-	"vibing/internal/matcher"
 	"vibing/internal/rulecorpus"
 )
 
@@ -20,11 +17,4 @@ func bash(cmd string) *command.Call {
 	return command.Prepare("Bash", map[string]any{"command": cmd}, testEnv)
 }
 
-func mustRule(t testing.TB, text string) *matcher.Rule {
-	t.Helper()
-	r, err := matcher.ParseRule(text)
-	if err != nil {
-		t.Fatalf("ParseRule(%q) error: %v", text, err)
-	}
-	return r
-}
+var mustRule = rulecorpus.MustRule

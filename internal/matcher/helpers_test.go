@@ -1,8 +1,6 @@
 package matcher_test
 
 import (
-	"testing"
-
 	"vibing/internal/command"
 	"vibing/internal/matcher"
 	"vibing/internal/rulecorpus"
@@ -10,14 +8,7 @@ import (
 
 var testEnv = command.Env{Cwd: "/work/proj", Home: "/home/u"}
 
-func mustRule(t testing.TB, text string) *matcher.Rule {
-	t.Helper()
-	r, err := matcher.ParseRule(text)
-	if err != nil {
-		t.Fatalf("ParseRule(%q) error: %v", text, err)
-	}
-	return r
-}
+var mustRule = rulecorpus.MustRule
 
 func bash(cmd string) *command.Call {
 	return command.Prepare("Bash", map[string]any{"command": cmd}, testEnv)

@@ -1,6 +1,7 @@
 // Package rulecorpus holds what the rule tests of internal/matcher and
 // internal/defaults share: reading a corpus file of tab-separated rows, and
-// a project with links of every kind to decide them in. Tests only.
+// a project with links of every kind to decide them in, and a rule parsed
+// or the test ended. Tests only.
 package rulecorpus
 
 import (
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"vibing/internal/command"
+	"vibing/internal/matcher"
 )
 
 // LinkFixture builds the folder tree the corpus's $TMP stands for.
@@ -114,4 +116,14 @@ func Rows(t *testing.T, file string, row func(line int, fields []string)) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// MustRule parses a rule text or ends the test.
+func MustRule(t testing.TB, text string) *matcher.Rule {
+	t.Helper()
+	r, err := matcher.ParseRule(text)
+	if err != nil {
+		t.Fatalf("ParseRule(%q) error: %v", text, err)
+	}
+	return r
 }
