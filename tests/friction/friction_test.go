@@ -543,7 +543,7 @@ func ruleCell(r string) string {
 }
 
 // why sorts a call on which vibing is stricter into the reason it is: what
-// vibing's read-only list for the default mode (internal/matcher/readsonly.go)
+// vibing's read-only list for the default mode (internal/command/readsonly.go)
 // leaves out, and whether it leaves it out on purpose.
 func why(c call) string {
 	a := c.arg
