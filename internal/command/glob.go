@@ -88,16 +88,7 @@ func literalRun(p string) string {
 			start = i + 1
 		case '[':
 			end(i)
-			j := i + 1
-			if j < len(p) && p[j] == '!' {
-				j++
-			}
-			for ; j < len(p) && p[j] != ']'; j++ {
-				if p[j] == '\\' {
-					j++
-				}
-			}
-			i = j
+			i = classEnd(p, i)
 			start = i + 1
 		case '*', '?':
 			end(i)
@@ -117,6 +108,34 @@ func literalRun(p string) string {
 		return ""
 	}
 	return best
+}
+
+// classEnd returns the index of the ']' that closes the class p[i] ('[')
+// opens, read as globClass reads it: a range [a-z] (whose end may itself be
+// ']': [0-]] is the range from '0' to ']') or a set up to the first ']' not
+// escaped; len(p) when it is not closed.
+func classEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && p[j] == '!' {
+		j++
+	}
+	if j < len(p) {
+		_, n := utf8.DecodeRuneInString(p[j:])
+		if j+n < len(p) && p[j+n] == '-' {
+			k := j + n + 1
+			if k < len(p) {
+				_, m := utf8.DecodeRuneInString(p[k:])
+				return min(k+m, len(p))
+			}
+			return len(p)
+		}
+	}
+	for ; j < len(p) && p[j] != ']'; j++ {
+		if p[j] == '\\' {
+			j++
+		}
+	}
+	return j
 }
 
 // literalTail is the end of pattern p after its last special character:

@@ -55,3 +55,40 @@ func checkGlob(t *testing.T, pat, s string) {
 		t.Errorf("pattern %q on %q: Match (tail %q, run %q) %v, regexp %v", pat, s, g.Tail, g.Need, got, want)
 	}
 }
+
+// TestLiteralRunReadsClassesAsTheTranslation: the literal run a pattern's
+// fast test asks for is read past each class as globClass reads it. [0-]]
+// is the range from '0' to ']', not the class [0-] then a literal ']': the
+// run "]" made Match refuse "0/1", which the whole pattern matches (found by
+// FuzzGlobTwin).
+func TestLiteralRunReadsClassesAsTheTranslation(t *testing.T) {
+	tests := []struct {
+		pat, run string
+		match    []string // subjects the pattern matches: Match must agree
+	}{
+		{"**/[0-]]*", "", []string{"0/1", "1", "a/]x", "Z"}},
+		{"[0-]]x", "x", []string{"1x", "]x"}},
+		{"[!0-]]ab", "ab", []string{"_ab", "aab"}},
+		{"[é-ü]]z", "]z", []string{"ö]z"}},
+		{"[ab]]cd", "]cd", []string{"a]cd"}},
+		{`[\]]xy`, "xy", []string{"]xy"}},
+		{"src/[a-c]/*.go", "src/", []string{"src/b/x.go"}},
+	}
+	for _, tt := range tests {
+		if got := literalRun(tt.pat); got != tt.run {
+			t.Errorf("literalRun(%q) = %q, want %q", tt.pat, got, tt.run)
+		}
+		g, err := CompileGlob(tt.pat)
+		if err != nil {
+			t.Fatalf("CompileGlob(%q): %v", tt.pat, err)
+		}
+		for _, s := range tt.match {
+			if !g.MatchFull(s) {
+				t.Errorf("%q: the whole pattern does not match %q", tt.pat, s)
+			}
+			if !g.Match(s) {
+				t.Errorf("%q: Match(%q) = false, the whole pattern matches", tt.pat, s)
+			}
+		}
+	}
+}
