@@ -47,12 +47,40 @@ type fileCall struct {
 // reclaim (a file call is most of it).
 var fileCalls = sync.Pool{New: func() any { return new(fileCall) }}
 
+// bashCall is a Bash Call together with what walking its line needs
+// (the walker, the first commands, words, paths and look-ups), so that a
+// Bash call costs one allocation for all of them, or none when Release gave
+// one back. What outgrows a backing array here is allocated as before.
+type bashCall struct {
+	Call
+	walker shellWalker
+	looks  lookups
+	args   bashArgs
+	cmds   [4]Command
+	slab   [8]string // the first words of the line's commands (wordSlice)
+	writes [1]Path
+	mods   [2]Path
+	acts   [1]string // backing of Call.actions
+}
+
+// bashCalls holds the Bash calls given back by Release, zeroed.
+var bashCalls = sync.Pool{New: func() any { return new(bashCall) }}
+
 // Release gives back the memory of c, a call Prepare made, once the caller
-// is done with it: neither c nor anything it holds (its Path, its views) may
-// be used afterwards. Strings taken from it stay valid. Releasing a call
-// twice, or one not made by Prepare, does nothing.
+// is done with it: neither c nor anything it holds (its Path, its views,
+// its Commands, Writes and Modifies) may be used afterwards. Strings taken
+// from it stay valid. Releasing a call twice, or one not made by Prepare,
+// does nothing.
 func Release(c *Call) {
-	if c == nil || c.owner == nil {
+	if c == nil {
+		return
+	}
+	if bc := c.bash; bc != nil {
+		*bc = bashCall{} // keeps nothing of the call alive (its input, its strings, its parse)
+		bashCalls.Put(bc)
+		return
+	}
+	if c.owner == nil {
 		return
 	}
 	fc := c.owner
@@ -78,6 +106,11 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 		c = &fc.Call
 		c.owner = fc
 		c.actions = fc.acts[:0]
+	} else if canon == "Bash" {
+		bc := bashCalls.Get().(*bashCall)
+		c = &bc.Call
+		c.bash = bc
+		c.actions = bc.acts[:0]
 	} else {
 		c = new(Call)
 	}
@@ -216,7 +249,19 @@ func prepareBash(c *Call) {
 			}
 		}
 	}
+	if bc := c.bash; bc != nil && c.Modifies == nil && len(c.Writes) > 0 && len(c.Writes) <= len(bc.mods) {
+		c.Modifies = bc.mods[:0] // the room the call keeps for them
+	}
 	c.Modifies = append(c.Modifies, c.Writes...)
+}
+
+// writesRoom is c.Writes to append a write to: when it has none yet, the
+// room a Bash call Prepare made keeps for its first.
+func (c *Call) writesRoom() []Path {
+	if c.Writes == nil && c.bash != nil {
+		return c.bash.writes[:0]
+	}
+	return c.Writes
 }
 
 func prepareURL(c *Call) {

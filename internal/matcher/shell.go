@@ -64,7 +64,15 @@ func (w *shellWalker) wordSlice(n int) []string {
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
 func parseBash(c *Call, line string) {
-	w := &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
+	var w *shellWalker
+	if bc := c.bash; bc != nil && bc.walker.c == nil {
+		// the line of a Bash call Prepare made: its walker and the first
+		// words of its commands are kept with the call
+		w = &bc.walker
+		*w = shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH"), slab: bc.slab[:0]}
+	} else {
+		w = &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
+	}
 	start := w.begin()
 	w.script(line, 0, -1)
 	w.settlePending()
@@ -483,7 +491,11 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 		r.expandedArgs = args // r is cmd.rare: expanded is set through setMore
 	}
 	if s.w.c.Commands == nil {
-		s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
+		if bc := s.w.c.bash; bc != nil {
+			s.w.c.Commands = bc.cmds[:0]
+		} else {
+			s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
+		}
 	}
 	if s.w.pendUnseen != "" || len(s.w.pendComputed) > 0 {
 		cmd.see(s.w.pendUnseen)
@@ -571,7 +583,8 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		r := c.setMore()
 		r.outs, r.ins = s.redirTargets(redirs)
 		if file, text, doc := s.stdinFrom(redirs); doc {
-			r.stdinDoc = &text
+			t := text // (on the heap only for a here-document)
+			r.stdinDoc = &t
 		} else {
 			r.stdin = file
 		}
