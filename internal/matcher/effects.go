@@ -220,7 +220,13 @@ func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
 		}
 		return fw
 	}
-	ops := operandsOf(args)
+	var ops []string
+	switch name {
+	case "git", "find", "tar", "bsdtar", "dd", "perl", "sort", "tree", "cpio", "split", "csplit", "unzip":
+		// (their cases do not read the operands)
+	default:
+		ops = operandsOf(args)
+	}
 	switch name {
 	case "rm", "rmdir", "tee", "truncate", "touch", "mkdir", "unlink", "shred", "mkfifo", "mknod", "sponge", "ed":
 		fw.paths = ops

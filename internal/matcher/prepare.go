@@ -61,6 +61,9 @@ type bashCall struct {
 	writes [1]Path
 	mods   [2]Path
 	acts   [1]string // backing of Call.actions
+	rare   cmdRare   // the rare parts of the first command with redirections (shellWalker.setMore)
+	// rareUsed: rare belongs to a command
+	rareUsed bool
 }
 
 // bashCalls holds the Bash calls given back by Release, zeroed.

@@ -62,6 +62,16 @@ func (w *shellWalker) wordSlice(n int) []string {
 	return w.slab[i : i : i+n]
 }
 
+// setMore is c.setMore, for a command of a Bash call Prepare made taking
+// the rare parts the call keeps room for (the first command that needs them).
+func (w *shellWalker) setMore(c *Command) *cmdRare {
+	if bc := w.c.bash; bc != nil && c.rare == nil && !bc.rareUsed {
+		bc.rareUsed = true
+		c.rare = &bc.rare
+	}
+	return c.setMore()
+}
+
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
 func parseBash(c *Call, line string) {
 	var w *shellWalker
@@ -580,7 +590,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 		s.wordEffects(c, infos)
 	}
 	if len(redirs) > 0 {
-		r := c.setMore()
+		r := s.w.setMore(c)
 		r.outs, r.ins = s.redirTargets(redirs)
 		if file, text, doc := s.stdinFrom(redirs); doc {
 			t := text // (on the heap only for a here-document)
