@@ -153,7 +153,7 @@ func argModeOf(args []string) argMode {
 	name := programName(args[0])
 	rest := args[1:]
 	b := progs.get()[name]
-	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: metaOnly.get()[name]}
+	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: b&progMetaOnly != 0}
 	if b&progKnown != 0 && b&(progReader|progWritesModeled) == 0 {
 		switch name {
 		case "rg", "ag", "ack", "rsync", "zip", "grep", "egrep", "fgrep", "cp", "scp", "tar", "bsdtar", "find", "git", "ln", "link":

@@ -208,6 +208,7 @@ const (
 	progReader
 	progWritesModeled
 	progWriter
+	progMetaOnly
 )
 
 // progs is made on first use, from the tables above.
@@ -235,6 +236,7 @@ func makeProgs() map[string]progBits {
 	set(readers.get(), progReader)
 	set(writesModeled.get(), progWritesModeled)
 	set(writers.get(), progWriter)
+	set(metaOnly.get(), progMetaOnly)
 	set(inlineOperand, progInlineOperand)
 	for n := range inlineCode.get() {
 		progs[n] |= progInline

@@ -217,7 +217,8 @@ func within(p, dir string) bool { return matcher.Within(p, dir) }
 // (a script names its files in ways no word shows: rmtree('chat')).
 func (e *Engine) namedByOpaque(c *matcher.Call, dirs []matcher.Path) (string, bool) {
 	looked := false
-	for _, cmd := range c.Commands {
+	for i := range c.Commands {
+		cmd := &c.Commands[i] // (no copy of each command)
 		if len(cmd.Args) == 0 || cmd.ReadOnly() {
 			continue
 		}
