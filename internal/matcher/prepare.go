@@ -66,6 +66,30 @@ type bashCall struct {
 	rareUsed bool
 }
 
+// reset zeroes bc: the call and its walker whole, and of the room it keeps
+// what the call used (the rest is zero already). Clearing a pointer while
+// the collector marks costs a write barrier, so the unused room is not
+// cleared again (TestReleaseBashCallZeroes holds reset to the zero value).
+func (bc *bashCall) reset() {
+	c := &bc.Call
+	// (Commands, Writes and Modifies only grow: what they hold of the room
+	// is a prefix of it)
+	clear(bc.cmds[:min(len(c.Commands), len(bc.cmds))])
+	clear(bc.writes[:min(len(c.Writes), len(bc.writes))])
+	clear(bc.mods[:min(len(c.Modifies), len(bc.mods))])
+	clear(bc.looks.buf[:bc.looks.n])
+	bc.looks.n = 0
+	if c.args != nil {
+		bc.args = bashArgs{}
+	}
+	if bc.rareUsed {
+		bc.rare, bc.rareUsed = cmdRare{}, false
+	}
+	bc.slab, bc.acts = [8]string{}, [1]string{}
+	bc.walker = shellWalker{}
+	bc.Call = Call{}
+}
+
 // bashCalls holds the Bash calls given back by Release, zeroed.
 var bashCalls = sync.Pool{New: func() any { return new(bashCall) }}
 
@@ -79,7 +103,7 @@ func Release(c *Call) {
 		return
 	}
 	if bc := c.bash; bc != nil {
-		*bc = bashCall{} // keeps nothing of the call alive (its input, its strings, its parse)
+		bc.reset() // keeps nothing of the call alive (its input, its strings, its parse)
 		bashCalls.Put(bc)
 		return
 	}

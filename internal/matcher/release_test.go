@@ -1,6 +1,9 @@
 package matcher
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestReleaseReusesOnce prepares file calls into released memory: what a
 // decision took from a released call stays as it was, the next call is
@@ -73,4 +76,32 @@ func TestReleaseBashCall(t *testing.T) {
 	}
 	Release(b)
 	Release(c)
+}
+
+// TestReleaseBashCallZeroes holds the reset of a released Bash call to the
+// zero value: lines that fill every part of the room a Bash call keeps
+// (more commands than it has room for, redirections, look-ups, argument
+// words, a write and modifications) leave nothing behind.
+func TestReleaseBashCallZeroes(t *testing.T) {
+	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
+	for _, line := range []string{
+		"npm test && git status | grep -v foo > /dev/null",
+		"cd sub && cat < in.txt > out.txt | tee t.txt; npm test x y z; ls a b c d e f g h i j; rm -f k l; echo done",
+		"a; b; c; d; e; f; g > o1; h > o2; i >> o3",
+		"",
+		"echo ${",
+	} {
+		c := Prepare("Bash", map[string]any{"command": line}, env)
+		for i := 0; i < 10; i++ {
+			c.Exists(env.Cwd + "/w" + string(rune('a'+i)))
+		}
+		bc := c.bash
+		if bc == nil {
+			t.Fatalf("%q: no pooled Bash call", line)
+		}
+		bc.reset()
+		if !reflect.ValueOf(bc).Elem().IsZero() {
+			t.Errorf("%q: a reset Bash call is not zero", line)
+		}
+	}
 }
