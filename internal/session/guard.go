@@ -42,6 +42,10 @@ func (e *Engine) guardList() []string {
 		if e.guardMake != nil { // nil: an engine whose environment could not be read (it denies every call)
 			e.guarded = e.guardMake()
 		}
+		e.guardBase = make([]string, len(e.guarded))
+		for i, g := range e.guarded {
+			e.guardBase[i] = filepath.Base(g)
+		}
 	})
 	return e.guarded
 }
@@ -279,8 +283,8 @@ func (e *Engine) mentionsGuarded(c *matcher.Call, w string, dirs []matcher.Path)
 			}
 		}
 	}
-	for _, g := range e.guardList() {
-		base := filepath.Base(g)
+	for i, g := range e.guardList() {
+		base := e.guardBase[i]
 		if strings.Contains(w, g) || (base == ".vibing" || base == e.chatBase) && strings.Contains(w, base) {
 			return g, true
 		}
