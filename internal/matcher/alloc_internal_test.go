@@ -23,3 +23,48 @@ func TestNoRareStaysEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestProgBitsKept holds the walker's kept answers of the program table
+// (progBits) to the table: every name of the table and names it lacks,
+// looked up in an order that makes the walker forget and ask again,
+// and the tables the bits stand in for (readers, metaOnly, inlineOperand).
+func TestProgBitsKept(t *testing.T) {
+	table := progs.get()
+	names := []string{"", "npm", "git", "grep", "no-such-program", "busybox awk", "awk"}
+	for n := range table {
+		names = append(names, n)
+	}
+	var w shellWalker
+	for round := 0; round < 3; round++ {
+		for i, n := range names {
+			for _, m := range []string{n, names[(i*7+round)%len(names)], n} {
+				if got, want := w.progBits(m), table[m]; got != want {
+					t.Fatalf("progBits(%q) = %b, the table says %b", m, got, want)
+				}
+			}
+		}
+	}
+	if (*shellWalker)(nil).progBits("git") != table["git"] {
+		t.Error("a nil walker does not read the table")
+	}
+	for n, ok := range readers.get() {
+		if table[n]&progReader != 0 != ok {
+			t.Errorf("%q: progReader %v, readers %v", n, table[n]&progReader != 0, ok)
+		}
+	}
+	for n, ok := range metaOnly.get() {
+		if table[n]&progMetaOnly != 0 != ok {
+			t.Errorf("%q: progMetaOnly %v, metaOnly %v", n, table[n]&progMetaOnly != 0, ok)
+		}
+	}
+	for n, ok := range inlineOperand {
+		if table[n]&progInlineOperand != 0 != ok {
+			t.Errorf("%q: progInlineOperand %v, inlineOperand %v", n, table[n]&progInlineOperand != 0, ok)
+		}
+	}
+	for _, n := range []string{"cat", "ls", "stat", "touch", "awk", "gawk", "npm", "zzz"} {
+		if readers.get()[n] != (table[n]&progReader != 0) || metaOnly.get()[n] != (table[n]&progMetaOnly != 0) || inlineOperand[n] != (table[n]&progInlineOperand != 0) {
+			t.Errorf("%q: the program table's bits and the tables they stand in for disagree", n)
+		}
+	}
+}

@@ -146,13 +146,16 @@ var writesModeled = table[map[string]bool]{make: func() map[string]bool {
 
 // argModeOf says how a command (behind its wrappers) treats the words it
 // names.
-func argModeOf(args []string) argMode {
+func argModeOf(args []string) argMode { return argModeBy(args, nil) }
+
+// argModeBy is argModeOf reading the program table through w (progBits).
+func argModeBy(args []string, w *shellWalker) argMode {
 	if len(args) == 0 {
 		return argMode{mayWrite: true}
 	}
 	name := programName(args[0])
 	rest := args[1:]
-	b := progs.get()[name]
+	b := w.progBits(name)
 	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: b&progMetaOnly != 0}
 	if b&progKnown != 0 && b&(progReader|progWritesModeled) == 0 {
 		switch name {

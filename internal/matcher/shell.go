@@ -48,6 +48,13 @@ type shellWalker struct {
 	slab  []string   // room for the words of the commands still to come (wordSlice)
 	top   scriptWalk // the walk of the line itself (script)
 	after dirState   // where the shell may be once the line ran (end; Call.shellAfter points here)
+
+	// the program names looked up last in the program table and what it
+	// said of them (progBits): a line names a few programs, and the steps
+	// of the walk look each one up in turn
+	progNames [4]string
+	progVals  [4]progBits
+	progNext  uint8
 }
 
 // wordSlice returns an empty slice with room for n words, cut from a slab
@@ -60,6 +67,25 @@ func (w *shellWalker) wordSlice(n int) []string {
 	i := len(w.slab)
 	w.slab = w.slab[:i+n]
 	return w.slab[i : i : i+n]
+}
+
+// progBits is progs.get()[name], kept for the last few names (w may be
+// nil: the table itself). The table is made once and never changes, so a
+// kept answer is the table's.
+func (w *shellWalker) progBits(name string) progBits {
+	if w == nil || name == "" {
+		return progs.get()[name]
+	}
+	for i := range w.progNames {
+		if w.progNames[i] == name {
+			return w.progVals[i]
+		}
+	}
+	b := progs.get()[name]
+	i := w.progNext % uint8(len(w.progNames))
+	w.progNames[i], w.progVals[i] = name, b
+	w.progNext++
+	return b
 }
 
 // setMore is c.setMore, for a command of a Bash call Prepare made taking
@@ -585,7 +611,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	}
 	c := &s.w.c.Commands[me]
 	saved := s.w.mode
-	s.w.mode = argModeOf(c.Args)
+	s.w.mode = argModeBy(c.Args, s.w)
 	if infos != nil {
 		s.wordEffects(c, infos)
 	}
