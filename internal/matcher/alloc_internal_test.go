@@ -1,6 +1,9 @@
 package matcher
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestNoRareStaysEmpty walks lines that use every rare part of a command
 // (braces, redirections, assignments, computed words, xargs) and checks
@@ -65,6 +68,28 @@ func TestProgBitsKept(t *testing.T) {
 	for _, n := range []string{"cat", "ls", "stat", "touch", "awk", "gawk", "npm", "zzz"} {
 		if readers.get()[n] != (table[n]&progReader != 0) || metaOnly.get()[n] != (table[n]&progMetaOnly != 0) || inlineOperand[n] != (table[n]&progInlineOperand != 0) {
 			t.Errorf("%q: the program table's bits and the tables they stand in for disagree", n)
+		}
+	}
+}
+
+// TestWrapperBitsAreWrappers holds the program table's wrapper bit, which
+// stripWrappersBy reads first, to the wrapper table, and stripWrappersBy to
+// stripWrappers on lines of wrappers, non-wrappers and mixes.
+func TestWrapperBitsAreWrappers(t *testing.T) {
+	for n := range wrappers.get() {
+		if progs.get()[n]&progWrapper == 0 {
+			t.Errorf("%q is a wrapper without the program table's wrapper bit", n)
+		}
+	}
+	var w shellWalker
+	for _, words := range [][]string{
+		{"sudo", "rm", "-rf", "/"}, {"env", "X=1", "nice", "-n", "5", "git", "push"}, {"npm", "test"},
+		{"/usr/bin/sudo", "-u", "x", "ls"}, {"timeout", "5", "xargs", "rm"}, {"env"}, {"sudo", "-i"}, {"grep", "-v", "foo"},
+	} {
+		a1, m1, x1 := stripWrappers(words)
+		a2, m2, x2 := stripWrappersBy(words, &w)
+		if !reflect.DeepEqual(a1, a2) || !reflect.DeepEqual(m1, m2) || !reflect.DeepEqual(x1, x2) {
+			t.Errorf("%q: stripWrappersBy = %q %q %q, stripWrappers %q %q %q", words, a2, m2, x2, a1, m1, x1)
 		}
 	}
 }

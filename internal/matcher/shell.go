@@ -510,7 +510,7 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	cmd.Pipeline, cmd.Index = pipe, idx
 	cmd.Text = s.joined(cmd.Words, cmd.node)
 	cmd.parent = s.parent
-	args, met, alts := stripWrappers(cmd.Words)
+	args, met, alts := stripWrappersBy(cmd.Words, s.w)
 	cmd.Args = args
 	if len(met) > 0 || len(alts) > 0 {
 		r := cmd.setMore()
