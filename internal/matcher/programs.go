@@ -358,8 +358,9 @@ func (cmd *Command) readOnly() bool {
 	if !readers.get()[name] {
 		return false
 	}
+	flags := writeFlags.get()[name] // (looked up once, not per argument)
 	for _, a := range args[1:] {
-		for _, f := range writeFlags.get()[name] {
+		for _, f := range flags {
 			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
 				(!strings.HasPrefix(f, "--") && len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
 				return false
