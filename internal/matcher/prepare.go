@@ -90,6 +90,16 @@ func (bc *bashCall) reset() {
 	bc.Call = Call{}
 }
 
+// setMore is c.setMore, for a command of a Bash call Prepare made taking
+// the rare parts the call keeps room for (the first command that needs them).
+func (w *shellWalker) setMore(c *Command) *cmdRare {
+	if bc := w.c.bash; bc != nil && c.rare == nil && !bc.rareUsed {
+		bc.rareUsed = true
+		c.rare = &bc.rare
+	}
+	return c.setMore()
+}
+
 // bashCalls holds the Bash calls given back by Release, zeroed.
 var bashCalls = sync.Pool{New: func() any { return new(bashCall) }}
 

@@ -214,6 +214,25 @@ const (
 // progs is made on first use, from the tables above.
 var progs = table[map[string]progBits]{make: makeProgs}
 
+// progBits is progs.get()[name], kept for the last few names (w may be
+// nil: the table itself). The table is made once and never changes, so a
+// kept answer is the table's.
+func (w *shellWalker) progBits(name string) progBits {
+	if w == nil || name == "" {
+		return progs.get()[name]
+	}
+	for i := range w.progNames {
+		if w.progNames[i] == name {
+			return w.progVals[i]
+		}
+	}
+	b := progs.get()[name]
+	i := w.progNext % uint8(len(w.progNames))
+	w.progNames[i], w.progVals[i] = name, b
+	w.progNext++
+	return b
+}
+
 func makeProgs() map[string]progBits {
 	progs := make(map[string]progBits, 1024)
 	set := func(names map[string]bool, b progBits) {

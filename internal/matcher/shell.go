@@ -69,35 +69,6 @@ func (w *shellWalker) wordSlice(n int) []string {
 	return w.slab[i : i : i+n]
 }
 
-// progBits is progs.get()[name], kept for the last few names (w may be
-// nil: the table itself). The table is made once and never changes, so a
-// kept answer is the table's.
-func (w *shellWalker) progBits(name string) progBits {
-	if w == nil || name == "" {
-		return progs.get()[name]
-	}
-	for i := range w.progNames {
-		if w.progNames[i] == name {
-			return w.progVals[i]
-		}
-	}
-	b := progs.get()[name]
-	i := w.progNext % uint8(len(w.progNames))
-	w.progNames[i], w.progVals[i] = name, b
-	w.progNext++
-	return b
-}
-
-// setMore is c.setMore, for a command of a Bash call Prepare made taking
-// the rare parts the call keeps room for (the first command that needs them).
-func (w *shellWalker) setMore(c *Command) *cmdRare {
-	if bc := w.c.bash; bc != nil && c.rare == nil && !bc.rareUsed {
-		bc.rareUsed = true
-		c.rare = &bc.rare
-	}
-	return c.setMore()
-}
-
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
 func parseBash(c *Call, line string) {
 	var w *shellWalker
