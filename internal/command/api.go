@@ -154,6 +154,7 @@ type Call struct {
 	action   string      // Action(), worked out once in Prepare
 	info     *tools.Info // the tool's entry in the table (ToolInfo), when Prepare found one
 	owner    *fileCall   // the file call this is part of, for Release; nil for other calls
+	bash     *bashCall   // the Bash call this is part of, for Release; nil for other calls
 	Actions  []string    // regex action strings: one per simple command, then the whole line
 	wrapped  []string    // Bash: action strings of commands behind wrappers (deny/ask regexes)
 	Lower    string      // lower-cased tool name, for regex rules written as tool:bash:...

@@ -146,14 +146,17 @@ var writesModeled = Table[map[string]bool]{Make: func() map[string]bool {
 
 // argModeOf says how a command (behind its wrappers) treats the words it
 // names.
-func argModeOf(args []string) argMode {
+func argModeOf(args []string) argMode { return argModeBy(args, nil) }
+
+// argModeBy is argModeOf reading the program table through w (progBits).
+func argModeBy(args []string, w *shellWalker) argMode {
 	if len(args) == 0 {
 		return argMode{mayWrite: true}
 	}
 	name := programName(args[0])
 	rest := args[1:]
-	b := progs.Get()[name]
-	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: metaOnly.Get()[name]}
+	b := w.progBits(name)
+	m := argMode{mayWrite: b&(progWritesModeled|progReader) == 0, meta: b&progMetaOnly != 0}
 	if b&progKnown != 0 && b&(progReader|progWritesModeled) == 0 {
 		switch name {
 		case "rg", "ag", "ack", "rsync", "zip", "grep", "egrep", "fgrep", "cp", "scp", "tar", "bsdtar", "find", "git", "ln", "link":

@@ -67,11 +67,12 @@ func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 		return
 	}
 	name := path.Base(args[0])
-	fw := writesOf(name, args[1:], s.dirExists)
+	b := s.w.progBits(name)
+	fw := writesOfBits(name, b, args[1:], s.dirExists)
 	// a command that looks read-only (git diff, tree, xxd) but writes
 	// through an option: an allow pattern for it covers the write only when
 	// a Write or Edit rule allows that file, as for a redirection
-	looksRO := readers.Get()[name]
+	looksRO := b&progReader != 0 // (readers, as the program table holds them)
 	if name == "git" {
 		sub, _ := gitSubcommand(args[1:])
 		looksRO = gitReaders.Get()[sub]
@@ -212,15 +213,27 @@ func hasOpt(args []string, short byte, long ...string) bool {
 
 // writesOf says what a program writes given its arguments (after its name).
 func writesOf(name string, args []string, isDir func(string) bool) fileWrites {
+	return writesOfBits(name, progs.Get()[name], args, isDir)
+}
+
+// writesOfBits is writesOf for a program whose bits in the program table
+// (progs) the caller looked up.
+func writesOfBits(name string, b progBits, args []string, isDir func(string) bool) fileWrites {
 	var fw fileWrites
-	if b := progs.Get()[name]; b&progWriter == 0 {
+	if b&progWriter == 0 {
 		// most commands: only an output option can make them write
 		if b&progReader == 0 && name != "grep" && name != "ps" && hasOutputOpt(args) {
 			fw.paths = append(fw.paths, optValue(args, "-o", "--output", "--out", "--outfile", "--output-file")...)
 		}
 		return fw
 	}
-	ops := operandsOf(args)
+	var ops []string
+	switch name {
+	case "git", "find", "tar", "bsdtar", "dd", "perl", "sort", "tree", "cpio", "split", "csplit", "unzip":
+		// (their cases do not read the operands)
+	default:
+		ops = operandsOf(args)
+	}
 	switch name {
 	case "rm", "rmdir", "tee", "truncate", "touch", "mkdir", "unlink", "shred", "mkfifo", "mknod", "sponge", "ed":
 		fw.paths = ops

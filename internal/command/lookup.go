@@ -38,7 +38,11 @@ func (c *Call) lstat(p string) lookup {
 	if l == nil {
 		// made on the first look-up: a call that looks nothing up (most
 		// read-only lines) carries no room for them
-		l = new(lookups)
+		if c.bash != nil {
+			l = &c.bash.looks // kept with a Bash call Prepare made
+		} else {
+			l = new(lookups)
+		}
 		if !c.looks.CompareAndSwap(nil, l) {
 			l = c.looks.Load()
 		}

@@ -353,10 +353,10 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 			c.see("sed's e command runs its text as a command")
 		}
 		s.codeWords(me, sedFiles(args[1:]))
-	case inlineOperand[name]:
+	case s.w.progBits(name)&progInlineOperand != 0: // (inlineOperand, as the program table holds it)
 		s.awk(me, name, args[1:])
 	default:
-		if b := progs.Get()[name]; b&progKnown != 0 && b&(progInline|progRunnerSub|progRunner) == 0 {
+		if b := s.w.progBits(name); b&progKnown != 0 && b&(progInline|progRunnerSub|progRunner) == 0 {
 			return // a known program that runs nothing named in its arguments
 		}
 		if in, ok := interpOf(name); ok {

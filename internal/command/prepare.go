@@ -47,12 +47,77 @@ type fileCall struct {
 // reclaim (a file call is most of it).
 var fileCalls = sync.Pool{New: func() any { return new(fileCall) }}
 
+// bashCall is a Bash Call together with what walking its line needs
+// (the walker, the first commands, words, paths and look-ups), so that a
+// Bash call costs one allocation for all of them, or none when Release gave
+// one back. What outgrows a backing array here is allocated as before.
+type bashCall struct {
+	Call
+	walker shellWalker
+	looks  lookups
+	args   bashArgs
+	cmds   [4]Command
+	slab   [8]string // the first words of the line's commands (wordSlice)
+	writes [1]Path
+	mods   [2]Path
+	acts   [1]string // backing of Call.actions
+	rare   cmdRare   // the rare parts of the first command with redirections (shellWalker.setMore)
+	// rareUsed: rare belongs to a command
+	rareUsed bool
+}
+
+// reset zeroes bc: the call and its walker whole, and of the room it keeps
+// what the call used (the rest is zero already). Clearing a pointer while
+// the collector marks costs a write barrier, so the unused room is not
+// cleared again (TestReleaseBashCallZeroes holds reset to the zero value).
+func (bc *bashCall) reset() {
+	c := &bc.Call
+	// (Commands, Writes and Modifies only grow: what they hold of the room
+	// is a prefix of it)
+	clear(bc.cmds[:min(len(c.Commands), len(bc.cmds))])
+	clear(bc.writes[:min(len(c.Writes), len(bc.writes))])
+	clear(bc.mods[:min(len(c.Modifies), len(bc.mods))])
+	clear(bc.looks.buf[:bc.looks.n])
+	bc.looks.n = 0
+	if c.args != nil {
+		bc.args = bashArgs{}
+	}
+	if bc.rareUsed {
+		bc.rare, bc.rareUsed = cmdRare{}, false
+	}
+	bc.slab, bc.acts = [8]string{}, [1]string{}
+	bc.walker = shellWalker{}
+	bc.Call = Call{}
+}
+
+// setMore is c.setMore, for a command of a Bash call Prepare made taking
+// the rare parts the call keeps room for (the first command that needs them).
+func (w *shellWalker) setMore(c *Command) *cmdRare {
+	if bc := w.c.bash; bc != nil && c.rare == nil && !bc.rareUsed {
+		bc.rareUsed = true
+		c.rare = &bc.rare
+	}
+	return c.setMore()
+}
+
+// bashCalls holds the Bash calls given back by Release, zeroed.
+var bashCalls = sync.Pool{New: func() any { return new(bashCall) }}
+
 // Release gives back the memory of c, a call Prepare made, once the caller
-// is done with it: neither c nor anything it holds (its Path, its views) may
-// be used afterwards. Strings taken from it stay valid. Releasing a call
-// twice, or one not made by Prepare, does nothing.
+// is done with it: neither c nor anything it holds (its Path, its views,
+// its Commands, Writes and Modifies) may be used afterwards. Strings taken
+// from it stay valid. Releasing a call twice, or one not made by Prepare,
+// does nothing.
 func Release(c *Call) {
-	if c == nil || c.owner == nil {
+	if c == nil {
+		return
+	}
+	if bc := c.bash; bc != nil {
+		bc.reset() // keeps nothing of the call alive (its input, its strings, its parse)
+		bashCalls.Put(bc)
+		return
+	}
+	if c.owner == nil {
 		return
 	}
 	fc := c.owner
@@ -78,6 +143,11 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 		c = &fc.Call
 		c.owner = fc
 		c.Actions = fc.acts[:0]
+	} else if canon == "Bash" {
+		bc := bashCalls.Get().(*bashCall)
+		c = &bc.Call
+		c.bash = bc
+		c.Actions = bc.acts[:0]
 	} else {
 		c = new(Call)
 	}
@@ -216,7 +286,19 @@ func prepareBash(c *Call) {
 			}
 		}
 	}
+	if bc := c.bash; bc != nil && c.Modifies == nil && len(c.Writes) > 0 && len(c.Writes) <= len(bc.mods) {
+		c.Modifies = bc.mods[:0] // the room the call keeps for them
+	}
 	c.Modifies = append(c.Modifies, c.Writes...)
+}
+
+// writesRoom is c.Writes to append a write to: when it has none yet, the
+// room a Bash call Prepare made keeps for its first.
+func (c *Call) writesRoom() []Path {
+	if c.Writes == nil && c.bash != nil {
+		return c.bash.writes[:0]
+	}
+	return c.Writes
 }
 
 func prepareURL(c *Call) {

@@ -208,10 +208,30 @@ const (
 	progReader
 	progWritesModeled
 	progWriter
+	progMetaOnly
 )
 
 // progs is made on first use, from the tables above.
 var progs = Table[map[string]progBits]{Make: makeProgs}
+
+// progBits is progs.Get()[name], kept for the last few names (w may be
+// nil: the table itself). The table is made once and never changes, so a
+// kept answer is the table's.
+func (w *shellWalker) progBits(name string) progBits {
+	if w == nil || name == "" {
+		return progs.Get()[name]
+	}
+	for i := range w.progNames {
+		if w.progNames[i] == name {
+			return w.progVals[i]
+		}
+	}
+	b := progs.Get()[name]
+	i := w.progNext % uint8(len(w.progNames))
+	w.progNames[i], w.progVals[i] = name, b
+	w.progNext++
+	return b
+}
 
 func makeProgs() map[string]progBits {
 	progs := make(map[string]progBits, 1024)
@@ -235,6 +255,7 @@ func makeProgs() map[string]progBits {
 	set(readers.Get(), progReader)
 	set(writesModeled.Get(), progWritesModeled)
 	set(writers.Get(), progWriter)
+	set(metaOnly.Get(), progMetaOnly)
 	set(inlineOperand, progInlineOperand)
 	for n := range inlineCode.Get() {
 		progs[n] |= progInline
@@ -356,8 +377,9 @@ func (cmd *Command) readOnly() bool {
 	if !readers.Get()[name] {
 		return false
 	}
+	flags := writeFlags.Get()[name] // (looked up once, not per argument)
 	for _, a := range args[1:] {
-		for _, f := range writeFlags.Get()[name] {
+		for _, f := range flags {
 			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
 				(!strings.HasPrefix(f, "--") && len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
 				return false

@@ -63,7 +63,7 @@ func (s *scriptWalk) redirect(r *syntax.Redirect) {
 		}
 		return
 	}
-	s.w.c.Writes = s.appendPaths(s.w.c.Writes, v, dyn)
+	s.w.c.Writes = s.appendPaths(s.w.c.writesRoom(), v, dyn)
 	if !dyn {
 		s.lostRedirect(v)
 	}

@@ -396,7 +396,11 @@ func (s *scriptWalk) argRef(ref argRef) {
 	ref.mayWrite, ref.tree, ref.meta = s.w.mode.mayWrite, s.w.mode.tree, s.w.mode.meta
 	c := s.w.c
 	if c.args == nil {
-		c.args = &bashArgs{}
+		if c.bash != nil {
+			c.args = &c.bash.args
+		} else {
+			c.args = &bashArgs{}
+		}
 		c.args.refs = c.args.first[:0]
 	}
 	a := c.args

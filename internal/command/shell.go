@@ -48,6 +48,13 @@ type shellWalker struct {
 	slab  []string   // room for the words of the commands still to come (wordSlice)
 	top   scriptWalk // the walk of the line itself (script)
 	after dirState   // where the shell may be once the line ran (end; Call.shellAfter points here)
+
+	// the program names looked up last in the program table and what it
+	// said of them (progBits): a line names a few programs, and the steps
+	// of the walk look each one up in turn
+	progNames [4]string
+	progVals  [4]progBits
+	progNext  uint8
 }
 
 // wordSlice returns an empty slice with room for n words, cut from a slab
@@ -64,7 +71,15 @@ func (w *shellWalker) wordSlice(n int) []string {
 
 // parseBash fills c.Commands, c.Writes, c.Modifies and c.ForkBomb.
 func ParseBash(c *Call, line string) {
-	w := &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
+	var w *shellWalker
+	if bc := c.bash; bc != nil && bc.walker.c == nil {
+		// the line of a Bash call Prepare made: its walker and the first
+		// words of its commands are kept with the call
+		w = &bc.walker
+		*w = shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH"), slab: bc.slab[:0]}
+	} else {
+		w = &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
+	}
 	start := w.begin()
 	w.script(line, 0, -1)
 	w.settlePending()
@@ -466,7 +481,7 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 	cmd.Pipeline, cmd.Index = pipe, idx
 	cmd.Text = s.joined(cmd.Words, cmd.node)
 	cmd.parent = s.parent
-	args, met, alts := stripWrappers(cmd.Words)
+	args, met, alts := stripWrappersBy(cmd.Words, s.w)
 	cmd.Args = args
 	if len(met) > 0 || len(alts) > 0 {
 		r := cmd.setMore()
@@ -483,7 +498,11 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 		r.expandedArgs = args // r is cmd.rare: expanded is set through setMore
 	}
 	if s.w.c.Commands == nil {
-		s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
+		if bc := s.w.c.bash; bc != nil {
+			s.w.c.Commands = bc.cmds[:0]
+		} else {
+			s.w.c.Commands = make([]Command, 0, 4) // most lines hold a few commands
+		}
 	}
 	if s.w.pendUnseen != "" || len(s.w.pendComputed) > 0 {
 		cmd.see(s.w.pendUnseen)
@@ -563,15 +582,16 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	}
 	c := &s.w.c.Commands[me]
 	saved := s.w.mode
-	s.w.mode = argModeOf(c.Args)
+	s.w.mode = argModeBy(c.Args, s.w)
 	if infos != nil {
 		s.wordEffects(c, infos)
 	}
 	if len(redirs) > 0 {
-		r := c.setMore()
+		r := s.w.setMore(c)
 		r.Outs, r.Ins = s.redirTargets(redirs)
 		if file, text, doc := s.stdinFrom(redirs); doc {
-			r.stdinDoc = &text
+			t := text // (on the heap only for a here-document)
+			r.stdinDoc = &t
 		} else {
 			r.stdin = file
 		}

@@ -49,9 +49,19 @@ var optionalValue = map[string]string{"xargs": "ile"}
 // first wrapper word, so an option this table does not know cannot hide the
 // command behind it.
 func stripWrappers(words []string) (args, met []string, alts [][]string) {
+	return stripWrappersBy(words, nil)
+}
+
+// stripWrappersBy is stripWrappers asking the program table through w
+// (progBits) first: a name that is no wrapper's is not looked for in
+// wrappers (the table marks each of them progWrapper).
+func stripWrappersBy(words []string, w *shellWalker) (args, met []string, alts [][]string) {
 	args = words
 	for len(args) > 0 {
 		name := path.Base(args[0])
+		if w != nil && w.progBits(name)&progWrapper == 0 {
+			break
+		}
 		wr, ok := wrappers.Get()[name]
 		if !ok {
 			break

@@ -173,7 +173,10 @@ func namesAny(arg string, names [][]string) bool {
 func (e *Engine) autorunHits(v *command.Call) []autorunHit {
 	var out []autorunHit
 	check := func(p command.Path) {
-		for _, s := range []string{p.Abs, p.Real} {
+		for i, s := range []string{p.Abs, p.Real} {
+			if i == 1 && s == p.Abs {
+				return // (the same path, classified already)
+			}
 			if h, ok := e.classify(s); ok {
 				out = append(out, h)
 				return

@@ -69,6 +69,7 @@ type Engine struct {
 	// modify, resolved on first use (guardList): a process that decides
 	// one call which names no path never resolves them
 	guarded   []string
+	guardBase []string // the last name of each of guarded (mentionsGuarded)
 	guardOnce sync.Once
 	guardMake func() []string
 	chatBase  string // the chat file's name, looked for inside script texts

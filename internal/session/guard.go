@@ -42,6 +42,10 @@ func (e *Engine) guardList() []string {
 		if e.guardMake != nil { // nil: an engine whose environment could not be read (it denies every call)
 			e.guarded = e.guardMake()
 		}
+		e.guardBase = make([]string, len(e.guarded))
+		for i, g := range e.guarded {
+			e.guardBase[i] = filepath.Base(g)
+		}
 	})
 	return e.guarded
 }
@@ -217,7 +221,8 @@ func within(p, dir string) bool { return command.Within(p, dir) }
 // (a script names its files in ways no word shows: rmtree('chat')).
 func (e *Engine) namedByOpaque(c *command.Call, dirs []command.Path) (string, bool) {
 	looked := false
-	for _, cmd := range c.Commands {
+	for i := range c.Commands {
+		cmd := &c.Commands[i] // (no copy of each command)
 		if len(cmd.Args) == 0 || cmd.ReadOnly() {
 			continue
 		}
@@ -278,8 +283,8 @@ func (e *Engine) mentionsGuarded(c *command.Call, w string, dirs []command.Path)
 			}
 		}
 	}
-	for _, g := range e.guardList() {
-		base := filepath.Base(g)
+	for i, g := range e.guardList() {
+		base := e.guardBase[i]
 		if strings.Contains(w, g) || (base == ".vibing" || base == e.chatBase) && strings.Contains(w, base) {
 			return g, true
 		}
