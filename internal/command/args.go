@@ -39,6 +39,25 @@ func (c *Call) treePath(dst []Path, r argRef) []Path {
 	return append(dst, p, asTree(p))
 }
 
+// globClimb is the folder below which every name a pattern word with ".."
+// after its first glob component may reach lies: the folder that component
+// stands in, one level up for each ".." after it (each may undo a level the
+// stars matched, or, where ** matched none, climb above the folder).
+func globClimb(word string, env Env) string {
+	i := strings.IndexAny(word, "*?[")
+	head, rest := word[:i], word[i:]
+	base := env.Cwd
+	if j := strings.LastIndexByte(head, '/'); j >= 0 {
+		base = ResolvePath(head[:j+1], env).Abs
+	}
+	for _, part := range strings.Split(rest, "/") {
+		if part == ".." {
+			base = filepath.Dir(base)
+		}
+	}
+	return base
+}
+
 // asTree returns p as "everything below the folder p" when p is a folder
 // (else p itself).
 func asTree(p Path) Path {
@@ -78,8 +97,14 @@ func (c *Call) globPaths(dst []Path, r argRef) []Path {
 	dst = append(dst, pat)
 	if strings.Contains(r.word, "**") {
 		// globstar may reach any depth: every name below the pattern's folder
-		dir := pat.Abs[:strings.Index(pat.Abs, "**")]
-		p := ResolvePath(strings.TrimSuffix(dir, "/")+"/", env)
+		var p Path
+		if i := strings.Index(pat.Abs, "**"); i >= 0 {
+			p = ResolvePath(strings.TrimSuffix(pat.Abs[:i], "/")+"/", env)
+		} else {
+			// a ".." after the stars took them out of the cleaned path
+			// (a/**/../x, h**x/../y): the folders they match lead up again
+			p = ResolvePath(globClimb(r.word, env)+"/", env)
+		}
 		p.inside = true
 		return append(dst, p)
 	}

@@ -134,3 +134,10 @@ func TestMixedLineCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "mixed.json"
 // names a file in the repository, and never with an option that reads or
 // writes a file outside it or runs a program.
 func TestGitContentCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "gitcontent.json", 10) }
+
+// A pattern word whose stars a ".." after them takes out of the cleaned path
+// (src/**/../x, h**x/../y) made the analysis panic (FuzzDecideTwin's input):
+// the names it reaches are now everything below the folder its first
+// pattern component stands in, climbed once per "..". Attacks must not be
+// allowed; the everyday ** patterns stay allowed.
+func TestGlobClimbCorpus(t *testing.T) { t.Parallel(); runCorpus(t, "globclimb.json", 4) }
