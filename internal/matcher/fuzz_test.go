@@ -86,8 +86,11 @@ func FuzzMatch(f *testing.F) {
 		}
 		if r.Match(c, matcher.DenyList) && c.Err == nil {
 			variants := []string{line + "\n; true"}
-			if first, _, _ := strings.Cut(strings.TrimSpace(line), " "); !strings.Contains(first, "=") && first != "read" {
-				variants = append(variants, "env "+line) // env X=v does not set the shell's X
+			// env X=v does not set the shell's X, and after env a reserved
+			// word is a program's name (env ! * runs "!", where ! * runs
+			// the command a pattern names)
+			if first, _, _ := strings.Cut(strings.TrimSpace(line), " "); !strings.Contains(first, "=") && first != "read" && !reservedWords[first] {
+				variants = append(variants, "env "+line)
 			}
 			for _, v := range variants {
 				vc := command.Prepare("Bash", map[string]any{"command": v}, testEnv)
@@ -131,4 +134,12 @@ func hasWildStar(s string, bash bool) bool {
 		}
 	}
 	return false
+}
+
+// reservedWords are bash's reserved words: at the start of a line they are
+// syntax, after env a program's name.
+var reservedWords = map[string]bool{
+	"!": true, "{": true, "}": true, "[[": true, "]]": true, "case": true, "coproc": true, "do": true,
+	"done": true, "elif": true, "else": true, "esac": true, "fi": true, "for": true, "function": true,
+	"if": true, "in": true, "select": true, "then": true, "time": true, "until": true, "while": true,
 }
