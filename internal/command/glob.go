@@ -111,31 +111,16 @@ func literalRun(p string) string {
 }
 
 // classEnd returns the index of the ']' that closes the class p[i] ('[')
-// opens, read as globClass reads it: a range [a-z] (whose end may itself be
-// ']': [0-]] is the range from '0' to ']') or a set up to the first ']' not
-// escaped; len(p) when it is not closed.
+// opens, read by globClass itself, the translation's reader ([0-]] is the
+// range from '0' to ']'); len(p) when it does not read one (the pattern
+// does not compile then).
 func classEnd(p string, i int) int {
-	j := i + 1
-	if j < len(p) && p[j] == '!' {
-		j++
+	rs := []rune(p[i:])
+	n, err := globClass(&strings.Builder{}, rs)
+	if err != nil {
+		return len(p)
 	}
-	if j < len(p) {
-		_, n := utf8.DecodeRuneInString(p[j:])
-		if j+n < len(p) && p[j+n] == '-' {
-			k := j + n + 1
-			if k < len(p) {
-				_, m := utf8.DecodeRuneInString(p[k:])
-				return min(k+m, len(p))
-			}
-			return len(p)
-		}
-	}
-	for ; j < len(p) && p[j] != ']'; j++ {
-		if p[j] == '\\' {
-			j++
-		}
-	}
-	return j
+	return i + len(string(rs[:n])) - 1
 }
 
 // literalTail is the end of pattern p after its last special character:
