@@ -2,6 +2,7 @@ package command
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -128,7 +129,7 @@ func ParsePatch(text string) (pt patchText, ok bool) {
 			old, _ := fileNames(t[4:])
 			neu, _ := fileNames(next[4:])
 			g.names = append(append(g.names, fileOnly(old)...), fileOnly(neu)...)
-			g.pair, g.create = true, g.create || Contains(old, "/dev/null")
+			g.pair, g.create = true, g.create || slices.Contains(old, "/dev/null")
 			if t[0] == '*' {
 				pt.asks = true // a context diff: its hunks are not counted here
 			}
@@ -470,13 +471,4 @@ func (pt patchText) MayAsk(strip int, given bool, exists func(string) bool) (ask
 		found = append(found, hit)
 	}
 	return false, found
-}
-
-func Contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

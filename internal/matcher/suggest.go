@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"vibing/internal/command"
@@ -180,7 +181,7 @@ func suggestBash(c *command.Call, skip command.RepoCheck) []string {
 			continue
 		}
 		wc := command.Prepare("Write", map[string]any{"file_path": w.Abs}, c.Env)
-		if s := SuggestRules(wc); len(s) == 1 && !command.Contains(out, s[0]) {
+		if s := SuggestRules(wc); len(s) == 1 && !slices.Contains(out, s[0]) {
 			out = append(out, s[0])
 		}
 	}
