@@ -200,9 +200,7 @@ func (e *Engine) autorunHits(v *command.Call) []autorunHit {
 	for _, p := range v.Modifies {
 		check(p)
 	}
-	starts, lost := v.ShellStart()
-	_, unknown := cdTargets(v, starts)
-	unknown = unknown || lost
+	unknown := v.FolderUnknown()
 	for _, p := range v.Modifies {
 		switch {
 		case p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~"):

@@ -65,11 +65,10 @@ type Engine struct {
 	broken  error // settings that cannot be used: every call is denied with this
 	ref     bool  // the slow twin (Options.Reference)
 
-	// guarded are the absolute paths (files or folders) no tool may
-	// modify, resolved on first use (guardList): a process that decides
-	// one call which names no path never resolves them
-	guarded   []string
-	guardBase []string // the last name of each of guarded (mentionsGuarded)
+	// guardSet holds the absolute paths (files or folders) no tool may
+	// modify, resolved on first use (guards): a process that decides one
+	// call which names no path never resolves them
+	guardSet  *command.Guarded
 	guardOnce sync.Once
 	guardMake func() []string
 	chatBase  string // the chat file's name, looked for inside script texts

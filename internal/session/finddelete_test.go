@@ -96,7 +96,7 @@ func guardFixture(t *testing.T) fixture {
 	return f
 }
 
-// TestFindDeleteGuardBound: past maxGuardEntries entries in a guarded folder
+// TestFindDeleteGuardBound: past maxGuardEntries (command) entries in a guarded folder
 // a find -delete restricted to names is refused without looking further.
 func TestFindDeleteGuardBound(t *testing.T) {
 	t.Parallel()

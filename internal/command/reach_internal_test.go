@@ -1,11 +1,9 @@
-package session
+package command
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"vibing/internal/command"
 )
 
 // TestCleanAbs holds cleanAbs to what filepath.Clean leaves unchanged.
@@ -50,19 +48,48 @@ func TestExists(t *testing.T) {
 		{"/", "tmp", true},
 		{"relative-nowhere", "file", false},
 	} {
-		if got := new(command.Call).Exists(joinName(tc.dir, tc.name)); got != tc.want {
+		if got := new(Call).Exists(JoinName(tc.dir, tc.name)); got != tc.want {
 			t.Errorf("exists(%q, %q) = %v, want %v", tc.dir, tc.name, got, tc.want)
 		}
 	}
 }
 
-// TestJoinName holds joinName to filepath.Join.
+// TestJoinName holds JoinName to filepath.Join.
 func TestJoinName(t *testing.T) {
 	for _, dir := range []string{"/", "/a", "/a/b", "/a/", "/a/./b", "/a/../b", "a", "", "//a"} {
 		for _, name := range []string{"x", ".x", "..x", ".", "..", "", "x/y", "x/../..", "~"} {
-			if got, want := joinName(dir, name), filepath.Join(dir, name); got != want {
-				t.Errorf("joinName(%q, %q) = %q, want %q", dir, name, got, want)
+			if got, want := JoinName(dir, name), filepath.Join(dir, name); got != want {
+				t.Errorf("JoinName(%q, %q) = %q, want %q", dir, name, got, want)
 			}
+		}
+	}
+}
+
+// TestGuardedLazy: the guarded paths are listed the first time a call may
+// change something, never for a line that only reads.
+func TestGuardedLazy(t *testing.T) {
+	dir := t.TempDir()
+	env := Env{Cwd: dir, Home: dir}
+	for _, tc := range []struct {
+		line   string
+		listed bool
+	}{
+		{"git status", false},
+		{"cat README.md | grep -v foo", false},
+		{"git status > /dev/null", true}, // a write, if only to /dev/null
+		{"ls -la .vibing && cat .vibing/chat.md", false},
+		{"rm -rf build", true},
+		{"npm test", true},
+		{"git status && touch x", true},
+	} {
+		n := 0
+		g := NewGuarded(func() []string { n++; return []string{filepath.Join(dir, ".vibing")} }, []string{".vibing"}, env)
+		c := Prepare("Bash", map[string]any{"command": tc.line}, env)
+		if _, ok := c.Reaches(g); ok {
+			t.Errorf("%q reaches a guarded path", tc.line)
+		}
+		if got := n > 0; got != tc.listed {
+			t.Errorf("%q: listed the guarded paths = %v, want %v", tc.line, got, tc.listed)
 		}
 	}
 }
