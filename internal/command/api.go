@@ -172,6 +172,7 @@ type Call struct {
 	DirOverflow   bool      // Bash: a relative path after an unknown cd has more folders to try than are tried
 	shellAfter    *dirState // Bash: where the shell may be once the line ran (ShellAfter)
 	starts        []string  // Bash: the folders the line starts in (Env.shellDirs), worked out once by the walk
+	CdUnknown     bool      // Bash: a cd, pushd or popd of the line goes to a folder only known at run time (cdKnown)
 	cwdStart      [1]string // Bash: the backing of starts when the line starts in Cwd
 	lazyActs      bool      // Bash: the commands' action strings are left out of actions and built by acts
 	actsOnce      sync.Once // builds actsAll

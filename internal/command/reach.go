@@ -87,8 +87,8 @@ func (c *Call) Reaches(g *Guarded) (string, bool) {
 	// into. When a cd goes somewhere only known at run time, a relative
 	// target that names a guarded file or folder is refused outright.
 	starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
-	cds, unknown := c.cdTargets(starts)
-	unknown = unknown || lost
+	cds := c.cdTargets(starts)
+	unknown := c.CdUnknown || lost
 	var buf [4]Path // most lines start in one folder and change into none
 	dirs := append(buf[:0], cds...)
 	for _, d := range starts {
@@ -170,40 +170,37 @@ next:
 	return out
 }
 
-// cdTargets returns the folders the line's cd, pushd and popd commands
-// change into (the last word of each, resolved from every folder the line
-// starts in), and whether some change goes to a folder only known at run
-// time.
-func (c *Call) cdTargets(starts []string) (dirs []Path, unknown bool) {
+// cdTargets returns the folders the line's cd and pushd commands change
+// into: the last word of each whose target is known, resolved from every
+// folder the line starts in.
+func (c *Call) cdTargets(starts []string) (dirs []Path) {
 	for i := range c.Commands {
-		cmd := &c.Commands[i]
-		if len(cmd.Args) == 0 {
-			continue
-		}
-		switch cmd.Args[0] {
-		case "cd", "pushd", "popd":
-		default:
-			continue
-		}
-		if len(cmd.Args) < 2 || cmd.Dynamic || cmd.Args[0] == "popd" {
-			unknown = true
-			continue
-		}
-		for _, base := range starts {
-			dirs = append(dirs, ResolvePath(cmd.Args[len(cmd.Args)-1], Env{Cwd: base, Home: c.Env.Home}))
+		if t, cd, known := cdKnown(&c.Commands[i]); cd && known {
+			for _, base := range starts {
+				dirs = append(dirs, ResolvePath(t, Env{Cwd: base, Home: c.Env.Home}))
+			}
 		}
 	}
-	return dirs, unknown
+	return dirs
 }
 
-// FolderUnknown reports whether c's line may run in a folder only known at
-// run time, as the guard reads it: it may start in one (Env.ShellLost), or
-// one of its cd, pushd or popd commands goes to one (any popd, a cd with no
-// target or a target only known at run time).
-func (c *Call) FolderUnknown() bool {
-	_, lost := c.ShellStart()
-	_, unknown := c.cdTargets(nil)
-	return unknown || lost
+// cdKnown tells, as the guard reads a line, whether cmd changes the shell's
+// folder (cd, pushd, popd) and, if so, whether to a folder known before it
+// runs (target, its last word: not a popd, nor a change without a word or
+// with a word only known at run time).
+func cdKnown(cmd *Command) (target string, cd, known bool) {
+	if len(cmd.Args) == 0 {
+		return "", false, false
+	}
+	switch cmd.Args[0] {
+	case "cd", "pushd", "popd":
+	default:
+		return "", false, false
+	}
+	if len(cmd.Args) < 2 || cmd.Dynamic || cmd.Args[0] == "popd" {
+		return "", true, false
+	}
+	return cmd.Args[len(cmd.Args)-1], true, true
 }
 
 // namedIn reports the guarded path whose last name is a component of the
@@ -308,12 +305,12 @@ func (c *Call) mayBePath(w, dir string) bool {
 	if strings.ContainsAny(w, " \t\n") {
 		return false // a script text: looked at by name only
 	}
-	return c.Exists(JoinName(dir, w))
+	return c.Exists(joinName(dir, w))
 }
 
-// JoinName is filepath.Join(dir, name) for a name without a "/": in a
+// joinName is filepath.Join(dir, name) for a name without a "/": in a
 // clean absolute folder, the two joined by a slash, without a cleaning pass.
-func JoinName(dir, name string) string {
+func joinName(dir, name string) string {
 	switch {
 	case name == "" || name == "." || name == ".." || strings.Contains(name, "/") || !cleanAbs(dir):
 		return filepath.Join(dir, name)

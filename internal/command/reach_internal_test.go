@@ -48,18 +48,18 @@ func TestExists(t *testing.T) {
 		{"/", "tmp", true},
 		{"relative-nowhere", "file", false},
 	} {
-		if got := new(Call).Exists(JoinName(tc.dir, tc.name)); got != tc.want {
+		if got := new(Call).Exists(joinName(tc.dir, tc.name)); got != tc.want {
 			t.Errorf("exists(%q, %q) = %v, want %v", tc.dir, tc.name, got, tc.want)
 		}
 	}
 }
 
-// TestJoinName holds JoinName to filepath.Join.
+// TestJoinName holds joinName to filepath.Join.
 func TestJoinName(t *testing.T) {
 	for _, dir := range []string{"/", "/a", "/a/b", "/a/", "/a/./b", "/a/../b", "a", "", "//a"} {
 		for _, name := range []string{"x", ".x", "..x", ".", "..", "", "x/y", "x/../..", "~"} {
-			if got, want := JoinName(dir, name), filepath.Join(dir, name); got != want {
-				t.Errorf("JoinName(%q, %q) = %q, want %q", dir, name, got, want)
+			if got, want := joinName(dir, name), filepath.Join(dir, name); got != want {
+				t.Errorf("joinName(%q, %q) = %q, want %q", dir, name, got, want)
 			}
 		}
 	}
@@ -90,6 +90,34 @@ func TestGuardedLazy(t *testing.T) {
 		}
 		if got := n > 0; got != tc.listed {
 			t.Errorf("%q: listed the guarded paths = %v, want %v", tc.line, got, tc.listed)
+		}
+	}
+}
+
+// TestCdUnknown: the walk notes a cd, pushd or popd to a folder only known
+// at run time, wherever it is on the line (the guard and the autorun step
+// read it), and no other line.
+func TestCdUnknown(t *testing.T) {
+	dir := t.TempDir()
+	env := Env{Cwd: dir, Home: dir}
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{`cd "$D" && rm x`, true},
+		{`(cd "$(mktemp -d)"); ls`, true}, // a subshell's cd does not last, but it ran somewhere
+		{"cd", true},
+		{"pushd src && popd", true},
+		{"sudo popd", true},
+		{`sh -c 'cd "$1" && rm -rf build' _ x`, true},
+		{"cd src && rm x", false},
+		{"cd /tmp; pushd ../a", false},
+		{"git status && npm test", false},
+		{"echo cd", false},
+	} {
+		c := Prepare("Bash", map[string]any{"command": tc.line}, env)
+		if c.CdUnknown != tc.want {
+			t.Errorf("%q: CdUnknown = %v, want %v", tc.line, c.CdUnknown, tc.want)
 		}
 	}
 }

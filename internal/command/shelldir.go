@@ -50,6 +50,12 @@ func (w *shellWalker) end(start dirState) {
 	}
 	w.after = after
 	w.c.shellAfter = &w.after // kept with the walker, which is allocated anyway
+	for i := range w.c.Commands {
+		if _, cd, known := cdKnown(&w.c.Commands[i]); cd && !known {
+			w.c.CdUnknown = true
+			break
+		}
+	}
 }
 
 // ShellAfter reports where a shell that keeps its folder from one call to

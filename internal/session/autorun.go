@@ -200,7 +200,7 @@ func (e *Engine) autorunHits(v *command.Call) []autorunHit {
 	for _, p := range v.Modifies {
 		check(p)
 	}
-	unknown := v.FolderUnknown()
+	unknown := v.CdUnknown || v.Env.ShellLost // (as the guard reads the line)
 	for _, p := range v.Modifies {
 		switch {
 		case p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~"):

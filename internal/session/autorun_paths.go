@@ -282,7 +282,7 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 			case cand == "~" || strings.HasPrefix(cand, "~/"):
 				abs = filepath.Join(e.env.Home, cand[1:])
 			case !filepath.IsAbs(cand):
-				abs = command.JoinName(e.env.Cwd, cand)
+				abs = filepath.Join(e.env.Cwd, cand)
 			default:
 				abs = filepath.Clean(cand)
 			}
