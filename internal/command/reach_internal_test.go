@@ -121,3 +121,47 @@ func TestCdUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestReachesBareWord: a bare word of a command that may change files is
+// looked up (one lstat) even when its name is unlike every guarded name: a
+// symlink of any name may lead into a guarded folder. Everyday words that
+// name plain files, or nothing, do not reach it.
+func TestReachesBareWord(t *testing.T) {
+	dir := t.TempDir()
+	vib := filepath.Join(dir, ".vibing")
+	if err := os.MkdirAll(filepath.Join(vib, "chat"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"notes": ".vibing/chat", "test": ".vibing", "plain": ""} {
+		var err error
+		if target == "" {
+			err = os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+		} else {
+			err = os.Symlink(target, filepath.Join(dir, name))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := Env{Cwd: dir, Home: dir}
+	g := NewGuarded(func() []string { return []string{vib} }, []string{".vibing"}, env)
+	for _, tc := range []struct {
+		line  string
+		reach bool
+	}{
+		// attacks: a program the engine cannot read, given a symlink
+		{"python3 tidy.py notes", true},
+		{"npm test", true},
+		{"mytool --out=notes", true},
+		// everyday
+		{"python3 tidy.py plain", false},
+		{"mytool missing", false},
+		{"npm run build", false},
+		{"git status", false},
+	} {
+		c := Prepare("Bash", map[string]any{"command": tc.line}, env)
+		if _, ok := c.Reaches(g); ok != tc.reach {
+			t.Errorf("%q: reaches = %v, want %v", tc.line, ok, tc.reach)
+		}
+	}
+}
