@@ -41,7 +41,9 @@ func (w *shellWalker) begin() dirState {
 }
 
 // end records where the shell may be once the line ran: where it started
-// (the line failed, or its cd did) or wherever the line may have moved it.
+// (the line failed, or its cd did) or wherever the line may have moved it;
+// and whether a cd, pushd or popd anywhere on the line (in a subshell too)
+// goes to a folder only known at run time (Call.CdUnknown).
 func (w *shellWalker) end(start dirState) {
 	after := union(start, w.dir)
 	after.stack = nil // every call runs in a new shell: the pushd stack is gone
@@ -50,9 +52,10 @@ func (w *shellWalker) end(start dirState) {
 	}
 	w.after = after
 	w.c.shellAfter = &w.after // kept with the walker, which is allocated anyway
+	w.c.CdUnknown = false
 	for i := range w.c.Commands {
 		if _, cd, known := cdKnown(&w.c.Commands[i]); cd && !known {
-			w.c.CdUnknown = true
+			w.c.CdUnknown = true // (as the guard reads a line: see cdKnown)
 			break
 		}
 	}
