@@ -72,6 +72,11 @@ func (c *Call) Reaches(g *Guarded) (string, bool) {
 		}
 		return "", false
 	}
+	return c.lineReaches(g)
+}
+
+// lineReaches is Reaches for a Bash line.
+func (c *Call) lineReaches(g *Guarded) (string, bool) {
 	if c.Err != nil {
 		// The line could not be parsed: refuse when it so much as names a
 		// guarded place.
@@ -87,15 +92,9 @@ func (c *Call) Reaches(g *Guarded) (string, bool) {
 	// into. When a cd goes somewhere only known at run time, a relative
 	// target that names a guarded file or folder is refused outright.
 	starts, lost := c.ShellStart() // where the shell is: a cd lasts between calls
-	cds := c.cdTargets(starts)
 	unknown := c.CdUnknown || lost
 	var buf [4]Path // most lines start in one folder and change into none
-	dirs := append(buf[:0], cds...)
-	for _, d := range starts {
-		dirs = append(dirs, Path{Abs: d})
-	}
-	dirs = append(dirs, Path{Abs: g.env.Cwd})
-	dirs = uniqueDirs(dirs)
+	dirs := c.lineDirs(buf[:0], starts, g.env.Cwd)
 	var resolved []Path // the relative targets, from each folder
 	for _, p := range c.Modifies {
 		if p.Raw == "" || filepath.IsAbs(p.Raw) || strings.HasPrefix(p.Raw, "~") {
@@ -152,6 +151,17 @@ func withinFast(p, g string) bool {
 		return false
 	}
 	return within(p, g)
+}
+
+// lineDirs appends to dst the folders relative words of the line are read
+// from: those its cd and pushd commands change into, those it starts in,
+// and cwd; each once.
+func (c *Call) lineDirs(dst []Path, starts []string, cwd string) []Path {
+	dst = append(dst, c.cdTargets(starts)...)
+	for _, d := range starts {
+		dst = append(dst, Path{Abs: d})
+	}
+	return uniqueDirs(append(dst, Path{Abs: cwd}))
 }
 
 // uniqueDirs drops repeated folders (the shell's folder is usually the
