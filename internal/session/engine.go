@@ -47,6 +47,19 @@ func (r *rule) matches(c *command.Call, list matcher.List) bool {
 	return r.Match(c, list)
 }
 
+// hitOn is matches with how r matched (matcher.Hit), worked out only when it
+// does, for the rules whose firing is explained (deny and ask); a rule that
+// could not be parsed has no Hit to give.
+func (r *rule) hitOn(c *command.Call, list matcher.List) (matcher.Hit, bool) {
+	if r.err != nil {
+		return matcher.Hit{}, r.invalidMatches(c, list)
+	}
+	if r.Rule.Skips(c, list) {
+		return matcher.Hit{}, false
+	}
+	return r.Rule.MatchHit(c, list)
+}
+
 // invalidMatches is matches for a rule that could not be parsed.
 func (r *rule) invalidMatches(c *command.Call, list matcher.List) bool {
 	if list == matcher.AllowList {
