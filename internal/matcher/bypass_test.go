@@ -83,8 +83,12 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 				assertDenyStable(t, rules[0], list, input, env)
 			}
 			if len(fields) == 6 {
-				if h, _ := rules[0].MatchHit(call, list); !strings.Contains(h.Unseen, fields[5]) {
-					t.Errorf("%s:%d: MatchHit(%q).Unseen = %q, want it to say %q", name, line, input, h.Unseen, fields[5])
+				why := ""
+				if h := rules[0].MatchHit(call, list); h != nil {
+					why = h.Unseen
+				}
+				if !strings.Contains(why, fields[5]) {
+					t.Errorf("%s:%d: MatchHit(%q).Unseen = %q, want it to say %q", name, line, input, why, fields[5])
 				}
 			}
 		case "covers", "nocover":

@@ -42,14 +42,15 @@ type Hit struct {
 // engine cannot.
 func (h *Hit) Indirect() bool { return h.Unseen != "" || h.Folder != "" }
 
-// MatchHit is Match and, when the rule matches, how it matched. A rule that
-// does not match costs what Match costs: the Hit is worked out only for one
-// that does.
-func (r *Rule) MatchHit(c *command.Call, list List) (Hit, bool) {
+// MatchHit is Match that also says how the rule matched: nil when it does
+// not match. A rule that does not match costs what Match costs: the Hit is
+// worked out only for one that does.
+func (r *Rule) MatchHit(c *command.Call, list List) *Hit {
 	if !r.match(c, list, false) {
-		return Hit{}, false
+		return nil
 	}
-	return r.hitOf(c, list), true
+	h := r.hitOf(c, list)
+	return &h
 }
 
 // hitOf is the Hit of a rule that matches c in list.
@@ -91,10 +92,7 @@ func (r *Rule) unseen(c *command.Call, list List) string {
 	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" {
 		return ""
 	}
-	why := c.UnseenReason(r.kind == kindPath)
-	if why == "" {
-		why = r.lostReason(c)
-	}
+	why := r.unseenWhy(c)
 	if why == "" || r.match(c, list, true) {
 		return "" // nothing unseen, or the rule matches what the line spells out
 	}
@@ -109,9 +107,17 @@ func (r *Rule) bashFiles(c *command.Call, list List) (unseen, file string) {
 	if seen {
 		return "", file
 	}
-	why := c.UnseenReason(true)
-	if why == "" {
-		why = r.lostReason(c)
+	return r.unseenWhy(c), ""
+}
+
+// unseenWhy is why the rule cannot tell what the Bash line c does: a
+// command the engine cannot see through, and for a file rule also an
+// argument only known at run time or a relative name after a cd to a
+// folder only known at run time that the rule could name; "" when nothing
+// is unseen.
+func (r *Rule) unseenWhy(c *command.Call) string {
+	if why := c.UnseenReason(r.kind == kindPath); why != "" {
+		return why
 	}
-	return why, ""
+	return r.lostReason(c)
 }

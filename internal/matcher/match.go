@@ -156,11 +156,8 @@ func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) 
 	if c.Err != nil || c.BraceOverflow || c.DirOverflow {
 		return true, "" // a line that cannot be parsed or expanded may touch anything
 	}
-	if !seenOnly && c.UnseenReason(true) != "" {
-		return true, "" // a command that cannot be seen through may touch any file
-	}
-	if !seenOnly && r.lostReason(c) != "" {
-		return true, "" // a relative name after a cd to a folder only known at run time
+	if !seenOnly && r.unseenWhy(c) != "" {
+		return true, "" // a command that cannot be seen through, or a name known at run time, may be any file
 	}
 	say := func(format string, p *command.Path) string {
 		if !describe {

@@ -47,15 +47,18 @@ func (r *rule) matches(c *command.Call, list matcher.List) bool {
 	return r.Match(c, list)
 }
 
-// hitOn is matches with how r matched (matcher.Hit), worked out only when it
-// does, for the rules whose firing is explained (deny and ask); a rule that
-// could not be parsed has no Hit to give.
-func (r *rule) hitOn(c *command.Call, list matcher.List) (matcher.Hit, bool) {
+// hitOn is matches that also says how r matched (matcher.Hit), for the
+// rules whose firing a reason explains (deny and ask): nil when it does not
+// match. A rule that could not be parsed has nothing more to tell.
+func (r *rule) hitOn(c *command.Call, list matcher.List) *matcher.Hit {
 	if r.err != nil {
-		return matcher.Hit{}, r.invalidMatches(c, list)
+		if r.invalidMatches(c, list) {
+			return &matcher.Hit{}
+		}
+		return nil
 	}
 	if r.Rule.Skips(c, list) {
-		return matcher.Hit{}, false
+		return nil
 	}
 	return r.Rule.MatchHit(c, list)
 }

@@ -14,9 +14,9 @@ import (
 // denyRule is step 2 for the rules of one view v of a call (names: their
 // name tests side by side, or nil): the rule that denies it, with how it
 // matched, or nil.
-func denyRule(v *command.Call, rules []*rule, names []matcher.NameTest, kernel map[string]bool) (*rule, matcher.Hit) {
+func denyRule(v *command.Call, rules []*rule, names []matcher.NameTest, kernel map[string]bool) (*rule, *matcher.Hit) {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see, or on a folder read whole
-	var unseenHit matcher.Hit
+	var unseenHit *matcher.Hit
 	if len(names) != len(rules) {
 		names = nil
 	}
@@ -24,8 +24,8 @@ func denyRule(v *command.Call, rules []*rule, names []matcher.NameTest, kernel m
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		h, ok := r.hitOn(v, matcher.DenyList)
-		if !ok {
+		h := r.hitOn(v, matcher.DenyList)
+		if h == nil {
 			continue
 		}
 		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && h.HostUnseen {

@@ -109,13 +109,13 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 	// rule refuses the call
 	soft, softHit := denyRule(c, rs.deny, rs.denyNames, e.kernel)
 	softV := c
-	if soft != nil && !e.softens(c, soft, &softHit) {
-		return e.denial(c, c, soft, &softHit)
+	if soft != nil && !e.softens(c, soft, softHit) {
+		return e.denial(c, c, soft, softHit)
 	}
 	if bc != nil {
 		if r, h := denyRule(bc, bs.deny, bs.denyNames, e.kernel); r != nil {
-			if !e.softens(bc, r, &h) {
-				return e.denial(c, bc, r, &h)
+			if !e.softens(bc, r, h) {
+				return e.denial(c, bc, r, h)
 			}
 			if soft == nil {
 				soft, softHit, softV = r, h, bc
@@ -146,16 +146,16 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 				return sessionDenial(c, r)
 			}
 		}
-		return e.unseenDenyAsk(c, softV, soft, &softHit)
+		return e.unseenDenyAsk(c, softV, soft, softHit)
 	}
 
 	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
 	if r, h := firstHit(c, rs.managedAsk, matcher.AskList); r != nil {
-		return e.managedAskBy(c, r, &h)
+		return e.managedAskBy(c, r, h)
 	}
 	if bc != nil {
 		if r, h := firstHit(bc, bs.managedAsk, matcher.AskList); r != nil {
-			return e.managedAskBy(c, r, &h)
+			return e.managedAskBy(c, r, h)
 		}
 	}
 
@@ -183,7 +183,7 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 	var dc Decision
 	okc := false
 	if r, h, bare := askRule(c, rs); r != nil || bare != nil {
-		dc, okc = e.askFrom(c, c, rs, nil, r, &h, bare)
+		dc, okc = e.askFrom(c, c, rs, nil, r, h, bare)
 	}
 	if okc && (dc.Decision != Allow || bc == nil) {
 		return dc
@@ -233,13 +233,13 @@ func firstMatch(v *command.Call, rules []*rule, list matcher.List) *rule {
 }
 
 // firstHit is firstMatch with how the rule matched, for a reason that says it.
-func firstHit(v *command.Call, rules []*rule, list matcher.List) (*rule, matcher.Hit) {
+func firstHit(v *command.Call, rules []*rule, list matcher.List) (*rule, *matcher.Hit) {
 	for _, r := range rules {
-		if h, ok := r.hitOn(v, list); ok {
+		if h := r.hitOn(v, list); h != nil {
 			return r, h
 		}
 	}
-	return nil, matcher.Hit{}
+	return nil, nil
 }
 
 // defaultDenial is the deny of c by the default rule against name.
@@ -277,13 +277,13 @@ func sessionDenial(c *command.Call, r *rule) Decision {
 // they too are narrower than a bare "ask: Bash".
 func (e *Engine) askStep(c, v *command.Call, rs, own *ruleSet) (Decision, bool) {
 	r, h, bare := askRule(v, rs)
-	return e.askFrom(c, v, rs, own, r, &h, bare)
+	return e.askFrom(c, v, rs, own, r, h, bare)
 }
 
 // askRule is the loop of step 5 over rs's ask rules for view v: the first
 // rule with an argument (or regex) that matches, with how it matched, else
 // the first bare one ("ask: Tool") that does, or neither.
-func askRule(v *command.Call, rs *ruleSet) (r *rule, h matcher.Hit, bareAsk *rule) {
+func askRule(v *command.Call, rs *ruleSet) (r *rule, h *matcher.Hit, bareAsk *rule) {
 	names := rs.askNames
 	if len(names) != len(rs.ask) {
 		names = nil
@@ -292,19 +292,18 @@ func askRule(v *command.Call, rs *ruleSet) (r *rule, h matcher.Hit, bareAsk *rul
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		h, ok := a.hitOn(v, matcher.AskList)
-		if !ok { // overridden rules are not in the set (rulesFor)
-			continue
-		}
+		// (overridden rules are not in the set: rulesFor)
 		if a.err == nil && !a.Rule.HasArg() && !a.Rule.IsRegex() {
-			if bareAsk == nil {
-				bareAsk = a
+			if bareAsk == nil && a.matches(v, matcher.AskList) {
+				bareAsk = a // (it fires on the tool's name: its Hit would be empty)
 			}
 			continue
 		}
-		return a, h, bareAsk
+		if h := a.hitOn(v, matcher.AskList); h != nil {
+			return a, h, bareAsk
+		}
 	}
-	return nil, matcher.Hit{}, bareAsk
+	return nil, nil, bareAsk
 }
 
 // askFrom is askStep once askRule found r (h: how it matched) or bareAsk.
@@ -350,7 +349,7 @@ func (e *Engine) askFrom(c, v *command.Call, rs, own *ruleSet, r *rule, h *match
 				Reason: fmt.Sprintf("%s is allowed by the rule %s, which names the tool and is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}, true
 		}
 	}
-	return e.askBy(c, bareAsk, &matcher.Hit{}), true // (a bare rule fires on the tool's name: its Hit is empty)
+	return e.askBy(c, bareAsk, &matcher.Hit{}), true
 }
 
 // overridden reports whether an ask rule yields to an allow rule of the
