@@ -83,12 +83,8 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 				assertDenyStable(t, rules[0], list, input, env)
 			}
 			if len(fields) == 6 {
-				why := ""
-				if h := rules[0].MatchHit(call, list); h != nil {
-					why = h.Unseen
-				}
-				if !strings.Contains(why, fields[5]) {
-					t.Errorf("%s:%d: MatchHit(%q).Unseen = %q, want it to say %q", name, line, input, why, fields[5])
+				if why := rules[0].HowMatched(call, list).Unseen; !strings.Contains(why, fields[5]) {
+					t.Errorf("%s:%d: HowMatched(%q).Unseen = %q, want it to say %q", name, line, input, why, fields[5])
 				}
 			}
 		case "covers", "nocover":

@@ -22,7 +22,7 @@
 //
 // What the analysis cannot see through (a command marked unseen), every
 // deny and ask rule that could apply fires on, and the Hit of the match
-// (Rule.MatchHit, hit.go) says why.
+// (Rule.HowMatched, hit.go) says why.
 // A file rule fires on a relative operand after a cd to a folder only
 // known at run time when its last name could match (matchlost.go).
 //

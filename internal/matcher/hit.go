@@ -4,10 +4,10 @@ import (
 	"vibing/internal/command"
 )
 
-// A Hit is how a rule that matches a call matched it. MatchHit works it out
-// once, when the rule matches: the decision's reason and the choice to hold
-// a deny rule back (ask rather than refuse, in session) read it, and ask
-// neither the rule nor the call again.
+// A Hit is how a rule that matches a call matched it. HowMatched works it
+// out once, for a rule that matches: the decision's reason and the choice
+// to hold a deny rule back (ask rather than refuse, in session) read it,
+// and ask neither the rule nor the call again.
 type Hit struct {
 	// Unseen is why the rule fires on a Bash line only on what the engine
 	// cannot see through (a command name known at run time, a script piped
@@ -42,20 +42,12 @@ type Hit struct {
 // engine cannot.
 func (h *Hit) Indirect() bool { return h.Unseen != "" || h.Folder != "" }
 
-// MatchHit is Match that also says how the rule matched: nil when it does
-// not match. A rule that does not match costs what Match costs: the Hit is
-// worked out only for one that does.
-func (r *Rule) MatchHit(c *command.Call, list List) *Hit {
-	if !r.match(c, list, false) {
-		return nil
-	}
-	h := r.hitOf(c, list)
-	return &h
-}
-
-// hitOf is the Hit of a rule that matches c in list.
-func (r *Rule) hitOf(c *command.Call, list List) Hit {
-	var h Hit
+// HowMatched says how the rule, which matches c in list (Match), matched
+// it. It is asked of a rule once it matches, so that the many rules that do
+// not match cost what Match costs; a nil rule (one that could not be
+// parsed) has nothing to tell.
+func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
+	h := new(Hit)
 	if r == nil || c == nil || list == AllowList || r.kind == kindTool || r.kind == kindPrefix {
 		return h // (a bare tool or a prefix fires on the tool's name, which is seen)
 	}

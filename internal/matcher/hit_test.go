@@ -10,11 +10,12 @@ import (
 	"vibing/internal/matcher"
 )
 
-// TestMatchHit holds what a match says about how it matched: nothing for a
-// rule that does not match; for one that does, the unseen reason, the file
-// of a Bash line, the folder read whole (deny list only), the root a search
-// reads below, and the hosts of a host rule on a Bash line.
-func TestMatchHit(t *testing.T) {
+// TestHowMatched holds what a rule that matches says about how it matched:
+// the unseen reason, the file of a Bash line, the folder read whole (deny
+// list only), the root a search reads below, and the hosts of a host rule
+// on a Bash line; nothing for a bare tool, the allow list or a file tool.
+// (The rows that do not match hold that Match says so.)
+func TestHowMatched(t *testing.T) {
 	t.Parallel()
 	tmp, env := bypassFixture(t)
 	proj := filepath.Join(tmp, "proj")
@@ -79,30 +80,27 @@ func TestMatchHit(t *testing.T) {
 			t.Parallel()
 			r := mustRule(t, tt.rule)
 			c := command.Prepare(tt.tool, tt.input, env)
-			got := r.MatchHit(c, tt.list)
-			if (got != nil) != r.Match(c, tt.list) {
-				t.Fatalf("%s.MatchHit(%v) = %+v, but Match = %v", tt.rule, tt.input, got, r.Match(c, tt.list))
-			}
-			if tt.want == nil || got == nil {
-				if (tt.want == nil) != (got == nil) {
-					t.Fatalf("%s.MatchHit(%v) = %+v, want %+v", tt.rule, tt.input, got, tt.want)
+			if matched := r.Match(c, tt.list); matched != (tt.want != nil) || !matched {
+				if matched != (tt.want != nil) {
+					t.Fatalf("%s.Match(%v) = %v, want %v", tt.rule, tt.input, matched, !matched)
 				}
 				return
 			}
+			got := r.HowMatched(c, tt.list)
 			if !strings.Contains(got.Unseen, tt.unseen) || (tt.unseen == "") != (got.Unseen == "") {
-				t.Errorf("%s.MatchHit(%v).Unseen = %q, want it to say %q", tt.rule, tt.input, got.Unseen, tt.unseen)
+				t.Errorf("%s.HowMatched(%v).Unseen = %q, want it to say %q", tt.rule, tt.input, got.Unseen, tt.unseen)
 			}
 			if !strings.Contains(got.HostsUnknown, tt.hostsUnknown) || (tt.hostsUnknown == "") != (got.HostsUnknown == "") {
-				t.Errorf("%s.MatchHit(%v).HostsUnknown = %q, want it to say %q", tt.rule, tt.input, got.HostsUnknown, tt.hostsUnknown)
+				t.Errorf("%s.HowMatched(%v).HostsUnknown = %q, want it to say %q", tt.rule, tt.input, got.HostsUnknown, tt.hostsUnknown)
 			}
 			g, w := *got, *tt.want
 			g.Unseen, g.HostsUnknown = "", ""
 			if g.File != w.File || g.Folder != w.Folder || g.Below != w.Below || g.OnHosts != w.OnHosts ||
 				g.HostUnseen != w.HostUnseen || !slices.Equal(g.Hosts, w.Hosts) {
-				t.Errorf("%s.MatchHit(%v) = %+v, want %+v", tt.rule, tt.input, g, w)
+				t.Errorf("%s.HowMatched(%v) = %+v, want %+v", tt.rule, tt.input, g, w)
 			}
 			if got.Indirect() != (got.Unseen != "" || got.Folder != "") {
-				t.Errorf("%s.MatchHit(%v).Indirect() = %v with Unseen %q, Folder %q", tt.rule, tt.input, got.Indirect(), got.Unseen, got.Folder)
+				t.Errorf("%s.HowMatched(%v).Indirect() = %v with Unseen %q, Folder %q", tt.rule, tt.input, got.Indirect(), got.Unseen, got.Folder)
 			}
 		})
 	}

@@ -47,22 +47,6 @@ func (r *rule) matches(c *command.Call, list matcher.List) bool {
 	return r.Match(c, list)
 }
 
-// hitOn is matches that also says how r matched (matcher.Hit), for the
-// rules whose firing a reason explains (deny and ask): nil when it does not
-// match. A rule that could not be parsed has nothing more to tell.
-func (r *rule) hitOn(c *command.Call, list matcher.List) *matcher.Hit {
-	if r.err != nil {
-		if r.invalidMatches(c, list) {
-			return &matcher.Hit{}
-		}
-		return nil
-	}
-	if r.Rule.Skips(c, list) {
-		return nil
-	}
-	return r.Rule.MatchHit(c, list)
-}
-
 // invalidMatches is matches for a rule that could not be parsed.
 func (r *rule) invalidMatches(c *command.Call, list matcher.List) bool {
 	if list == matcher.AllowList {

@@ -24,10 +24,10 @@ func denyRule(v *command.Call, rules []*rule, names []matcher.NameTest, kernel m
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		h := r.hitOn(v, matcher.DenyList)
-		if h == nil {
+		if !r.matches(v, matcher.DenyList) {
 			continue
 		}
+		h := r.Rule.HowMatched(v, matcher.DenyList) // (nil Rule, a rule that could not be parsed: an empty Hit)
 		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && h.HostUnseen {
 			continue // the sandbox's proxy refuses the host, whichever it is
 		}

@@ -234,10 +234,8 @@ func firstMatch(v *command.Call, rules []*rule, list matcher.List) *rule {
 
 // firstHit is firstMatch with how the rule matched, for a reason that says it.
 func firstHit(v *command.Call, rules []*rule, list matcher.List) (*rule, *matcher.Hit) {
-	for _, r := range rules {
-		if h := r.hitOn(v, list); h != nil {
-			return r, h
-		}
+	if r := firstMatch(v, rules, list); r != nil {
+		return r, r.Rule.HowMatched(v, list)
 	}
 	return nil, nil
 }
@@ -292,16 +290,16 @@ func askRule(v *command.Call, rs *ruleSet) (r *rule, h *matcher.Hit, bareAsk *ru
 		if names != nil && names[i].Rejects(v) {
 			continue // (the rule itself is not read)
 		}
-		// (overridden rules are not in the set: rulesFor)
+		if !a.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
+			continue
+		}
 		if a.err == nil && !a.Rule.HasArg() && !a.Rule.IsRegex() {
-			if bareAsk == nil && a.matches(v, matcher.AskList) {
-				bareAsk = a // (it fires on the tool's name: its Hit would be empty)
+			if bareAsk == nil {
+				bareAsk = a
 			}
 			continue
 		}
-		if h := a.hitOn(v, matcher.AskList); h != nil {
-			return a, h, bareAsk
-		}
+		return a, a.Rule.HowMatched(v, matcher.AskList), bareAsk
 	}
 	return nil, nil, bareAsk
 }
@@ -349,7 +347,7 @@ func (e *Engine) askFrom(c, v *command.Call, rs, own *ruleSet, r *rule, h *match
 				Reason: fmt.Sprintf("%s is allowed by the rule %s, which names the tool and is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}, true
 		}
 	}
-	return e.askBy(c, bareAsk, &matcher.Hit{}), true
+	return e.askBy(c, bareAsk, &matcher.Hit{}), true // (a bare rule fires on the tool's name: nothing more to tell)
 }
 
 // overridden reports whether an ask rule yields to an allow rule of the
