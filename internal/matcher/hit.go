@@ -55,7 +55,7 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 	case c.Tool == "Bash" && r.kind == kindPath:
 		h.Unseen, h.File = r.bashFiles(c, list)
 		if list == DenyList && h.Unseen == "" {
-			h.Folder = r.treeHit(c, list) // (a rule that fires only on the unseen reads no folder it sees)
+			h.Folder = r.TreeHit(c, list) // (a rule that fires only on the unseen reads no folder it sees)
 		}
 	case c.Tool == "Bash":
 		h.Unseen = r.unseen(c, list)
@@ -71,7 +71,7 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 		probe := &command.Call{Tool: "Read", Path: &root, Env: c.Env, Detail: root.Abs}
 		if !r.Match(probe, DenyList) {
 			h.Below = root.Abs
-			if list == DenyList && !r.namesAllBelow(&root, c) {
+			if list == DenyList && !r.NamesAllBelow(&root, c) {
 				h.Folder = root.Abs
 			}
 		}

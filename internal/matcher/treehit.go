@@ -10,16 +10,16 @@ import (
 // A Read deny rule may fire on a Bash line only because one of its
 // commands reads a folder whole (grep -r x ., tar c .) that holds a file
 // the rule names. Unlike a file the line names, the person can judge that
-// read (the engine asks rather than refuses: Hit.Folder), unless the rule
-// names every file of the folder (Read(secrets/**) and grep -r x secrets),
-// which reads nothing else.
+// read (the engine asks rather than refuses: session.softens), unless the
+// rule names every file of the folder (Read(secrets/**) and grep -r x
+// secrets), which reads nothing else.
 
-// treeHit reports, for a path rule that fires on the Bash call c in list
+// TreeHit reports, for a path rule that fires on the Bash call c in list
 // (deny or ask), the folder (as the line names it) one of its commands reads whole and
 // that holds a file the rule names, when that is the only way it fires;
 // "" when it fires on a file the line names or writes, on a folder all of
 // whose files it names, or not at all.
-func (r *Rule) treeHit(c *command.Call, list List) string {
+func (r *Rule) TreeHit(c *command.Call, list List) string {
 	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == AllowList ||
 		c.Err != nil || c.BraceOverflow || c.DirOverflow || (r.Tool != "Read" && r.Tool != "NotebookRead") {
 		return ""
@@ -51,7 +51,7 @@ func (r *Rule) treeHit(c *command.Call, list List) string {
 		if !hit {
 			continue
 		}
-		if !p.Tree || r.namesAllBelow(p, c) {
+		if !p.Tree || r.NamesAllBelow(p, c) {
 			return ""
 		}
 		if dir == "" {
@@ -64,10 +64,10 @@ func (r *Rule) treeHit(c *command.Call, list List) string {
 	return dir
 }
 
-// namesAllBelow reports whether the path rule names every file below the
+// NamesAllBelow reports whether the path rule names every file below the
 // folder p of call c (a name no rule spells, placed there, matches it in
 // the deny list), as written or resolved.
-func (r *Rule) namesAllBelow(p *command.Path, c *command.Call) bool {
+func (r *Rule) NamesAllBelow(p *command.Path, c *command.Call) bool {
 	if r == nil || r.kind != kindPath || p == nil {
 		return false
 	}
