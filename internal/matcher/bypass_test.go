@@ -53,7 +53,7 @@ func TestClassCorpora(t *testing.T) {
 }
 
 // runCorpus checks every case of a corpus file: expect<TAB>list<TAB>rules<TAB>tool<TAB>input
-// and, optionally, <TAB>text the Unseen reason must contain. It returns the
+// and, optionally, <TAB>text the Hit's Unseen reason must contain. It returns the
 // number of cases and of attack cases (match, nocover).
 func runCorpus(t *testing.T, file string) (n, attacks int) {
 	tmp, env := bypassFixture(t)
@@ -83,8 +83,8 @@ func runCorpus(t *testing.T, file string) (n, attacks int) {
 				assertDenyStable(t, rules[0], list, input, env)
 			}
 			if len(fields) == 6 {
-				if why := rules[0].Unseen(call, list); !strings.Contains(why, fields[5]) {
-					t.Errorf("%s:%d: Unseen(%q) = %q, want it to say %q", name, line, input, why, fields[5])
+				if why := rules[0].HowMatched(call, list).Unseen; !strings.Contains(why, fields[5]) {
+					t.Errorf("%s:%d: HowMatched(%q).Unseen = %q, want it to say %q", name, line, input, why, fields[5])
 				}
 			}
 		case "covers", "nocover":

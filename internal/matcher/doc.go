@@ -21,7 +21,8 @@
 // `cat .env`; match.go, matchpath.go).
 //
 // What the analysis cannot see through (a command marked unseen), every
-// deny and ask rule that could apply fires on, and Rule.Unseen says why.
+// deny and ask rule that could apply fires on, and the Hit of the match
+// (Rule.HowMatched, hit.go) says why.
 // A file rule fires on a relative operand after a cd to a folder only
 // known at run time when its last name could match (matchlost.go).
 //

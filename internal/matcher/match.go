@@ -19,24 +19,6 @@ func (r *Rule) Match(c *command.Call, list List) bool {
 	return r.match(c, list, false)
 }
 
-// Unseen reports, for a rule that matches c in list, the reason when it
-// matches only because part of the call cannot be seen through (a command
-// name computed at run time, a script piped into a shell ...), and "" when
-// it matches what the call spells out.
-func (r *Rule) Unseen(c *command.Call, list List) string {
-	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" {
-		return ""
-	}
-	why := c.UnseenReason(r.kind == kindPath)
-	if why == "" {
-		why = r.lostReason(c)
-	}
-	if why == "" || r.match(c, list, true) {
-		return "" // nothing unseen, or the rule matches what the line spells out
-	}
-	return why
-}
-
 // OnFiles reports whether the rule is about file paths (Read(...), Edit(...)).
 func (r *Rule) OnFiles() bool { return r != nil && r.kind == kindPath }
 
@@ -163,18 +145,8 @@ func (r *Rule) matchBashFiles(c *command.Call, list List, seenOnly bool) bool {
 	return ok
 }
 
-// FileHit says, for a file rule that fires on a Bash call, which file the
-// line touches ("it writes src/x", "it reads ., which holds a file the
-// rule names"); "" when the rule does not fire on a file the line names.
-func (r *Rule) FileHit(c *command.Call, list List) string {
-	if r == nil || c == nil || r.kind != kindPath || c.Tool != "Bash" || list == AllowList {
-		return ""
-	}
-	_, what := r.bashFileHit(c, list, true, true)
-	return what
-}
-
-// bashFileHit is matchBashFiles; with describe it also says which file.
+// bashFileHit is matchBashFiles; with describe it also says which file
+// ("it writes src/x", "it reads ., which holds a file the rule names").
 func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) (bool, string) {
 	reads := r.Tool == "Read" || r.Tool == "NotebookRead" || (isEditTool(r.Tool) && list == DenyList)
 	changes := isEditTool(r.Tool) || (r.Tool == "Read" && list == DenyList)
@@ -184,11 +156,8 @@ func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) 
 	if c.Err != nil || c.BraceOverflow || c.DirOverflow {
 		return true, "" // a line that cannot be parsed or expanded may touch anything
 	}
-	if !seenOnly && c.UnseenReason(true) != "" {
-		return true, "" // a command that cannot be seen through may touch any file
-	}
-	if !seenOnly && r.lostReason(c) != "" {
-		return true, "" // a relative name after a cd to a folder only known at run time
+	if !seenOnly && r.unseenWhy(c) != "" {
+		return true, "" // a command that cannot be seen through, or a name known at run time, may be any file
 	}
 	say := func(format string, p *command.Path) string {
 		if !describe {

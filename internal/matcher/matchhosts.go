@@ -11,33 +11,15 @@ import (
 // contact a matching host, or a host only known at run time.
 func (r *Rule) matchBashHosts(c *command.Call, list List) bool {
 	n := c.BashHosts()
-	if n.Unknown != "" {
-		return true
-	}
-	for _, h := range n.Hosts {
+	return n.Unknown != "" || r.anyHost(n.Hosts, list)
+}
+
+// anyHost reports whether the host rule matches one of hosts in list.
+func (r *Rule) anyHost(hosts []string, list List) bool {
+	for _, h := range hosts {
 		if r.matchHost(h, list) {
 			return true
 		}
 	}
 	return false
-}
-
-// HostsUnseen reports, for a deny or ask WebFetch host rule that matches
-// the Bash call c, the reason when it matches only because the line may
-// reach a host known at run time (no host it names matches), and ""
-// otherwise.
-func (r *Rule) HostsUnseen(c *command.Call, list List) string {
-	if r == nil || c == nil || c.Tool != "Bash" || r.kind != kindDomain || list == AllowList {
-		return ""
-	}
-	n := c.BashHosts()
-	if n.Unknown == "" {
-		return ""
-	}
-	for _, h := range n.Hosts {
-		if r.matchHost(h, list) {
-			return ""
-		}
-	}
-	return n.Unknown
 }

@@ -102,17 +102,12 @@ func commandText(c *command.Call) string {
 }
 
 // searchNote explains a Read rule that fires on a Grep because of what lies
-// below its folder rather than the folder itself.
-func searchNote(v *command.Call, r *rule) string {
-	if v.Tool != "Grep" || r.Rule == nil || r.Rule.Tool != "Read" || !r.Rule.HasArg() || v.Err != nil {
+// below its folder rather than the folder itself (h: how the rule matched).
+func searchNote(h *matcher.Hit) string {
+	if h.Below == "" {
 		return ""
 	}
-	root, _ := v.SearchRoot()
-	probe := &command.Call{Tool: "Read", Path: &root, Env: v.Env, Detail: root.Abs}
-	if r.Rule.Match(probe, matcher.DenyList) {
-		return ""
-	}
-	return fmt.Sprintf(", which names files below %s that the search would read; give a narrower path or a glob that leaves them out", root.Abs)
+	return fmt.Sprintf(", which names files below %s that the search would read; give a narrower path or a glob that leaves them out", h.Below)
 }
 
 // Suggest returns the narrowest useful rule for an "always" or "for session"

@@ -4,24 +4,21 @@ import (
 	"fmt"
 	"strings"
 
-	"vibing/internal/command"
-	"vibing/internal/tools"
+	"vibing/internal/matcher"
 )
 
 // hostClause completes the reason of a WebFetch host rule that fired on a
-// Bash line, which names no URL of its own: the hosts the line contacts, or
-// why they cannot be known before it runs. It is "" for any other rule.
-func hostClause(c *command.Call, r *rule) string {
-	if r.err != nil || r.Rule == nil || !r.Rule.HasArg() || c.Tool != "Bash" || c.Err != nil {
+// Bash line (as h says), which names no URL of its own: the hosts the line
+// contacts, or why they cannot be known before it runs. It is "" for any
+// other rule.
+func hostClause(h *matcher.Hit) string {
+	if !h.OnHosts {
 		return ""
 	}
-	if info, ok := tools.Lookup(r.Rule.Tool); !ok || info.Arg != tools.ArgDomain {
-		return ""
+	if h.HostsUnknown != "" {
+		return fmt.Sprintf(", which also fires when the hosts cannot be known before the line runs: %s", h.HostsUnknown)
 	}
-	if why := c.HostsUnknown(); why != "" {
-		return fmt.Sprintf(", which also fires when the hosts cannot be known before the line runs: %s", why)
-	}
-	hosts := c.Hosts()
+	hosts := h.Hosts
 	if len(hosts) > 5 {
 		hosts = append(hosts[:5:5], "...")
 	}

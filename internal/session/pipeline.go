@@ -107,17 +107,18 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 	// what the engine cannot see through (or on a folder read whole that
 	// holds what it names) is held back: it asks below, unless another
 	// rule refuses the call
-	soft, softV := denyRule(c, rs.deny, rs.denyNames, e.kernel), c
-	if soft != nil && !e.softens(c, soft) {
-		return e.denial(c, c, soft)
+	soft, softHit := denyRule(c, rs.deny, rs.denyNames, e.kernel)
+	softV := c
+	if soft != nil && !e.softens(c, soft, softHit) {
+		return e.denial(c, c, soft, softHit)
 	}
 	if bc != nil {
-		if r := denyRule(bc, bs.deny, bs.denyNames, e.kernel); r != nil {
-			if !e.softens(bc, r) {
-				return e.denial(c, bc, r)
+		if r, h := denyRule(bc, bs.deny, bs.denyNames, e.kernel); r != nil {
+			if !e.softens(bc, r, h) {
+				return e.denial(c, bc, r, h)
 			}
 			if soft == nil {
-				soft, softV = r, bc
+				soft, softHit, softV = r, h, bc
 			}
 		}
 	}
@@ -145,16 +146,16 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 				return sessionDenial(c, r)
 			}
 		}
-		return e.unseenDenyAsk(c, softV, soft)
+		return e.unseenDenyAsk(c, softV, soft, softHit)
 	}
 
 	// 2b. managed ask: nothing below weakens it (no allow, grant or mode)
-	if r := firstMatch(c, rs.managedAsk, matcher.AskList); r != nil {
-		return e.managedAskBy(c, c, r)
+	if r, h := firstHit(c, rs.managedAsk, matcher.AskList); r != nil {
+		return e.managedAskBy(c, r, h)
 	}
 	if bc != nil {
-		if r := firstMatch(bc, bs.managedAsk, matcher.AskList); r != nil {
-			return e.managedAskBy(c, bc, r)
+		if r, h := firstHit(bc, bs.managedAsk, matcher.AskList); r != nil {
+			return e.managedAskBy(c, r, h)
 		}
 	}
 
@@ -181,8 +182,8 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 	// 5. ask list (an allow by a narrower rule still meets the command's asks)
 	var dc Decision
 	okc := false
-	if r, bare := askRule(c, rs); r != nil || bare != nil {
-		dc, okc = e.askFrom(c, c, rs, nil, r, bare)
+	if r, h, bare := askRule(c, rs); r != nil || bare != nil {
+		dc, okc = e.askFrom(c, c, rs, nil, r, h, bare)
 	}
 	if okc && (dc.Decision != Allow || bc == nil) {
 		return dc
@@ -231,16 +232,24 @@ func firstMatch(v *command.Call, rules []*rule, list matcher.List) *rule {
 	return nil
 }
 
+// firstHit is firstMatch with how the rule matched, for a reason that says it.
+func firstHit(v *command.Call, rules []*rule, list matcher.List) (*rule, *matcher.Hit) {
+	if r := firstMatch(v, rules, list); r != nil {
+		return r, r.Rule.HowMatched(v, list)
+	}
+	return nil, nil
+}
+
 // defaultDenial is the deny of c by the default rule against name.
 func defaultDenial(c *command.Call, name string) Decision {
 	return Decision{Decision: Deny, Rule: "default: " + name, Source: SourceDenyList,
 		Reason: fmt.Sprintf("%s is refused by the built-in rule against %s.", describe(c), name)}
 }
 
-// managedAskBy is the ask of the managed ask rule r on view v of c (step
-// 2b), which can be approved only once.
-func (e *Engine) managedAskBy(c, v *command.Call, r *rule) Decision {
-	d := e.askBy(c, v, r)
+// managedAskBy is the ask of the managed ask rule r on a view of c (step
+// 2b; h: how r matched it), which can be approved only once.
+func (e *Engine) managedAskBy(c *command.Call, r *rule, h *matcher.Hit) Decision {
+	d := e.askBy(c, r, h)
 	if d.Decision == Ask {
 		d.NoAlways, d.NoSession = true, true
 		d.Limit = fmt.Sprintf("the ask rule %s is managed policy (%s): it can be approved once, never always or for the session", r.String(), r.source)
@@ -254,69 +263,6 @@ func sessionDenial(c *command.Call, r *rule) Decision {
 		Reason: fmt.Sprintf("%s is denied for this session (%s).", describe(c), r.String())}
 }
 
-// denyRule is step 2 for the rules of one view v of a call (names: their
-// name tests side by side, or nil): the rule that denies it, or nil.
-func denyRule(v *command.Call, rules []*rule, names []matcher.NameTest, kernel map[string]bool) *rule {
-	var unseenBy *rule // a rule that fires only on what the engine cannot see, or on a folder read whole
-	if len(names) != len(rules) {
-		names = nil
-	}
-	for i, r := range rules {
-		if names != nil && names[i].Rejects(v) {
-			continue // (the rule itself is not read)
-		}
-		if !r.matches(v, matcher.DenyList) {
-			continue
-		}
-		if kernel[r.String()] && r.err == nil && r.layer != LayerManaged && r.Rule.HostsUnseen(v, matcher.DenyList) != "" {
-			continue // the sandbox's proxy refuses the host, whichever it is
-		}
-		if (unseenBy == nil || kernel != nil) && r.err == nil && v.Err == nil && (r.Rule.Unseen(v, matcher.DenyList) != "" || wholeFolder(v, r) != "") {
-			if kernel[r.String()] && r.layer != LayerManaged {
-				// the sandbox holds it (HoldByKernel): what the line cannot
-				// be seen to do, the kernel refuses
-				continue
-			}
-			// name a rule that matches what the line spells out, if one
-			// does, before one that fires on what cannot be seen
-			if unseenBy == nil {
-				unseenBy = r
-			}
-			continue
-		}
-		return r
-	}
-	return unseenBy
-}
-
-// denial is the deny of rule r on view v of call c, with its reason.
-func (e *Engine) denial(c, v *command.Call, r *rule) Decision {
-	src := r.decisionSource(SourceDenyList)
-	d := Decision{Decision: Deny, Rule: r.String(), Source: src,
-		Reason: say(c, " is denied by the rule ", r.String(), searchNote(v, r), hostClause(v, r), ".")}
-	switch {
-	case r.err != nil:
-		d.Reason = fmt.Sprintf("%s is denied because the deny rule %q is invalid (%v); fix or remove it.", describe(c), r.String(), r.err)
-	case v.Err != nil:
-		d.Reason = fmt.Sprintf("%s is denied by the rule %s, which fires on any call that cannot be checked (%v).", describe(c), r.String(), v.Err)
-	default:
-		if why := r.Rule.Unseen(v, matcher.DenyList); why != "" {
-			d.Reason = fmt.Sprintf("%s is denied by the rule %s: %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
-		} else if hit := r.Rule.FileHit(v, matcher.DenyList); hit != "" {
-			d.Reason = fmt.Sprintf("%s is denied by the rule %s, as %s.", describe(c), r.String(), hit)
-		}
-	}
-	return d
-}
-
-// unseenWhat says what the engine cannot see for a rule that fires on it.
-func unseenWhat(r *rule) string {
-	if r.Rule != nil && r.Rule.OnFiles() {
-		return "the engine cannot tell which files it touches"
-	}
-	return "the engine cannot see what it runs"
-}
-
 // askStep is step 5 for one view v of call c. An ask rule is overridden by
 // an allow rule of the same text from the same hands: the person's own
 // allow rule overrides the person's and the preset's ask rules, a preset's
@@ -328,14 +274,14 @@ func unseenWhat(r *rule) string {
 // own (the tool's rule set) holds allow rules that name the tool itself:
 // they too are narrower than a bare "ask: Bash".
 func (e *Engine) askStep(c, v *command.Call, rs, own *ruleSet) (Decision, bool) {
-	r, bare := askRule(v, rs)
-	return e.askFrom(c, v, rs, own, r, bare)
+	r, h, bare := askRule(v, rs)
+	return e.askFrom(c, v, rs, own, r, h, bare)
 }
 
 // askRule is the loop of step 5 over rs's ask rules for view v: the first
-// rule with an argument (or regex) that matches, else the first bare one
-// ("ask: Tool") that does, or neither.
-func askRule(v *command.Call, rs *ruleSet) (r, bareAsk *rule) {
+// rule with an argument (or regex) that matches, with how it matched, else
+// the first bare one ("ask: Tool") that does, or neither.
+func askRule(v *command.Call, rs *ruleSet) (r *rule, h *matcher.Hit, bareAsk *rule) {
 	names := rs.askNames
 	if len(names) != len(rs.ask) {
 		names = nil
@@ -353,15 +299,15 @@ func askRule(v *command.Call, rs *ruleSet) (r, bareAsk *rule) {
 			}
 			continue
 		}
-		return a, bareAsk
+		return a, a.Rule.HowMatched(v, matcher.AskList), bareAsk
 	}
-	return nil, bareAsk
+	return nil, nil, bareAsk
 }
 
-// askFrom is askStep once askRule found r or bareAsk.
-func (e *Engine) askFrom(c, v *command.Call, rs, own *ruleSet, r, bareAsk *rule) (Decision, bool) {
+// askFrom is askStep once askRule found r (h: how it matched) or bareAsk.
+func (e *Engine) askFrom(c, v *command.Call, rs, own *ruleSet, r *rule, h *matcher.Hit, bareAsk *rule) (Decision, bool) {
 	if r != nil {
-		return e.askBy(c, v, r), true
+		return e.askBy(c, r, h), true
 	}
 	if bareAsk == nil {
 		return Decision{}, false
@@ -401,7 +347,7 @@ func (e *Engine) askFrom(c, v *command.Call, rs, own *ruleSet, r, bareAsk *rule)
 				Reason: fmt.Sprintf("%s is allowed by the rule %s, which names the tool and is narrower than the ask rule %s.", describe(c), by, bareAsk.String())}, true
 		}
 	}
-	return e.askBy(c, v, bareAsk), true
+	return e.askBy(c, bareAsk, &matcher.Hit{}), true // (a bare rule fires on the tool's name: nothing more to tell)
 }
 
 // overridden reports whether an ask rule yields to an allow rule of the
@@ -463,16 +409,18 @@ func (r *rule) decisionSource(def string) string {
 	return r.source
 }
 
-// askBy is the ask of ask-list rule r on view v of c (step 5), through step 8.
-func (e *Engine) askBy(c, v *command.Call, r *rule) Decision {
+// askBy is the ask of ask-list rule r on a view of c (step 5; h: how r
+// matched it), through step 8.
+func (e *Engine) askBy(c *command.Call, r *rule, h *matcher.Hit) Decision {
 	src := r.decisionSource(SourceAskList)
-	reason := say(c, " needs approval (ask: ", r.String(), searchNote(v, r), hostClause(v, r), ").")
-	if r.Rule != nil {
-		if why := r.Rule.Unseen(v, matcher.AskList); why != "" {
-			reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), why)
-		} else if hit := r.Rule.FileHit(v, matcher.AskList); hit != "" {
-			reason = fmt.Sprintf("%s needs approval (ask: %s), as %s.", describe(c), r.String(), hit)
-		}
+	var reason string
+	switch {
+	case h.Unseen != "":
+		reason = fmt.Sprintf("%s needs approval (ask: %s): %s, because %s.", describe(c), r.String(), unseenWhat(r), h.Unseen)
+	case h.File != "":
+		reason = fmt.Sprintf("%s needs approval (ask: %s), as %s.", describe(c), r.String(), h.File)
+	default:
+		reason = say(c, " needs approval (ask: ", r.String(), searchNote(h), hostClause(h), ").")
 	}
 	return e.finishAsk(c, Decision{Decision: Ask, Rule: r.String(), Source: src, Reason: reason})
 }
