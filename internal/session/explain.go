@@ -162,7 +162,7 @@ func (e *Engine) toolReport(name string) ToolReport {
 	tr.Deny, tr.Ask, tr.Allow = pick(e.deny), append(pick(e.managedAsk), pick(e.ask)...), pick(e.allow)
 
 	// What a plain call of the tool inside the working directory meets.
-	probe := &command.Call{Tool: name, Env: e.env}
+	probe := command.Bare(name, e.env)
 	modeD := e.byMode(probe)
 	d := e.finishAsk(probe, modeD)
 	tr.Default = d.Decision

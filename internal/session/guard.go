@@ -70,7 +70,7 @@ func appendGuard(out []string, p string, env command.Env) []string {
 func (e *Engine) guard(c *command.Call) (string, bool) {
 	if c.Tool != "Bash" {
 		// a file tool writes one path (no slice of copies for it)
-		if info := c.ToolInfo(); info != nil && info.Edit && c.Path != nil {
+		if c.Edits && c.Path != nil {
 			return e.guardedBy(c.Path)
 		}
 		return "", false

@@ -19,7 +19,7 @@ func (e *Engine) DecideCall(c *command.Call) Decision {
 		c.Err = fmt.Errorf("WebFetch url %q has no host", c.URL)
 	}
 	d := e.decide(c)
-	d.Level = string(tools.LevelIn(c.ToolInfo()))
+	d.Level = string(c.Level)
 	d.Action = c.Action()
 	if d.Decision == Ask {
 		e.limitAnswers(&d)
@@ -580,10 +580,7 @@ func (e *Engine) suggest(c *command.Call) string {
 
 // byMode is step 7: what happens to a call that no rule names.
 func (e *Engine) byMode(c *command.Call) Decision {
-	info := c.ToolInfo()
-	known := info != nil
-	level := tools.LevelIn(info)
-	readOnly := level == tools.ReadOnly
+	readOnly := c.Level == tools.ReadOnly
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
 
@@ -633,17 +630,17 @@ func (e *Engine) byMode(c *command.Call) Decision {
 		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), e.suggest(c))
 		return d
 	case "acceptEdits":
-		if known && info.Edit && c.Err == nil && inside {
+		if c.Edits && c.Err == nil && inside {
 			d.Decision, d.Reason = Allow, say(c, " edits a file inside the working directory, allowed in acceptEdits mode.")
 			e.policy(c, &d)
 			return d
 		}
 	}
 	d.Decision = Ask
-	if known && info.Edit && !inside {
+	if c.Edits && !inside {
 		d.Reason = say(c, " edits a file outside the working directory, so it needs approval.")
 	} else {
-		d.Reason = say(c, " needs approval (", string(level), " tool, ", e.mode, " mode).")
+		d.Reason = say(c, " needs approval (", string(c.Level), " tool, ", e.mode, " mode).")
 	}
 	e.policy(c, &d)
 	return d
