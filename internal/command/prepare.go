@@ -379,12 +379,18 @@ func (c *Call) setTool(tool string, info *tools.Info) {
 
 // Bare returns a call of tool with no input, its tool's facts fixed as
 // Prepare fixes them: a probe of what the mode and the rules say of the
-// tool itself (a Call written out by hand has none of its facts).
+// tool itself (a Call written out by hand has none of its facts). It is
+// small enough to be inlined, so a probe that does not outlive its caller
+// costs no allocation.
 func Bare(tool string, env Env) *Call {
-	c := &Call{Env: env}
-	c.setTool(tool, tools.Find(tool))
+	c := new(Call)
+	c.Env = env
+	c.findTool(tool)
 	return c
 }
+
+// findTool is setTool for a tool not looked up yet.
+func (c *Call) findTool(tool string) { c.setTool(tool, tools.Find(tool)) }
 
 // lowerTool is the lower-cased tool name (also for a Call not made by Prepare).
 func (c *Call) LowerTool() string {

@@ -58,6 +58,9 @@ type Rule struct {
 
 	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
 	Arg  string // the argument inside the parentheses, as written; "" for bare rules
+	// key is Tool as tools.Same compares names (tools.SameKey), worked
+	// out once here: a call's (command.Call.Key) is compared with it
+	key string
 
 	prefix string // kindPrefix: lower-cased tool-name prefix
 
@@ -165,7 +168,7 @@ func ParseRule(text string) (*Rule, error) {
 			// mcp__server: every tool of that server
 			return &Rule{Text: canon, Tool: canon, kind: kindPrefix, prefix: strings.ToLower(canon) + "__"}, nil
 		}
-		return &Rule{Text: canon, Tool: canon, kind: kindTool}, nil
+		return &Rule{Text: canon, Tool: canon, kind: kindTool, key: tools.SameKey(canon)}, nil
 	}
 	info, ok := tools.Lookup(name)
 	if !ok {
@@ -179,7 +182,7 @@ func ParseRule(text string) (*Rule, error) {
 		}
 		return nil, &RuleError{Rule: text, Msg: msg, Example: ex}
 	}
-	r := &Rule{Text: info.Name, Tool: info.Name, kind: kindTool}
+	r := &Rule{Text: info.Name, Tool: info.Name, kind: kindTool, key: tools.SameKeyLower(info.LowerName())}
 	if !hasArg {
 		return r, nil
 	}

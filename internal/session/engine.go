@@ -25,6 +25,7 @@ type rule struct {
 	layer  string // LayerManaged ... LayerSession
 	origin string // the file it was written in: "chat", "preset", "session" or "<layer>:<file>"
 	tool   string // for invalid rules: the tool they seem to name ("" = any tool)
+	key    string // for invalid rules: tool as tools.Same compares names (tools.SameKey)
 	err    error  // the rule could not be parsed: matches in deny/ask, never in allow
 }
 
@@ -52,7 +53,17 @@ func (r *rule) invalidMatches(c *command.Call, list matcher.List) bool {
 	if list == matcher.AllowList {
 		return false
 	}
-	return r.tool == "" || tools.Same(r.tool, c.Tool)
+	return r.tool == "" || r.key == c.Key
+}
+
+// toolKey is the rule's tool as tools.Same compares names, worked out
+// when the rule was read: a compiled rule's (matcher.Rule.ToolKey), or
+// the one an invalid rule seems to name.
+func (r *rule) toolKey() string {
+	if r.Rule != nil {
+		return r.Rule.ToolKey()
+	}
+	return r.key
 }
 
 // Engine decides tool calls for one chat. It is safe for concurrent use.
@@ -242,7 +253,8 @@ func (e *Engine) compile(texts []string, source, layer, origin string) []*rule {
 				err = fmt.Errorf("%s: %w", source, err)
 			}
 			e.errs = append(e.errs, err)
-			out = append(out, &rule{text: t, source: source, layer: layer, origin: origin, tool: toolOfInvalid(t), err: err})
+			tool := toolOfInvalid(t)
+			out = append(out, &rule{text: t, source: source, layer: layer, origin: origin, tool: tool, key: tools.SameKey(tool), err: err})
 			continue
 		}
 		out = append(out, &rule{Rule: r, text: t, source: source, layer: layer, origin: origin})

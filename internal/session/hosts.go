@@ -5,17 +5,13 @@ import (
 	"strings"
 
 	"vibing/internal/command"
-	"vibing/internal/tools"
 )
 
 // hostClause completes the reason of a WebFetch host rule that fired on a
 // Bash line, which names no URL of its own: the hosts the line contacts, or
 // why they cannot be known before it runs. It is "" for any other rule.
 func hostClause(c *command.Call, r *rule) string {
-	if r.err != nil || r.Rule == nil || !r.Rule.HasArg() || c.Tool != "Bash" || c.Err != nil {
-		return ""
-	}
-	if info, ok := tools.Lookup(r.Rule.Tool); !ok || info.Arg != tools.ArgDomain {
+	if r.err != nil || !r.Rule.OnHosts() || c.Tool != "Bash" || c.Err != nil {
 		return ""
 	}
 	if why := c.HostsUnknown(); why != "" {

@@ -68,13 +68,13 @@ func (e *Engine) decide(c *command.Call) Decision {
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	rs := e.rulesFor(c.Tool)
+	rs := e.rulesFor(c)
 	if !e.ref {
 		rs = rs.forCall(c) // (the slow twin keeps every rule)
 	}
 	var bs *ruleSet
 	if bc != nil {
-		bs = e.rulesFor("Bash")
+		bs = e.rulesFor(bc)
 	}
 	d := e.byRules(c, rs, bc, bs)
 	if d.Decision == Deny {
