@@ -105,6 +105,7 @@ type Engine struct {
 	sessAllow   []*rule
 	untrusted   []*rule // allow rules of untrusted project files: they only explain an ask (noteUntrusted)
 	onceGranted map[string]bool
+	policies    map[string]string     // cfg.Policies by the key of the tool each names (policyOf)
 	index       *cowmap.Map[*ruleSet] // tool name -> its rules, rebuilt after every change
 	kernel      map[string]bool       // deny rules the sandbox holds whole (HoldByKernel)
 
@@ -123,6 +124,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 		cfg = config.DefaultConfig()
 	}
 	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(cowmap.Map[*ruleSet])}
+	e.policies = policyKeys(cfg.Policies)
 	e.ref = opts.Reference
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
@@ -515,7 +517,7 @@ func (e *Engine) Reference() *Engine {
 	t := &Engine{cfg: e.cfg, env: e.env, mode: e.mode, preset: e.preset, resumed: e.resumed, broken: e.broken, ref: true,
 		guardMake: e.guardMake, chatBase: e.chatBase, sw: e.sw, notes: e.notes, errs: e.errs,
 		ownAllow: maps.Clone(e.ownAllow), presetAllow: maps.Clone(e.presetAllow), layerAllow: maps.Clone(e.layerAllow),
-		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), index: new(cowmap.Map[*ruleSet]), kernel: maps.Clone(e.kernel)}
+		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), policies: e.policies, index: new(cowmap.Map[*ruleSet]), kernel: maps.Clone(e.kernel)}
 	twin := func(rules []*rule) []*rule {
 		out := make([]*rule, len(rules))
 		for i, r := range rules {

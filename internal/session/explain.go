@@ -144,7 +144,7 @@ func (e *Engine) resumeLine() string {
 
 func (e *Engine) toolReport(name string) ToolReport {
 	tr := ToolReport{Tool: name, Level: string(tools.LevelOf(name))}
-	if p, ok := e.policyOf(name); ok {
+	if p, ok := e.policyOf(tools.SameKey(name)); ok {
 		tr.Policy = p
 	}
 	pick := func(list []*rule) []string {

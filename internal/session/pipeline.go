@@ -564,7 +564,7 @@ func (e *Engine) readsBeside() bool {
 	if e.mode == "bypassPermissions" {
 		return false
 	}
-	p, ok := e.policyOf("Bash")
+	p, ok := e.policyOf(bashKey)
 	return !ok || p != config.PolicyAlways || (e.mode != "default" && e.mode != "acceptEdits")
 }
 
@@ -657,7 +657,7 @@ func (e *Engine) policy(c *command.Call, d *Decision) {
 		d.Reason = fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)
 		return
 	}
-	p, ok := e.policyOf(c.Tool)
+	p, ok := e.policyOf(c.Key)
 	if !ok {
 		return
 	}
@@ -674,17 +674,25 @@ func (e *Engine) policy(c *command.Call, d *Decision) {
 	}
 }
 
-func (e *Engine) policyOf(tool string) (string, bool) {
-	if len(e.cfg.Policies) == 0 {
-		return "", false // no map iteration for the common case
-	}
-	for k, v := range e.cfg.Policies {
-		if tools.Same(k, tool) {
-			return v, true
-		}
-	}
-	return "", false
+// policyOf is the approval policy configured for the tool whose key
+// (tools.SameKey: a call's Key) is key.
+func (e *Engine) policyOf(key string) (string, bool) {
+	p, ok := e.policies[key]
+	return p, ok
 }
+
+// policyKeys is policies by the key of the tool each names (tools.SameKey),
+// worked out once, so that a decision looks its tool's up by the call's Key.
+func policyKeys(policies map[string]string) map[string]string {
+	out := make(map[string]string, len(policies))
+	for tool, p := range policies {
+		out[tools.SameKey(tool)] = p
+	}
+	return out
+}
+
+// bashKey is Bash's key (tools.SameKey), for the policy of Bash.
+var bashKey = tools.SameKey("Bash")
 
 // finishAsk is step 8: an ask that cannot be asked becomes a deny with guidance.
 func (e *Engine) finishAsk(c *command.Call, d Decision) Decision {
