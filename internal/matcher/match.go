@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"vibing/internal/command"
+	"vibing/internal/tools"
 )
 
 // Match reports whether the rule matches the call when it stands in list.
@@ -42,6 +43,15 @@ func (r *Rule) OnFiles() bool { return r != nil && r.kind == kindPath }
 // OnHosts reports whether the rule is about hosts (WebFetch(...)): in the
 // deny and ask lists it also fires on the hosts a Bash line contacts.
 func (r *Rule) OnHosts() bool { return r != nil && r.kind == kindDomain }
+
+// ToolInfo is the table entry of the rule's tool, found when the rule was
+// compiled; nil for an MCP tool, a prefix and a regex.
+func (r *Rule) ToolInfo() *tools.Info {
+	if r == nil {
+		return nil
+	}
+	return r.info
+}
 
 // ToolKey is the rule's tool as tools.Same compares names (tools.SameKey),
 // worked out when the rule was compiled; "" for a regex or a prefix.

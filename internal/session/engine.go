@@ -20,13 +20,14 @@ import (
 // rule is a compiled rule with where it came from.
 type rule struct {
 	*matcher.Rule
-	text   string // the text as written (for invalid rules, which have no *matcher.Rule)
-	source string // SourceDenyList/SourceAskList/SourceAllowList, SourcePreset, SourceSession or "<layer>:<file>"
-	layer  string // LayerManaged ... LayerSession
-	origin string // the file it was written in: "chat", "preset", "session" or "<layer>:<file>"
-	tool   string // for invalid rules: the tool they seem to name ("" = any tool)
-	key    string // for invalid rules: tool as tools.Same compares names (tools.SameKey)
-	err    error  // the rule could not be parsed: matches in deny/ask, never in allow
+	text   string      // the text as written (for invalid rules, which have no *matcher.Rule)
+	source string      // SourceDenyList/SourceAskList/SourceAllowList, SourcePreset, SourceSession or "<layer>:<file>"
+	layer  string      // LayerManaged ... LayerSession
+	origin string      // the file it was written in: "chat", "preset", "session" or "<layer>:<file>"
+	tool   string      // for invalid rules: the tool they seem to name ("" = any tool)
+	key    string      // for invalid rules: tool as tools.Same compares names (tools.SameKey)
+	info   *tools.Info // for invalid rules: tool's entry in the table (nil for none)
+	err    error       // the rule could not be parsed: matches in deny/ask, never in allow
 }
 
 func (r *rule) String() string {
@@ -64,6 +65,16 @@ func (r *rule) toolKey() string {
 		return r.Rule.ToolKey()
 	}
 	return r.key
+}
+
+// toolInfo is the table entry of the rule's tool, found when the rule was
+// read (matcher.Rule.ToolInfo, or the tool an invalid rule seems to name);
+// nil for an MCP tool, a prefix, a regex or an invalid rule naming none.
+func (r *rule) toolInfo() *tools.Info {
+	if r.Rule != nil {
+		return r.Rule.ToolInfo()
+	}
+	return r.info
 }
 
 // Engine decides tool calls for one chat. It is safe for concurrent use.
@@ -255,8 +266,11 @@ func (e *Engine) compile(texts []string, source, layer, origin string) []*rule {
 				err = fmt.Errorf("%s: %w", source, err)
 			}
 			e.errs = append(e.errs, err)
-			tool := toolOfInvalid(t)
-			out = append(out, &rule{text: t, source: source, layer: layer, origin: origin, tool: tool, key: tools.SameKey(tool), err: err})
+			bad := &rule{text: t, source: source, layer: layer, origin: origin, err: err}
+			if in := toolOfInvalid(t); in != nil {
+				bad.tool, bad.key, bad.info = in.Name, tools.SameKeyLower(in.LowerName()), in
+			}
+			out = append(out, bad)
 			continue
 		}
 		out = append(out, &rule{Rule: r, text: t, source: source, layer: layer, origin: origin})
@@ -324,16 +338,13 @@ func (e *Engine) Notes() []string { return append([]string(nil), e.notes...) }
 func (e *Engine) Switches() Switches { return e.sw }
 
 // toolOfInvalid guesses the tool an invalid rule names, so that it fails
-// closed for that tool only; "" means every tool.
-func toolOfInvalid(text string) string {
+// closed for that tool only; nil means every tool.
+func toolOfInvalid(text string) *tools.Info {
 	name := strings.TrimSpace(text)
 	if i := strings.IndexByte(name, '('); i >= 0 {
 		name = strings.TrimSpace(name[:i])
 	}
-	if c, ok := tools.Lookup(name); ok {
-		return c.Name
-	}
-	return ""
+	return tools.Find(name)
 }
 
 // Resumed reports whether the engine treats the chat as a resumed session.

@@ -239,15 +239,11 @@ func valid(rules []*rule) []*matcher.Rule {
 // tool and the call's are compared by the keys worked out when the rule
 // was read and when the call was prepared (tools.Same's).
 func mayApply(r *rule, c *command.Call) bool {
-	name := r.tool
-	if r.Rule != nil {
-		if r.Rule.IsRegex() {
-			return true
-		}
-		name = r.Rule.Tool
+	if r.Rule != nil && r.Rule.IsRegex() {
+		return true
 	}
-	info, known := tools.Lookup(name)
-	if !known {
+	info := r.toolInfo()
+	if info == nil {
 		return true
 	}
 	if r.toolKey() == c.Key {
