@@ -347,6 +347,19 @@ func toolOfInvalid(text string) *tools.Info {
 	return tools.Find(name)
 }
 
+// policyKeys is policies by the key of the tool each names (tools.SameKey),
+// worked out once, so that a decision looks its tool's up by the call's Key.
+func policyKeys(policies map[string]string) map[string]string {
+	out := make(map[string]string, len(policies))
+	for tool, p := range policies {
+		out[tools.SameKey(tool)] = p
+	}
+	return out
+}
+
+// bashKey is Bash's key (tools.SameKey), for the policy of Bash.
+var bashKey = tools.SameKey("Bash")
+
 // Resumed reports whether the engine treats the chat as a resumed session.
 func (e *Engine) Resumed() bool { return e.resumed }
 

@@ -681,19 +681,6 @@ func (e *Engine) policyOf(key string) (string, bool) {
 	return p, ok
 }
 
-// policyKeys is policies by the key of the tool each names (tools.SameKey),
-// worked out once, so that a decision looks its tool's up by the call's Key.
-func policyKeys(policies map[string]string) map[string]string {
-	out := make(map[string]string, len(policies))
-	for tool, p := range policies {
-		out[tools.SameKey(tool)] = p
-	}
-	return out
-}
-
-// bashKey is Bash's key (tools.SameKey), for the policy of Bash.
-var bashKey = tools.SameKey("Bash")
-
 // finishAsk is step 8: an ask that cannot be asked becomes a deny with guidance.
 func (e *Engine) finishAsk(c *command.Call, d Decision) Decision {
 	if d.Decision != Ask {
