@@ -151,16 +151,28 @@ type Call struct {
 
 	Detail string // the detail part of the action string
 
-	action   string      // Action(), worked out once in Prepare
-	info     *tools.Info // the tool's entry in the table (ToolInfo), when Prepare found one
-	owner    *fileCall   // the file call this is part of, for Release; nil for other calls
-	bash     *bashCall   // the Bash call this is part of, for Release; nil for other calls
-	Actions  []string    // regex action strings: one per simple command, then the whole line
-	wrapped  []string    // Bash: action strings of commands behind wrappers (deny/ask regexes)
-	Lower    string      // lower-cased tool name, for regex rules written as tool:bash:...
-	RealCwd  string      // Env.Cwd with symlinks resolved
-	RealHome string      // Env.Home with symlinks resolved
-	Views    *PathViews  // Path as the file rules read it, worked out once in Prepare (match.go)
+	// The tool's facts, fixed once by Prepare (or Bare) from the tool
+	// table: the layers above read these rather than ask the table again.
+	Info  *tools.Info // the tool's entry in the table; nil for an unknown or MCP tool
+	Level tools.Level // its permission level (an unknown or MCP tool is mutating: tools.LevelIn)
+	Edits bool        // the tool changes files (Info.Edit: Edit rules and acceptEdits speak for it)
+	Key   string      // the tool's name as tools.Same compares names (tools.SameKey)
+	Lower string      // the tool's name lower-cased, for regex rules written as tool:bash:...
+	// RunsCommand: a tool other than Bash whose call runs a shell command
+	// (Monitor; an MCP or unknown tool whose input has a "command"), which
+	// is also decided as Bash; RunCommand is that command, "" when it is
+	// not a string (tools.CommandIn)
+	RunsCommand bool
+	RunCommand  string
+
+	action   string     // Action(), worked out once in Prepare
+	owner    *fileCall  // the file call this is part of, for Release; nil for other calls
+	bash     *bashCall  // the Bash call this is part of, for Release; nil for other calls
+	Actions  []string   // regex action strings: one per simple command, then the whole line
+	wrapped  []string   // Bash: action strings of commands behind wrappers (deny/ask regexes)
+	RealCwd  string     // Env.Cwd with symlinks resolved
+	RealHome string     // Env.Home with symlinks resolved
+	Views    *PathViews // Path as the file rules read it, worked out once in Prepare (match.go)
 	// fileViews: views hold every reading a path rule takes of the call (a
 	// file tool's own path, not the folder a search reads below)
 	FileViews bool

@@ -127,15 +127,8 @@ func Release(c *Call) {
 
 func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Call {
 	// one look-up in the tool table gives the canonical name, its lower
-	// case and what the tool's input holds
+	// case, the tool's facts and what the tool's input holds
 	info := tools.Find(tool)
-	var canon, lower string
-	if info != nil {
-		canon, lower = info.Name, info.LowerName()
-	} else {
-		canon, _ = tools.Canonical(tool)
-		lower = strings.ToLower(canon)
-	}
 	var c *Call
 	var fc *fileCall
 	if info != nil && info.PathKey != "" {
@@ -143,7 +136,7 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 		c = &fc.Call
 		c.owner = fc
 		c.Actions = fc.acts[:0]
-	} else if canon == "Bash" {
+	} else if info != nil && info.Name == "Bash" {
 		bc := bashCalls.Get().(*bashCall)
 		c = &bc.Call
 		c.bash = bc
@@ -151,7 +144,9 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 	} else {
 		c = new(Call)
 	}
-	c.Tool, c.Input, c.Env, c.Lower, c.info = canon, input, env, lower, info
+	c.Input, c.Env = input, env
+	c.setTool(tool, info)
+	canon := c.Tool
 	c.ref = ref
 	switch {
 	case canon == "Bash":
@@ -365,14 +360,37 @@ func compactJSON(v map[string]any) string {
 	return string(b)
 }
 
-// ToolInfo is the call's tool in the tool table (tools.Find), nil for an
-// unknown or MCP tool; Prepare looked it up once.
-func (c *Call) ToolInfo() *tools.Info {
-	if c.info != nil {
-		return c.info
+// setTool fixes the facts of the call's tool, which the caller looked up
+// (info: tools.Find's answer for tool), once: its canonical name and what
+// the layers above read of it (see Call). The command a tool other than
+// Bash runs is read from c.Input, which is set.
+func (c *Call) setTool(tool string, info *tools.Info) {
+	if info != nil {
+		c.Tool, c.Lower = info.Name, info.LowerName()
+	} else {
+		c.Tool, _ = tools.Canonical(tool)
+		c.Lower = strings.ToLower(c.Tool)
 	}
-	return tools.Find(c.Tool)
+	c.Info, c.Level = info, tools.LevelIn(info)
+	c.Edits = info != nil && info.Edit
+	c.Key = tools.SameKeyLower(c.Lower)
+	c.RunCommand, c.RunsCommand = tools.CommandIn(info, c.Input)
 }
+
+// Bare returns a call of tool with no input, its tool's facts fixed as
+// Prepare fixes them: a probe of what the mode and the rules say of the
+// tool itself (a Call written out by hand has none of its facts). It is
+// small enough to be inlined, so a probe that does not outlive its caller
+// costs no allocation.
+func Bare(tool string, env Env) *Call {
+	c := new(Call)
+	c.Env = env
+	c.findTool(tool)
+	return c
+}
+
+// findTool is setTool for a tool not looked up yet.
+func (c *Call) findTool(tool string) { c.setTool(tool, tools.Find(tool)) }
 
 // lowerTool is the lower-cased tool name (also for a Call not made by Prepare).
 func (c *Call) LowerTool() string {

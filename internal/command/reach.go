@@ -67,7 +67,7 @@ func (g *Guarded) load() {
 func (c *Call) Reaches(g *Guarded) (string, bool) {
 	if c.Tool != "Bash" {
 		// a file tool writes one path (no slice of copies for it)
-		if info := c.ToolInfo(); info != nil && info.Edit && c.Path != nil {
+		if c.Edits && c.Path != nil {
 			return g.writes(c.Path)
 		}
 		return "", false

@@ -22,6 +22,28 @@ func (r *Rule) Match(c *command.Call, list List) bool {
 // OnFiles reports whether the rule is about file paths (Read(...), Edit(...)).
 func (r *Rule) OnFiles() bool { return r != nil && r.kind == kindPath }
 
+// OnHosts reports whether the rule is about hosts (WebFetch(...)): in the
+// deny and ask lists it also fires on the hosts a Bash line contacts.
+func (r *Rule) OnHosts() bool { return r != nil && r.kind == kindDomain }
+
+// ToolInfo is the table entry of the rule's tool, found when the rule was
+// compiled; nil for an MCP tool, a prefix and a regex.
+func (r *Rule) ToolInfo() *tools.Info {
+	if r == nil {
+		return nil
+	}
+	return r.info
+}
+
+// ToolKey is the rule's tool as tools.Same compares names (tools.SameKey),
+// worked out when the rule was compiled; "" for a regex or a prefix.
+func (r *Rule) ToolKey() string {
+	if r == nil {
+		return ""
+	}
+	return r.key
+}
+
 func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 	if r == nil || c == nil {
 		return list != AllowList
@@ -100,8 +122,8 @@ func (r *Rule) toolApplies(c *command.Call, list List) bool {
 	if r.Tool == c.Tool || ((r.Tool == "Task" || r.Tool == "Agent") && (c.Tool == "Task" || c.Tool == "Agent")) {
 		return true
 	}
-	if r.kind == kindTool && tools.IsMCP(r.Tool) && tools.Same(r.Tool, c.Tool) {
-		return true // MCP tool names match case-insensitively
+	if r.kind == kindTool && r.key == c.Key {
+		return true // MCP tool names match case-insensitively (a known tool's name is canonical on both sides)
 	}
 	switch r.Tool {
 	case "Edit", "Write":
@@ -619,12 +641,13 @@ func (r *Rule) CwdDir() string {
 	return r.lit[:strings.LastIndexByte(r.lit, '/')+1]
 }
 
-// AppliesTo reports whether the rule may match a call of tool (not Bash,
-// whose lines file and host rules also read) in list: false only when the
-// rule speaks of other tools there.
-func (r *Rule) AppliesTo(tool string, list List) bool {
-	if r == nil || tool == "Bash" || r.kind == kindRegex || r.kind == kindPrefix {
+// AppliesTo reports whether the rule may match a call of c's tool (not
+// Bash, whose lines file and host rules also read) in list: false only
+// when the rule speaks of other tools there. It reads the tool's facts
+// alone (command.Bare's call of a tool will do).
+func (r *Rule) AppliesTo(c *command.Call, list List) bool {
+	if r == nil || c.Tool == "Bash" || r.kind == kindRegex || r.kind == kindPrefix {
 		return true
 	}
-	return r.toolApplies(&command.Call{Tool: tool}, list)
+	return r.toolApplies(c, list)
 }

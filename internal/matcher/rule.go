@@ -58,6 +58,10 @@ type Rule struct {
 
 	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
 	Arg  string // the argument inside the parentheses, as written; "" for bare rules
+	// key is Tool as tools.Same compares names (tools.SameKey), worked
+	// out once here: a call's (command.Call.Key) is compared with it
+	key  string
+	info *tools.Info // Tool's entry in the table; nil for an MCP tool, a prefix and a regex
 
 	prefix string // kindPrefix: lower-cased tool-name prefix
 
@@ -165,10 +169,10 @@ func ParseRule(text string) (*Rule, error) {
 			// mcp__server: every tool of that server
 			return &Rule{Text: canon, Tool: canon, kind: kindPrefix, prefix: strings.ToLower(canon) + "__"}, nil
 		}
-		return &Rule{Text: canon, Tool: canon, kind: kindTool}, nil
+		return &Rule{Text: canon, Tool: canon, kind: kindTool, key: tools.SameKey(canon)}, nil
 	}
-	info, ok := tools.Lookup(name)
-	if !ok {
+	in := tools.Find(name)
+	if in == nil {
 		msg := fmt.Sprintf("unknown tool %q", name)
 		ex := "Bash(npm test:*)"
 		if near := closest(name); near != "" {
@@ -179,7 +183,8 @@ func ParseRule(text string) (*Rule, error) {
 		}
 		return nil, &RuleError{Rule: text, Msg: msg, Example: ex}
 	}
-	r := &Rule{Text: info.Name, Tool: info.Name, kind: kindTool}
+	info := *in
+	r := &Rule{Text: info.Name, Tool: info.Name, kind: kindTool, key: tools.SameKeyLower(in.LowerName()), info: in}
 	if !hasArg {
 		return r, nil
 	}

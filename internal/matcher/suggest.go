@@ -27,7 +27,7 @@ func SuggestRules(c *command.Call) []string {
 	if c == nil {
 		return nil
 	}
-	info, known := tools.Lookup(c.Tool)
+	info, known := c.Info, c.Info != nil
 	var s string
 	switch {
 	case c.Tool == "Bash":

@@ -183,7 +183,7 @@ func (e *Engine) autorunHits(v *command.Call) []autorunHit {
 			}
 		}
 	}
-	if info := v.ToolInfo(); info != nil && info.Edit && v.Path != nil {
+	if v.Edits && v.Path != nil {
 		check(*v.Path)
 		return out
 	}

@@ -7,7 +7,6 @@ import (
 
 	"vibing/internal/command"
 	"vibing/internal/matcher"
-	"vibing/internal/tools"
 )
 
 // commandView returns the Bash view of a call of a tool other than Bash that
@@ -21,13 +20,10 @@ import (
 // the command, as they would cover it in Bash; a bare "ask: Bash" yields to
 // either, like to any narrower allow.
 func (e *Engine) commandView(c *command.Call) *command.Call {
-	if c.Tool == "Bash" {
-		return nil
+	if !c.RunsCommand {
+		return nil // (Bash itself, and a tool that runs no command)
 	}
-	cmd, ok := tools.CommandIn(c.ToolInfo(), c.Input) // (a tool that runs no command: at once)
-	if !ok {
-		return nil
-	}
+	cmd := c.RunCommand
 	if strings.EqualFold(c.Tool, "PowerShell") || strings.EqualFold(c.Tool, "pwsh") {
 		cmd = posixSpelling(cmd)
 	}
@@ -97,8 +93,7 @@ func commandText(c *command.Call) string {
 	if c.Tool == "Bash" {
 		return c.Command
 	}
-	s, _ := tools.CommandIn(c.ToolInfo(), c.Input)
-	return s
+	return c.RunCommand
 }
 
 // searchNote explains a Read rule that fires on a Grep because of what lies

@@ -20,12 +20,14 @@ import (
 // rule is a compiled rule with where it came from.
 type rule struct {
 	*matcher.Rule
-	text   string // the text as written (for invalid rules, which have no *matcher.Rule)
-	source string // SourceDenyList/SourceAskList/SourceAllowList, SourcePreset, SourceSession or "<layer>:<file>"
-	layer  string // LayerManaged ... LayerSession
-	origin string // the file it was written in: "chat", "preset", "session" or "<layer>:<file>"
-	tool   string // for invalid rules: the tool they seem to name ("" = any tool)
-	err    error  // the rule could not be parsed: matches in deny/ask, never in allow
+	text   string      // the text as written (for invalid rules, which have no *matcher.Rule)
+	source string      // SourceDenyList/SourceAskList/SourceAllowList, SourcePreset, SourceSession or "<layer>:<file>"
+	layer  string      // LayerManaged ... LayerSession
+	origin string      // the file it was written in: "chat", "preset", "session" or "<layer>:<file>"
+	tool   string      // for invalid rules: the tool they seem to name ("" = any tool)
+	key    string      // for invalid rules: tool as tools.Same compares names (tools.SameKey)
+	info   *tools.Info // for invalid rules: tool's entry in the table (nil for none)
+	err    error       // the rule could not be parsed: matches in deny/ask, never in allow
 }
 
 func (r *rule) String() string {
@@ -52,7 +54,27 @@ func (r *rule) invalidMatches(c *command.Call, list matcher.List) bool {
 	if list == matcher.AllowList {
 		return false
 	}
-	return r.tool == "" || tools.Same(r.tool, c.Tool)
+	return r.tool == "" || r.key == c.Key
+}
+
+// toolKey is the rule's tool as tools.Same compares names, worked out
+// when the rule was read: a compiled rule's (matcher.Rule.ToolKey), or
+// the one an invalid rule seems to name.
+func (r *rule) toolKey() string {
+	if r.Rule != nil {
+		return r.Rule.ToolKey()
+	}
+	return r.key
+}
+
+// toolInfo is the table entry of the rule's tool, found when the rule was
+// read (matcher.Rule.ToolInfo, or the tool an invalid rule seems to name);
+// nil for an MCP tool, a prefix, a regex or an invalid rule naming none.
+func (r *rule) toolInfo() *tools.Info {
+	if r.Rule != nil {
+		return r.Rule.ToolInfo()
+	}
+	return r.info
 }
 
 // Engine decides tool calls for one chat. It is safe for concurrent use.
@@ -93,6 +115,7 @@ type Engine struct {
 	sessAllow   []*rule
 	untrusted   []*rule // allow rules of untrusted project files: they only explain an ask (noteUntrusted)
 	onceGranted map[string]bool
+	policies    map[string]string     // cfg.Policies by the key of the tool each names (policyOf)
 	index       *cowmap.Map[*ruleSet] // tool name -> its rules, rebuilt after every change
 	kernel      map[string]bool       // deny rules the sandbox holds whole (HoldByKernel)
 
@@ -111,6 +134,7 @@ func New(cfg *config.Config, s frontmatter.Settings, opts Options) (*Engine, err
 		cfg = config.DefaultConfig()
 	}
 	e := &Engine{cfg: cfg, ownAllow: map[string]bool{}, presetAllow: map[string]bool{}, layerAllow: map[string]bool{}, onceGranted: map[string]bool{}, index: new(cowmap.Map[*ruleSet])}
+	e.policies = policyKeys(cfg.Policies)
 	e.ref = opts.Reference
 	if err := e.setEnv(opts); err != nil {
 		e.broken = err
@@ -241,7 +265,11 @@ func (e *Engine) compile(texts []string, source, layer, origin string) []*rule {
 				err = fmt.Errorf("%s: %w", source, err)
 			}
 			e.errs = append(e.errs, err)
-			out = append(out, &rule{text: t, source: source, layer: layer, origin: origin, tool: toolOfInvalid(t), err: err})
+			bad := &rule{text: t, source: source, layer: layer, origin: origin, err: err}
+			if in := toolOfInvalid(t); in != nil {
+				bad.tool, bad.key, bad.info = in.Name, tools.SameKeyLower(in.LowerName()), in
+			}
+			out = append(out, bad)
 			continue
 		}
 		out = append(out, &rule{Rule: r, text: t, source: source, layer: layer, origin: origin})
@@ -309,17 +337,27 @@ func (e *Engine) Notes() []string { return append([]string(nil), e.notes...) }
 func (e *Engine) Switches() Switches { return e.sw }
 
 // toolOfInvalid guesses the tool an invalid rule names, so that it fails
-// closed for that tool only; "" means every tool.
-func toolOfInvalid(text string) string {
+// closed for that tool only; nil means every tool.
+func toolOfInvalid(text string) *tools.Info {
 	name := strings.TrimSpace(text)
 	if i := strings.IndexByte(name, '('); i >= 0 {
 		name = strings.TrimSpace(name[:i])
 	}
-	if c, ok := tools.Lookup(name); ok {
-		return c.Name
-	}
-	return ""
+	return tools.Find(name)
 }
+
+// policyKeys is policies by the key of the tool each names (tools.SameKey),
+// worked out once, so that a decision looks its tool's up by the call's Key.
+func policyKeys(policies map[string]string) map[string]string {
+	out := make(map[string]string, len(policies))
+	for tool, p := range policies {
+		out[tools.SameKey(tool)] = p
+	}
+	return out
+}
+
+// bashKey is Bash's key (tools.SameKey), for the policy of Bash.
+var bashKey = tools.SameKey("Bash")
 
 // Resumed reports whether the engine treats the chat as a resumed session.
 func (e *Engine) Resumed() bool { return e.resumed }
@@ -502,7 +540,7 @@ func (e *Engine) Reference() *Engine {
 	t := &Engine{cfg: e.cfg, env: e.env, mode: e.mode, preset: e.preset, resumed: e.resumed, broken: e.broken, ref: true,
 		guardMake: e.guardMake, chatBase: e.chatBase, sw: e.sw, notes: e.notes, errs: e.errs,
 		ownAllow: maps.Clone(e.ownAllow), presetAllow: maps.Clone(e.presetAllow), layerAllow: maps.Clone(e.layerAllow),
-		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), index: new(cowmap.Map[*ruleSet]), kernel: maps.Clone(e.kernel)}
+		allowSrc: maps.Clone(e.allowSrc), onceGranted: maps.Clone(e.onceGranted), policies: e.policies, index: new(cowmap.Map[*ruleSet]), kernel: maps.Clone(e.kernel)}
 	twin := func(rules []*rule) []*rule {
 		out := make([]*rule, len(rules))
 		for i, r := range rules {

@@ -144,7 +144,7 @@ func (e *Engine) resumeLine() string {
 
 func (e *Engine) toolReport(name string) ToolReport {
 	tr := ToolReport{Tool: name, Level: string(tools.LevelOf(name))}
-	if p, ok := e.policyOf(name); ok {
+	if p, ok := e.policyOf(tools.SameKey(name)); ok {
 		tr.Policy = p
 	}
 	pick := func(list []*rule) []string {
@@ -162,7 +162,7 @@ func (e *Engine) toolReport(name string) ToolReport {
 	tr.Deny, tr.Ask, tr.Allow = pick(e.deny), append(pick(e.managedAsk), pick(e.ask)...), pick(e.allow)
 
 	// What a plain call of the tool inside the working directory meets.
-	probe := &command.Call{Tool: name, Env: e.env}
+	probe := command.Bare(name, e.env)
 	modeD := e.byMode(probe)
 	d := e.finishAsk(probe, modeD)
 	tr.Default = d.Decision

@@ -33,17 +33,21 @@ type ruleSet struct {
 	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (appendCmdSetKey) -> the set cut down to them
 }
 
-// rulesFor returns the rule set for tool; the caller holds e.mu (read).
-// Sets are built on first use and dropped whenever a list changes.
-func (e *Engine) rulesFor(tool string) *ruleSet {
+// rulesFor returns the rule set for c's tool, which it reads the tool's
+// facts of (command.Bare's call of a tool will do); the caller holds e.mu
+// (read). Sets are built on first use and dropped whenever a list changes.
+func (e *Engine) rulesFor(c *command.Call) *ruleSet {
 	idx := e.index
+	tool := c.Tool
 	if s, ok := idx.Load(tool); ok {
 		return s
 	}
 	keep := func(list []*rule, fire bool) []*rule {
 		out := make([]*rule, 0, len(list))
 		for _, r := range list {
-			if mayApply(r, tool) || (fire && hostRuleOnBash(r, tool)) {
+			// (in the deny and ask lists a WebFetch host rule also fires on
+			// the hosts a Bash line contacts: curl, wget, ssh, git clone ...)
+			if mayApply(r, c) || (fire && tool == "Bash" && r.Rule.OnHosts()) {
 				out = append(out, r)
 			}
 		}
@@ -109,7 +113,7 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 		if r.Rule == nil {
 			return true // invalid: fails closed in deny and ask
 		}
-		if !r.Rule.AppliesTo(c.Tool, list) {
+		if !r.Rule.AppliesTo(c, list) {
 			return false
 		}
 		d := r.Rule.CwdDir()
@@ -226,43 +230,30 @@ func valid(rules []*rule) []*matcher.Rule {
 	return out
 }
 
-// hostRuleOnBash reports whether r is a WebFetch host rule and tool is
-// Bash: in the deny and ask lists it fires on the hosts a line contacts
-// (curl, wget, ssh, git clone, ...); it never allows a Bash call.
-func hostRuleOnBash(r *rule, tool string) bool {
-	if tool != "Bash" || r.Rule == nil || !r.Rule.HasArg() {
-		return false
-	}
-	info, known := tools.Lookup(r.Rule.Tool)
-	return known && info.Arg == tools.ArgDomain
-}
-
-// mayApply reports whether rule r can match a call of tool. It errs on the
-// side of keeping a rule: regexes, prefixes, MCP and unknown tool names and
-// invalid rules naming no known tool are kept for every tool; a rule for a
-// file tool is kept for every file tool, for the searches (Grep, Glob) and
-// for Bash (write implies read, a Read deny covers edits, Read rules cover
-// searches, file rules check Bash redirections).
-func mayApply(r *rule, tool string) bool {
-	name := r.tool
-	if r.Rule != nil {
-		if r.Rule.IsRegex() {
-			return true
-		}
-		name = r.Rule.Tool
-	}
-	info, known := tools.Lookup(name)
-	if !known {
+// mayApply reports whether rule r can match a call of c's tool. It errs on
+// the side of keeping a rule: regexes, prefixes, MCP and unknown tool names
+// and invalid rules naming no known tool are kept for every tool; a rule
+// for a file tool is kept for every file tool, for the searches (Grep,
+// Glob) and for Bash (write implies read, a Read deny covers edits, Read
+// rules cover searches, file rules check Bash redirections). The rule's
+// tool and the call's are compared by the keys worked out when the rule
+// was read and when the call was prepared (tools.Same's).
+func mayApply(r *rule, c *command.Call) bool {
+	if r.Rule != nil && r.Rule.IsRegex() {
 		return true
 	}
-	if tools.Same(name, tool) {
+	info := r.toolInfo()
+	if info == nil {
+		return true
+	}
+	if r.toolKey() == c.Key {
 		return true
 	}
 	if info.Arg == tools.ArgPath {
-		if tool == "Bash" {
+		if c.Tool == "Bash" {
 			return true
 		}
-		if t, ok := tools.Lookup(tool); ok && (t.Arg == tools.ArgPath || t.PathKey != "") {
+		if t := c.Info; t != nil && (t.Arg == tools.ArgPath || t.PathKey != "") {
 			return true // Read rules speak for the path of Grep and Glob too
 		}
 	}
@@ -278,24 +269,23 @@ func mayApply(r *rule, tool string) bool {
 // step look at writes only. In every other case the path is resolved.
 func (e *Engine) prepareFor(tool string, input map[string]any, env command.Env) *command.Call {
 	tool = strings.TrimSpace(tool)
-	if e.pathsIrrelevant(tool) {
+	if e.pathsIrrelevant(tool, env) {
 		return command.PrepareUnresolved(tool, input, env)
 	}
 	return e.prepare(tool, input, env)
 }
 
-func (e *Engine) pathsIrrelevant(tool string) bool {
+func (e *Engine) pathsIrrelevant(tool string, env command.Env) bool {
 	if e.ref || e.broken != nil || e.mode != "bypassPermissions" {
 		return false
 	}
-	canon, _ := tools.Canonical(tool)
-	info, known := tools.Lookup(canon)
-	if !known || canon == "Bash" || info.Edit || tools.LevelOf(canon) != tools.ReadOnly {
+	t := command.Bare(tool, env) // the tool's facts, before its input is read
+	if t.Info == nil || t.Tool == "Bash" || t.Edits || t.Level != tools.ReadOnly {
 		return false
 	}
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	rs := e.rulesFor(canon)
+	rs := e.rulesFor(t)
 	for _, list := range [][]*rule{rs.deny, rs.ask, rs.allow, rs.sessDeny, rs.sessAllow} {
 		for _, r := range list {
 			if r.Rule == nil || r.Rule.OnFiles() || r.Rule.IsRegex() {

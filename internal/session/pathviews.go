@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"vibing/internal/command"
-	"vibing/internal/tools"
 )
 
 // A tool the engine does not know (the CLI's LSP tool, an MCP server's
@@ -24,7 +23,7 @@ const maxPathViews = 16
 // pathViews returns an Edit call for every path an unknown or MCP tool's
 // input carries; nil for a tool the engine knows.
 func (e *Engine) pathViews(c *command.Call) []*command.Call {
-	if c.Tool == "Bash" || (c.ToolInfo() != nil && !tools.IsMCP(c.Tool)) || c.Input == nil {
+	if c.Tool == "Bash" || c.Info != nil || c.Input == nil { // (an MCP tool has no entry)
 		return nil
 	}
 	var paths []string

@@ -19,7 +19,7 @@ func (e *Engine) DecideCall(c *command.Call) Decision {
 		c.Err = fmt.Errorf("WebFetch url %q has no host", c.URL)
 	}
 	d := e.decide(c)
-	d.Level = string(tools.LevelIn(c.ToolInfo()))
+	d.Level = string(c.Level)
 	d.Action = c.Action()
 	if d.Decision == Ask {
 		e.limitAnswers(&d)
@@ -68,13 +68,13 @@ func (e *Engine) decide(c *command.Call) Decision {
 
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	rs := e.rulesFor(c.Tool)
+	rs := e.rulesFor(c)
 	if !e.ref {
 		rs = rs.forCall(c) // (the slow twin keeps every rule)
 	}
 	var bs *ruleSet
 	if bc != nil {
-		bs = e.rulesFor("Bash")
+		bs = e.rulesFor(bc)
 	}
 	d := e.byRules(c, rs, bc, bs)
 	if d.Decision == Deny {
@@ -512,7 +512,7 @@ func (e *Engine) readsBeside() bool {
 	if e.mode == "bypassPermissions" {
 		return false
 	}
-	p, ok := e.policyOf("Bash")
+	p, ok := e.policyOf(bashKey)
 	return !ok || p != config.PolicyAlways || (e.mode != "default" && e.mode != "acceptEdits")
 }
 
@@ -528,10 +528,7 @@ func (e *Engine) suggest(c *command.Call) string {
 
 // byMode is step 7: what happens to a call that no rule names.
 func (e *Engine) byMode(c *command.Call) Decision {
-	info := c.ToolInfo()
-	known := info != nil
-	level := tools.LevelIn(info)
-	readOnly := level == tools.ReadOnly
+	readOnly := c.Level == tools.ReadOnly
 	inside := c.InsideCwd() && c.SearchInsideCwd()
 	d := Decision{Source: SourceMode}
 
@@ -581,17 +578,17 @@ func (e *Engine) byMode(c *command.Call) Decision {
 		d.Decision, d.Reason = Deny, fmt.Sprintf("%s is denied: dontAsk mode allows only read-only tools and listed rules. Add it to the allow list with /allow %s.", describe(c), e.suggest(c))
 		return d
 	case "acceptEdits":
-		if known && info.Edit && c.Err == nil && inside {
+		if c.Edits && c.Err == nil && inside {
 			d.Decision, d.Reason = Allow, say(c, " edits a file inside the working directory, allowed in acceptEdits mode.")
 			e.policy(c, &d)
 			return d
 		}
 	}
 	d.Decision = Ask
-	if known && info.Edit && !inside {
+	if c.Edits && !inside {
 		d.Reason = say(c, " edits a file outside the working directory, so it needs approval.")
 	} else {
-		d.Reason = say(c, " needs approval (", string(level), " tool, ", e.mode, " mode).")
+		d.Reason = say(c, " needs approval (", string(c.Level), " tool, ", e.mode, " mode).")
 	}
 	e.policy(c, &d)
 	return d
@@ -608,7 +605,7 @@ func (e *Engine) policy(c *command.Call, d *Decision) {
 		d.Reason = fmt.Sprintf("%s was approved once in this session (policy once).", c.Tool)
 		return
 	}
-	p, ok := e.policyOf(c.Tool)
+	p, ok := e.policyOf(c.Key)
 	if !ok {
 		return
 	}
@@ -625,16 +622,11 @@ func (e *Engine) policy(c *command.Call, d *Decision) {
 	}
 }
 
-func (e *Engine) policyOf(tool string) (string, bool) {
-	if len(e.cfg.Policies) == 0 {
-		return "", false // no map iteration for the common case
-	}
-	for k, v := range e.cfg.Policies {
-		if tools.Same(k, tool) {
-			return v, true
-		}
-	}
-	return "", false
+// policyOf is the approval policy configured for the tool whose key
+// (tools.SameKey: a call's Key) is key.
+func (e *Engine) policyOf(key string) (string, bool) {
+	p, ok := e.policies[key]
+	return p, ok
 }
 
 // finishAsk is step 8: an ask that cannot be asked becomes a deny with guidance.

@@ -37,7 +37,8 @@ func (e *Engine) repoBlocker(c *command.Call) string {
 			}
 			return false
 		}
-		rs := e.rulesFor("Read")
+		read := command.Bare("Read", c.Env) // (what a Read rule says)
+		rs := e.rulesFor(read)
 		for _, list := range []struct {
 			rules []*rule
 			list  matcher.List
@@ -46,7 +47,7 @@ func (e *Engine) repoBlocker(c *command.Call) string {
 				if r.err != nil || r.Rule == nil || r.Rule.IsRegex() || !r.Rule.OnFiles() {
 					return ruleNamed(r, list.list) // (a rule that did not parse, a regex, a bare Read: everywhere)
 				}
-				if !r.Rule.AppliesTo("Read", list.list) {
+				if !r.Rule.AppliesTo(read, list.list) {
 					continue
 				}
 				dir, any := r.Rule.FileRoot(c.Env.Cwd, c.Env.Home)

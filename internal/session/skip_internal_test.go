@@ -49,7 +49,7 @@ func TestPathsIrrelevant(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := frontmatter.Settings{Mode: tc.mode, Deny: tc.deny, Ask: tc.ask, Allow: tc.allow}
 			e, _ := New(config.DefaultConfig(), s, Options{Cwd: proj, Home: tmp, ChatFile: filepath.Join(proj, ".vibing/chat.md")})
-			if got := e.pathsIrrelevant(tc.tool); got != tc.skip {
+			if got := e.pathsIrrelevant(tc.tool, e.env); got != tc.skip {
 				t.Errorf("pathsIrrelevant(%s) = %v, want %v", tc.tool, got, tc.skip)
 			}
 			in := map[string]any{"file_path": "link/x", "path": "link", "pattern": "x"}

@@ -256,11 +256,19 @@ func Names() []string {
 var EditTools = []string{"Edit", "MultiEdit", "NotebookEdit"}
 
 // Same reports whether two tool names denote the same tool; Task and Agent are
-// one tool under two names.
-func Same(a, b string) bool {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	if a == b {
-		return true
+// one tool under two names. It is SameKey(a) == SameKey(b).
+func Same(a, b string) bool { return SameKey(a) == SameKey(b) }
+
+// SameKey is the spelling under which Same compares a tool's name:
+// lower-cased, Agent spelt as Task. A caller that compares one name with
+// many works it out once for each.
+func SameKey(name string) string { return SameKeyLower(strings.ToLower(name)) }
+
+// SameKeyLower is SameKey of a name that is lower-cased already
+// (Info.LowerName).
+func SameKeyLower(lower string) string {
+	if lower == "agent" {
+		return "task"
 	}
-	return (a == "task" || a == "agent") && (b == "task" || b == "agent")
+	return lower
 }
