@@ -164,6 +164,14 @@ type Call struct {
 	// not a string (tools.CommandIn)
 	RunsCommand bool
 	RunCommand  string
+	// BashView is, for a call that RunsCommand, the same command prepared
+	// as a Bash call (a PowerShell line in the spelling Bash rules use:
+	// posixSpelling), so that the guard, the Bash deny and ask rules, the
+	// default deny rules and the files-that-run-code step read it as they
+	// read Bash. An allow for such a call comes from a rule that names the
+	// tool itself or from Bash allow rules that cover the command. nil for
+	// every other call (Bash itself included).
+	BashView *Call
 
 	action   string     // Action(), worked out once in Prepare
 	owner    *fileCall  // the file call this is part of, for Release; nil for other calls

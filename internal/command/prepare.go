@@ -112,6 +112,10 @@ func Release(c *Call) {
 	if c == nil {
 		return
 	}
+	if v := c.BashView; v != nil {
+		c.BashView = nil // (a second Release gives nothing back twice)
+		Release(v)
+	}
 	if bc := c.bash; bc != nil {
 		bc.reset() // keeps nothing of the call alive (its input, its strings, its parse)
 		bashCalls.Put(bc)
@@ -214,6 +218,14 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 		fc.views.fill(c.Path, c)
 		c.Views = &fc.views
 		c.FileViews = c.Err == nil && !IsSearch(c.Tool)
+	}
+	if c.RunsCommand {
+		cmd := c.RunCommand
+		if strings.EqualFold(c.Tool, "PowerShell") || strings.EqualFold(c.Tool, "pwsh") {
+			cmd = posixSpelling(cmd)
+		}
+		// (a line is prepared in full whatever resolve says: see PrepareUnresolved)
+		c.BashView = prepare("Bash", map[string]any{"command": cmd}, env, true, ref)
 	}
 	return c
 }

@@ -54,7 +54,7 @@ func (e *Engine) decide(c *command.Call) Decision {
 	// tool with a "command") is also matched as Bash on that command: its
 	// Bash view bc meets the guard, the deny and ask rules for Bash and the
 	// default deny rules.
-	bc := e.commandView(c)
+	bc := c.BashView
 
 	// 1. guard
 	if p, ok := e.guard(c); ok {
