@@ -1,11 +1,15 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+	"path"
+	"strings"
+)
 
 // What the engine cannot see through on a Bash call, noted once the line
 // is walked (opaque.go decides it per command).
 
-// unseenReason is the first reason a Bash call cannot be seen through, for
+// UnseenReason is the first reason a Bash call cannot be seen through, for
 // command rules, or (files) for file rules.
 func (c *Call) UnseenReason(files bool) string {
 	if c.UnseenCmd != "" || !files {
@@ -16,6 +20,25 @@ func (c *Call) UnseenReason(files bool) string {
 	}
 	if c.args != nil && c.args.globOverflow {
 		return "a file pattern on the line names more files than are checked"
+	}
+	return ""
+}
+
+// UnseenFor is why a file rule whose last name is the pattern last cannot
+// tell what the Bash line c does: UnseenReason(true), else a relative
+// operand after a cd to a folder only known at run time whose name could
+// be one the rule names (last matches its base name, or is ** or "", or is
+// a pattern path.Match cannot read the way the rule does); "" when nothing
+// is unseen.
+func (c *Call) UnseenFor(last string) string {
+	if why := c.UnseenReason(true); why != "" {
+		return why
+	}
+	for _, w := range c.LostRel {
+		ok, err := path.Match(last, path.Base(w))
+		if ok || err != nil || last == "**" || last == "" || strings.ContainsAny(last, "{\\") {
+			return fmt.Sprintf("%s is a relative path after a cd to a folder only known at run time", Short(w))
+		}
 	}
 	return ""
 }

@@ -108,8 +108,8 @@ func (r *Rule) bashFiles(c *command.Call, list List) (unseen, file string) {
 // folder only known at run time that the rule could name; "" when nothing
 // is unseen.
 func (r *Rule) unseenWhy(c *command.Call) string {
-	if why := c.UnseenReason(r.kind == kindPath); why != "" {
-		return why
+	if r.kind != kindPath {
+		return c.UnseenCmd
 	}
-	return r.lostReason(c)
+	return c.UnseenFor(r.lastName())
 }
