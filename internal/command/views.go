@@ -23,7 +23,7 @@ func within(p, dir string) bool {
 // relSubject is abs as a pattern anchored at dir reads it: relative to dir,
 // "" for dir itself, "\x00" outside it (where only the any-depth base-name
 // form may match).
-func RelSubject(abs, dir string) string {
+func relSubject(abs, dir string) string {
 	if abs == dir {
 		return ""
 	}
@@ -33,10 +33,10 @@ func RelSubject(abs, dir string) string {
 	return "\x00"
 }
 
-// pathView is one reading of a path: absolute, and as patterns anchored at
-// the working folder see it ("-" when that folder is unknown); the home
-// folder's reading is worked out by the few rules anchored there
-// (matchView), not for every call.
+// PathView is one reading of a path: absolute, and as patterns anchored at
+// the working folder see it; the home folder's reading is worked out by
+// the few patterns anchored there (PathPattern.matchView), not for every
+// call.
 type PathView struct {
 	Abs, CwdRel, Home string
 	NoCwd, NoHome     bool
@@ -47,14 +47,15 @@ func (v *PathView) set(abs, cwd, home string) {
 	v.Abs, v.Home, v.NoCwd, v.NoHome = abs, home, cwd == "", home == ""
 	v.CwdRel = ""
 	if !v.NoCwd {
-		v.CwdRel = RelSubject(abs, cwd)
+		v.CwdRel = relSubject(abs, cwd)
 	}
 }
 
-// pathViews are the readings of a call's Path that matchPath tries, worked
-// out once per call rather than once per rule: the path as written against
-// the working and home folders, its target against their resolved forms,
-// and its target against the folders as written.
+// PathViews are the readings of a call's Path that path patterns try
+// (PathPattern.SpellsAll, NamesSome), worked out once per call rather than
+// once per rule: the path as written against the working and home folders,
+// its target against their resolved forms, and its target against the
+// folders as written.
 type PathViews struct {
 	Abs, Real, RealAtCwd PathView
 	AbsEnd               uint64 // endWord(abs.abs), for cannotEnd
@@ -64,10 +65,7 @@ type PathViews struct {
 
 // fill works out the readings of p, a path of c.
 func (v *PathViews) fill(p *Path, c *Call) {
-	realCwd, realHome := c.RealCwd, c.RealHome
-	if realCwd == "" {
-		realCwd, realHome = c.Env.Cwd, c.Env.Home
-	}
+	realCwd, realHome := c.resolvedDirs()
 	// field by field: v may be part of a larger object (fileCall), and
 	// a whole-struct copy into it costs a barrier per pointer
 	v.Abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
@@ -84,6 +82,16 @@ func (v *PathViews) fill(p *Path, c *Call) {
 	} else {
 		v.RealAtCwd = PathView{}
 	}
+}
+
+// resolvedDirs are the working and home folders resolved, as the call's
+// targets are read against them: the folders as written when the call
+// does not know them resolved.
+func (c *Call) resolvedDirs() (cwd, home string) {
+	if c.RealCwd == "" {
+		return c.Env.Cwd, c.Env.Home
+	}
+	return c.RealCwd, c.RealHome
 }
 
 // endWord packs the last (up to eight) bytes of s into a word, the last
