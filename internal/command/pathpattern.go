@@ -46,7 +46,7 @@ type PathPattern struct {
 // forms).
 func (pt *PathPattern) SpellsAll(p *Path, c *Call) bool {
 	if v := c.Views; v != nil && p == c.Path && !pt.Full {
-		return pt.matchView(&v.Abs, false) && pt.matchView(&v.Real, false)
+		return pt.matchView(&v.Abs, false) && pt.matchView(&v.real, false)
 	}
 	realCwd, realHome := c.resolvedDirs()
 	return pt.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, false) && pt.matchAbs(p.Real, realCwd, realHome, false)
@@ -58,7 +58,7 @@ func (pt *PathPattern) SpellsAll(p *Path, c *Call) bool {
 func (pt *PathPattern) NamesSome(p *Path, c *Call) bool {
 	if v := c.Views; v != nil && p == c.Path && !pt.Full {
 		return pt.matchView(&v.Abs, true) ||
-			(v.RealDiffers || v.DirsDiffer) && (pt.matchView(&v.Real, true) || (v.RealDiffers && pt.matchView(&v.RealAtCwd, true)))
+			(v.realDiffers || v.dirsDiffer) && (pt.matchView(&v.real, true) || (v.realDiffers && pt.matchView(&v.realAtCwd, true)))
 	}
 	if pt.matchAbs(p.Abs, c.Env.Cwd, c.Env.Home, true) {
 		return true
@@ -204,15 +204,15 @@ func (pt *PathPattern) matchView(v *PathView, wide bool) bool {
 	subject := v.Abs
 	switch pt.Anchor {
 	case AnchorCwd:
-		if v.NoCwd {
+		if v.noCwd {
 			return false
 		}
-		subject = v.CwdRel
+		subject = v.cwdRel
 	case AnchorHome:
-		if v.NoHome {
+		if v.noHome {
 			return false
 		}
-		subject = relSubject(v.Abs, v.Home)
+		subject = relSubject(v.Abs, v.home)
 	}
 	return pt.matchSubject(subject, v.Abs, wide)
 }

@@ -38,16 +38,17 @@ func relSubject(abs, dir string) string {
 // the few patterns anchored there (PathPattern.matchView), not for every
 // call.
 type PathView struct {
-	Abs, CwdRel, Home string
-	NoCwd, NoHome     bool
+	Abs           string
+	cwdRel, home  string
+	noCwd, noHome bool
 }
 
 // set makes v the reading of abs against cwd and home.
 func (v *PathView) set(abs, cwd, home string) {
-	v.Abs, v.Home, v.NoCwd, v.NoHome = abs, home, cwd == "", home == ""
-	v.CwdRel = ""
-	if !v.NoCwd {
-		v.CwdRel = relSubject(abs, cwd)
+	v.Abs, v.home, v.noCwd, v.noHome = abs, home, cwd == "", home == ""
+	v.cwdRel = ""
+	if !v.noCwd {
+		v.cwdRel = relSubject(abs, cwd)
 	}
 }
 
@@ -57,10 +58,11 @@ func (v *PathView) set(abs, cwd, home string) {
 // its target against their resolved forms, and its target against the
 // folders as written.
 type PathViews struct {
-	Abs, Real, RealAtCwd PathView
-	AbsEnd               uint64 // endWord(abs.abs), for cannotEnd
-	RealDiffers          bool   // Real != Abs
-	DirsDiffer           bool   // the resolved working or home folder differs from the written one
+	Abs             PathView
+	real, realAtCwd PathView
+	AbsEnd          uint64 // EndWord(Abs.Abs), for matcher's end test
+	realDiffers     bool   // real != Abs
+	dirsDiffer      bool   // the resolved working or home folder differs from the written one
 }
 
 // fill works out the readings of p, a path of c.
@@ -70,17 +72,17 @@ func (v *PathViews) fill(p *Path, c *Call) {
 	// a whole-struct copy into it costs a barrier per pointer
 	v.Abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
 	v.AbsEnd = EndWord(p.Abs)
-	v.RealDiffers = p.Real != p.Abs
-	v.DirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
-	if v.RealDiffers || v.DirsDiffer {
-		v.Real.set(p.Real, realCwd, realHome)
+	v.realDiffers = p.Real != p.Abs
+	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
+	if v.realDiffers || v.dirsDiffer {
+		v.real.set(p.Real, realCwd, realHome)
 	} else {
-		v.Real = v.Abs // the same path against the same folders (no link on the way)
+		v.real = v.Abs // the same path against the same folders (no link on the way)
 	}
-	if v.RealDiffers {
-		v.RealAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
+	if v.realDiffers {
+		v.realAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
 	} else {
-		v.RealAtCwd = PathView{}
+		v.realAtCwd = PathView{}
 	}
 }
 
@@ -94,9 +96,9 @@ func (c *Call) resolvedDirs() (cwd, home string) {
 	return c.RealCwd, c.RealHome
 }
 
-// endWord packs the last (up to eight) bytes of s into a word, the last
-// byte lowest: when s ends with t, endWord(s)&endMask(len(t)) ==
-// endWord(t).
+// EndWord packs the last (up to eight) bytes of s into a word, the last
+// byte lowest: when s ends with t, EndWord(s) masked to its low len(t)
+// bytes is EndWord(t).
 func EndWord(s string) uint64 {
 	if n := len(s); n >= 8 { // one load (the compiler joins the bytes)
 		s = s[n-8:]
@@ -110,7 +112,7 @@ func EndWord(s string) uint64 {
 	return w
 }
 
-// EndWord is the word of the last bytes of the call's path (endWord) for
+// EndWord is the word of the last bytes of the call's path (EndWord) for
 // EndTest.Rejects, worked out in Prepare; ok is false when that test does
 // not apply to the call (not one path of a file tool).
 func (c *Call) EndWord() (w uint64, ok bool) {
@@ -120,10 +122,11 @@ func (c *Call) EndWord() (w uint64, ok bool) {
 	return c.Views.AbsEnd, true
 }
 
-// fileRejects turns cannotMatchFile on (the tests compare matches without it).
+// FileRejects turns matcher's end and name tests of a file call on (the
+// tests compare matches without them).
 var FileRejects = true
 
-// lacks reports whether no name the path goes by holds need.
+// Lacks reports whether no name the path goes by holds need.
 func (v *PathViews) Lacks(need string) bool {
-	return !strings.Contains(v.Abs.Abs, need) && (!v.RealDiffers || !strings.Contains(v.Real.Abs, need))
+	return !strings.Contains(v.Abs.Abs, need) && (!v.realDiffers || !strings.Contains(v.real.Abs, need))
 }
