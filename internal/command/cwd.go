@@ -462,10 +462,10 @@ func (c *Call) CwdDirs() (dirs [3]string, n int, ok bool) {
 		return dirs, 0, false
 	}
 	add := func(pv *PathView) {
-		if pv.NoCwd || pv.CwdRel == "\x00" {
+		if pv.noCwd || pv.cwdRel == "\x00" {
 			return // outside: no rule anchored in a folder below it matches
 		}
-		dir := pv.CwdRel[:strings.LastIndexByte(pv.CwdRel, '/')+1]
+		dir := pv.cwdRel[:strings.LastIndexByte(pv.cwdRel, '/')+1]
 		for _, have := range dirs[:n] {
 			if have == dir {
 				return
@@ -475,11 +475,11 @@ func (c *Call) CwdDirs() (dirs [3]string, n int, ok bool) {
 		n++
 	}
 	add(&v.Abs)
-	if v.RealDiffers || v.DirsDiffer { // else real is abs (fill)
-		add(&v.Real)
+	if v.realDiffers || v.dirsDiffer { // else real is abs (fill)
+		add(&v.real)
 	}
-	if v.RealDiffers {
-		add(&v.RealAtCwd)
+	if v.realDiffers {
+		add(&v.realAtCwd)
 	}
 	return dirs, n, true
 }

@@ -195,7 +195,7 @@ const maxNamedEntries = 20000
 // namedEntries returns the existing entries below p (p itself included)
 // whose name p may stand for, as paths relative to p, once per call; over
 // is set when the folder holds more entries than are looked at.
-func (c *Call) NamedEntries(p *Path) (rels []string, over bool) {
+func (c *Call) namedEntries(p *Path) (rels []string, over bool) {
 	type result struct {
 		rels []string
 		over bool

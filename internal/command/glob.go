@@ -11,7 +11,7 @@ import (
 	"github.com/gobwas/glob"
 )
 
-// pathGlob is a compiled path pattern. Matching runs on Go's regexp (RE2),
+// PathGlob is a compiled path pattern. Matching runs on Go's regexp (RE2),
 // whose time is linear in the path: the glob library backtracks, and a
 // pattern with several ** against a path of a few hundred folders takes
 // seconds to minutes (O(n^k) for k stars). The regexp is a translation of
@@ -36,7 +36,7 @@ func (p *PathGlob) regexp() *regexp.Regexp {
 }
 
 // Match reports whether the subject matches the pattern. It passes first
-// over a subject that lacks the pattern's literal end or run; matchFull is
+// over a subject that lacks the pattern's literal end or run; MatchFull is
 // its slow twin, which does not.
 func (p *PathGlob) Match(s string) bool {
 	if !strings.HasSuffix(s, p.Tail) || !strings.Contains(s, p.Need) {
@@ -45,7 +45,7 @@ func (p *PathGlob) Match(s string) bool {
 	return p.MatchFull(s)
 }
 
-// matchFull matches the subject against the whole pattern, without the
+// MatchFull matches the subject against the whole pattern, without the
 // cheap tests of Match (the reference the tests hold Match to).
 func (p *PathGlob) MatchFull(s string) bool {
 	if !utf8.ValidString(s) && strings.ContainsRune(p.Text, utf8.RuneError) {
@@ -140,10 +140,10 @@ func literalTail(p string) string {
 	return tail
 }
 
-// maxGlobFallback bounds the subjects the backtracking glob library sees.
+// MaxGlobFallback bounds the subjects the backtracking glob library sees.
 const MaxGlobFallback = 256
 
-// compileGlob compiles p with '/' as separator in globstar mode, so that
+// CompileGlob compiles p with '/' as separator in globstar mode, so that
 // "**/" may also match no folder at all (src/**/*.ts matches src/a.ts).
 func CompileGlob(p string) (*PathGlob, error) {
 	if !utf8.ValidString(p) {

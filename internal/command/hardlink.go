@@ -2,6 +2,7 @@ package command
 
 import (
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -31,8 +32,51 @@ type fileStat struct {
 	Dev, Inode uint64
 }
 
+// LinkedBy reports whether p is a hard link to a file the literal pattern
+// pt (one without glob characters: Lit is all of it) names, other than p
+// itself; a folder p writes into is not one.
+func (pt *PathPattern) LinkedBy(p *Path, c *Call) bool {
+	if p.Inside() || p.Real == "" {
+		return false
+	}
+	cand := c.statOf(p)
+	if !cand.Regular || cand.Nlink < 2 {
+		return false
+	}
+	for _, t := range pt.linkTargets(p, c) {
+		if t == p.Real || t == p.Abs {
+			continue
+		}
+		if ts := c.statFile(t); ts.Regular && ts.Dev == cand.Dev && ts.Inode == cand.Inode {
+			return true
+		}
+	}
+	return false
+}
+
+// linkTargets are the files the literal pattern pt names, for the
+// comparison with a hard-linked candidate p.
+func (pt *PathPattern) linkTargets(p *Path, c *Call) []string {
+	switch {
+	case pt.AnyBase:
+		out := []string{JoinDir(c.Env.Cwd, pt.Lit), JoinDir(filepath.Dir(p.Abs), pt.Lit)}
+		if d := filepath.Dir(p.Real); d != filepath.Dir(p.Abs) {
+			out = append(out, JoinDir(d, pt.Lit))
+		}
+		return out
+	case pt.Anchor == AnchorCwd:
+		return []string{JoinDir(c.Env.Cwd, pt.Lit)}
+	case pt.Anchor == AnchorHome:
+		if c.Env.Home == "" {
+			return nil
+		}
+		return []string{JoinDir(c.Env.Home, pt.Lit)}
+	}
+	return []string{pt.Lit}
+}
+
 // statFile stats name (following symlinks) once per call.
-func (c *Call) StatFile(name string) fileStat {
+func (c *Call) statFile(name string) fileStat {
 	if v, ok := c.stats.Load(name); ok {
 		return v.(fileStat)
 	}
@@ -46,11 +90,11 @@ func (c *Call) StatFile(name string) fileStat {
 
 // statOf is statFile of p.Real, or what resolving p found there when that
 // looked it up already.
-func (c *Call) StatOf(p *Path) fileStat {
+func (c *Call) statOf(p *Path) fileStat {
 	if p.looked != nil {
 		return *p.looked
 	}
-	return c.StatFile(p.Real)
+	return c.statFile(p.Real)
 }
 
 // fileStatOf is what fi says as far as hard links go.

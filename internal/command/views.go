@@ -23,7 +23,7 @@ func within(p, dir string) bool {
 // relSubject is abs as a pattern anchored at dir reads it: relative to dir,
 // "" for dir itself, "\x00" outside it (where only the any-depth base-name
 // form may match).
-func RelSubject(abs, dir string) string {
+func relSubject(abs, dir string) string {
 	if abs == dir {
 		return ""
 	}
@@ -33,62 +33,72 @@ func RelSubject(abs, dir string) string {
 	return "\x00"
 }
 
-// pathView is one reading of a path: absolute, and as patterns anchored at
-// the working folder see it ("-" when that folder is unknown); the home
-// folder's reading is worked out by the few rules anchored there
-// (matchView), not for every call.
+// PathView is one reading of a path: absolute, and as patterns anchored at
+// the working folder see it; the home folder's reading is worked out by
+// the few patterns anchored there (PathPattern.matchView), not for every
+// call.
 type PathView struct {
-	Abs, CwdRel, Home string
-	NoCwd, NoHome     bool
+	Abs           string
+	cwdRel, home  string
+	noCwd, noHome bool
 }
 
 // set makes v the reading of abs against cwd and home.
 func (v *PathView) set(abs, cwd, home string) {
-	v.Abs, v.Home, v.NoCwd, v.NoHome = abs, home, cwd == "", home == ""
-	v.CwdRel = ""
-	if !v.NoCwd {
-		v.CwdRel = RelSubject(abs, cwd)
+	v.Abs, v.home, v.noCwd, v.noHome = abs, home, cwd == "", home == ""
+	v.cwdRel = ""
+	if !v.noCwd {
+		v.cwdRel = relSubject(abs, cwd)
 	}
 }
 
-// pathViews are the readings of a call's Path that matchPath tries, worked
-// out once per call rather than once per rule: the path as written against
-// the working and home folders, its target against their resolved forms,
-// and its target against the folders as written.
+// PathViews are the readings of a call's Path that path patterns try
+// (PathPattern.SpellsAll, NamesSome), worked out once per call rather than
+// once per rule: the path as written against the working and home folders,
+// its target against their resolved forms, and its target against the
+// folders as written.
 type PathViews struct {
-	Abs, Real, RealAtCwd PathView
-	AbsEnd               uint64 // endWord(abs.abs), for cannotEnd
-	RealDiffers          bool   // Real != Abs
-	DirsDiffer           bool   // the resolved working or home folder differs from the written one
+	Abs             PathView
+	real, realAtCwd PathView
+	AbsEnd          uint64 // EndWord(Abs.Abs), for matcher's end test
+	realDiffers     bool   // real != Abs
+	dirsDiffer      bool   // the resolved working or home folder differs from the written one
 }
 
 // fill works out the readings of p, a path of c.
 func (v *PathViews) fill(p *Path, c *Call) {
-	realCwd, realHome := c.RealCwd, c.RealHome
-	if realCwd == "" {
-		realCwd, realHome = c.Env.Cwd, c.Env.Home
-	}
+	realCwd, realHome := c.resolvedDirs()
 	// field by field: v may be part of a larger object (fileCall), and
 	// a whole-struct copy into it costs a barrier per pointer
 	v.Abs.set(p.Abs, c.Env.Cwd, c.Env.Home)
 	v.AbsEnd = EndWord(p.Abs)
-	v.RealDiffers = p.Real != p.Abs
-	v.DirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
-	if v.RealDiffers || v.DirsDiffer {
-		v.Real.set(p.Real, realCwd, realHome)
+	v.realDiffers = p.Real != p.Abs
+	v.dirsDiffer = realCwd != c.Env.Cwd || realHome != c.Env.Home
+	if v.realDiffers || v.dirsDiffer {
+		v.real.set(p.Real, realCwd, realHome)
 	} else {
-		v.Real = v.Abs // the same path against the same folders (no link on the way)
+		v.real = v.Abs // the same path against the same folders (no link on the way)
 	}
-	if v.RealDiffers {
-		v.RealAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
+	if v.realDiffers {
+		v.realAtCwd.set(p.Real, c.Env.Cwd, c.Env.Home)
 	} else {
-		v.RealAtCwd = PathView{}
+		v.realAtCwd = PathView{}
 	}
 }
 
-// endWord packs the last (up to eight) bytes of s into a word, the last
-// byte lowest: when s ends with t, endWord(s)&endMask(len(t)) ==
-// endWord(t).
+// resolvedDirs are the working and home folders resolved, as the call's
+// targets are read against them: the folders as written when the call
+// does not know them resolved.
+func (c *Call) resolvedDirs() (cwd, home string) {
+	if c.RealCwd == "" {
+		return c.Env.Cwd, c.Env.Home
+	}
+	return c.RealCwd, c.RealHome
+}
+
+// EndWord packs the last (up to eight) bytes of s into a word, the last
+// byte lowest: when s ends with t, EndWord(s) masked to its low len(t)
+// bytes is EndWord(t).
 func EndWord(s string) uint64 {
 	if n := len(s); n >= 8 { // one load (the compiler joins the bytes)
 		s = s[n-8:]
@@ -102,7 +112,7 @@ func EndWord(s string) uint64 {
 	return w
 }
 
-// EndWord is the word of the last bytes of the call's path (endWord) for
+// EndWord is the word of the last bytes of the call's path (EndWord) for
 // EndTest.Rejects, worked out in Prepare; ok is false when that test does
 // not apply to the call (not one path of a file tool).
 func (c *Call) EndWord() (w uint64, ok bool) {
@@ -112,10 +122,11 @@ func (c *Call) EndWord() (w uint64, ok bool) {
 	return c.Views.AbsEnd, true
 }
 
-// fileRejects turns cannotMatchFile on (the tests compare matches without it).
+// FileRejects turns matcher's end and name tests of a file call on (the
+// tests compare matches without them).
 var FileRejects = true
 
-// lacks reports whether no name the path goes by holds need.
+// Lacks reports whether no name the path goes by holds need.
 func (v *PathViews) Lacks(need string) bool {
-	return !strings.Contains(v.Abs.Abs, need) && (!v.RealDiffers || !strings.Contains(v.Real.Abs, need))
+	return !strings.Contains(v.Abs.Abs, need) && (!v.realDiffers || !strings.Contains(v.real.Abs, need))
 }

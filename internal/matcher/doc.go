@@ -27,8 +27,8 @@
 // known at run time when its last name could match (matchlost.go).
 //
 // A deny or ask rule naming a literal path also fires on a hard link to
-// that file made earlier (same device and inode; matchlinks.go), at the
-// cost of one stat per path per call.
+// that file made earlier (same device and inode; command/hardlink.go), at
+// the cost of one stat per path per call.
 //
 // Hosts are compared in one canonical spelling (command.NormHost): numeric
 // hosts read as the WHATWG URL parser reads them, IPv6 in brackets. A

@@ -3,6 +3,8 @@ package matcher
 import (
 	"path/filepath"
 	"strings"
+
+	"vibing/internal/command"
 )
 
 // NamesFile reports whether a path rule (Read(...), Edit(...)) names the
@@ -11,7 +13,7 @@ import (
 // cwd and home anchor relative and ~ patterns. Other rules name no file.
 // The sandbox uses it to find the files a Read deny rule hides.
 func (r *Rule) NamesFile(abs, cwd, home string) bool {
-	return r != nil && r.kind == kindPath && r.matchAbs(abs, cwd, home, DenyList)
+	return r != nil && r.kind == kindPath && r.pat.Names(abs, cwd, home)
 }
 
 // FileRoot is the folder below which every file a path rule names lies
@@ -24,10 +26,10 @@ func (r *Rule) FileRoot(cwd, home string) (root string, anyDepth bool) {
 		return "", false
 	}
 	var base string
-	switch r.anchor {
-	case anchorCwd:
+	switch r.pat.Anchor {
+	case command.AnchorCwd:
 		base = cwd
-	case anchorHome:
+	case command.AnchorHome:
 		base = home
 	default:
 		base = "/"
@@ -35,11 +37,11 @@ func (r *Rule) FileRoot(cwd, home string) (root string, anyDepth bool) {
 	if base == "" {
 		return "", false
 	}
-	lit := r.lit
+	lit := r.pat.Lit
 	if i := strings.LastIndexByte(lit, '/'); i >= 0 {
 		lit = lit[:i]
 	} else {
 		lit = ""
 	}
-	return filepath.Join(base, lit), r.anyBase
+	return filepath.Join(base, lit), r.pat.AnyBase
 }

@@ -55,8 +55,8 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 			}
 		} else if r.cannotName(c.Views) {
 			// no name the call's path goes by can match: a literal
-			// rule still follows hard links to its file (matchViews)
-			return r.literal && r.toolApplies(c, list) && r.hardLinked(c.Path, c)
+			// rule still follows hard links to its file (matchPath)
+			return r.literal && r.toolApplies(c, list) && r.pat.LinkedBy(c.Path, c)
 		}
 	}
 	switch r.kind {
@@ -215,8 +215,8 @@ func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) 
 			if (!readRule && !p.MayWrite) || (readRule && p.Meta) {
 				continue
 			}
-			if p.Tree && readRule && r.anyBase {
-				if r.holds(p, c) {
+			if p.Tree && readRule && r.pat.AnyBase {
+				if r.pat.NamedInTree(p) {
 					return true, say("it reads all of %s, which holds a file the rule names", p)
 				}
 				continue
@@ -635,10 +635,10 @@ func writeAllowed(rules []*Rule, c *command.Call, w *command.Path) bool {
 // holds a glob character, an absolute, home or any-depth pattern, and a
 // literal path (a hard link to it may stand anywhere).
 func (r *Rule) CwdDir() string {
-	if r == nil || r.kind != kindPath || r.anchor != anchorCwd || r.literal || r.anyBase {
+	if r == nil || r.kind != kindPath || r.pat.Anchor != command.AnchorCwd || r.literal || r.pat.AnyBase {
 		return ""
 	}
-	return r.lit[:strings.LastIndexByte(r.lit, '/')+1]
+	return r.pat.Lit[:strings.LastIndexByte(r.pat.Lit, '/')+1]
 }
 
 // AppliesTo reports whether the rule may match a call of c's tool (not

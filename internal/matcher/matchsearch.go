@@ -50,7 +50,7 @@ func (r *Rule) matchSearch(c *command.Call, list List) bool {
 // reachesBelow reports whether a deny/ask Read rule names something below
 // a Grep's root.
 func (r *Rule) reachesBelow(c *command.Call, s *command.SearchScope, list List) bool {
-	if !r.anyBase {
+	if !r.pat.AnyBase {
 		base := r.literalBase(c)
 		if base == "" {
 			return false
@@ -84,17 +84,17 @@ func (r *Rule) reachesBelow(c *command.Call, s *command.SearchScope, list List) 
 // "/**/.env" → "/", "**/*.pem" → <cwd>.
 func (r *Rule) literalBase(c *command.Call) string {
 	var dir string
-	switch r.anchor {
-	case anchorCwd:
+	switch r.pat.Anchor {
+	case command.AnchorCwd:
 		dir = c.Env.Cwd
-	case anchorHome:
+	case command.AnchorHome:
 		dir = c.Env.Home
 	}
-	if r.anchor != anchorRoot && dir == "" {
+	if r.pat.Anchor != command.AnchorRoot && dir == "" {
 		return ""
 	}
-	lit := r.lit
-	if len(r.globs) == 0 || lit != r.globs[0].Text {
+	lit := r.pat.Lit
+	if len(r.pat.Globs) == 0 || lit != r.pat.Globs[0].Text {
 		// a wildcard follows: keep the complete folders before it
 		if i := strings.LastIndexByte(lit, '/'); i >= 0 {
 			lit = lit[:i]
@@ -103,9 +103,9 @@ func (r *Rule) literalBase(c *command.Call) string {
 		}
 	}
 	switch {
-	case r.anchor == anchorRoot && lit == "":
+	case r.pat.Anchor == command.AnchorRoot && lit == "":
 		return "/"
-	case r.anchor == anchorRoot:
+	case r.pat.Anchor == command.AnchorRoot:
 		return filepath.Clean(lit)
 	case lit == "":
 		return dir

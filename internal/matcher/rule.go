@@ -54,7 +54,6 @@ type Rule struct {
 	tail    string // the literal end of every path the pattern matches
 	need    string // a literal run every path the pattern, or what lies below it, holds
 	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
-	ref     bool   // the slow twin (ParseReferenceRule): none of the cheap tests above
 
 	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
 	Arg  string // the argument inside the parentheses, as written; "" for bare rules
@@ -74,12 +73,9 @@ type Rule struct {
 	wildBare string
 	wildNeed string // what every text a wildcard rule matches starts with (the text before its first '*')
 
-	// paths
-	anchor  pathAnchor
-	globs   []*command.PathGlob // the pattern
-	below   []*command.PathGlob // the same with "/**" appended: what lies below a match (deny/ask)
-	lit     string              // the pattern's literal start: a subject without it cannot match
-	anyBase bool                // no "/" in the pattern: deny/ask match the base name at any depth
+	// paths: the pattern and its anchor (deny and ask read what it names,
+	// allow what it spells)
+	pat command.PathPattern
 
 	// domains
 	host     string
@@ -88,14 +84,6 @@ type Rule struct {
 
 	re *regexp2.Regexp
 }
-
-type pathAnchor int
-
-const (
-	anchorCwd  pathAnchor = iota // relative: below the working directory
-	anchorRoot                   // /abs, //abs
-	anchorHome                   // ~/x
-)
 
 // HasArg reports whether the rule has an argument (is narrower than the whole tool).
 func (r *Rule) HasArg() bool { return r.Arg != "" }
@@ -119,7 +107,7 @@ func ParseReferenceRule(text string) (*Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.ref = true
+	r.pat.Full = true
 	r.tail, r.need, r.tailEnd, r.tailMsk = "", "", 0, 0 // nothing is passed over
 	return r, nil
 }
@@ -289,27 +277,27 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	r.Text = info.Name + "(" + p + ")"
 	switch {
 	case strings.HasPrefix(p, "//"):
-		r.anchor, p = anchorRoot, "/"+strings.TrimLeft(p, "/")
+		r.pat.Anchor, p = command.AnchorRoot, "/"+strings.TrimLeft(p, "/")
 	case strings.HasPrefix(p, "/"):
-		r.anchor = anchorRoot
+		r.pat.Anchor = command.AnchorRoot
 	case p == "~" || strings.HasPrefix(p, "~/"):
-		r.anchor, p = anchorHome, strings.TrimPrefix(strings.TrimPrefix(p, "~"), "/")
+		r.pat.Anchor, p = command.AnchorHome, strings.TrimPrefix(strings.TrimPrefix(p, "~"), "/")
 	default:
-		r.anchor = anchorCwd
+		r.pat.Anchor = command.AnchorCwd
 		for strings.HasPrefix(p, "./") {
 			p = p[2:]
 		}
 		if p == "." {
 			p = ""
 		}
-		r.anyBase = p != "" && !strings.Contains(p, "/")
+		r.pat.AnyBase = p != "" && !strings.Contains(p, "/")
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == ".." {
 			return ruleErr(text, info.Example, "a path pattern may not contain '..'; write the absolute path (/abs/** or ~/x)")
 		}
 	}
-	if r.anchor == anchorRoot {
+	if r.pat.Anchor == command.AnchorRoot {
 		p = strings.TrimRight(p, "/")
 		if p == "" {
 			p = "/"
@@ -317,24 +305,24 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	} else {
 		p = strings.TrimRight(p, "/")
 	}
-	r.lit = p
+	r.pat.Lit = p
 	if i := strings.IndexAny(p, `*?[{\`); i >= 0 {
-		r.lit = p[:i]
+		r.pat.Lit = p[:i]
 	}
-	r.literal = r.lit == p && p != "" && p != "/"
+	r.literal = r.pat.Lit == p && p != "" && p != "/"
 	var err error
-	if r.globs, err = compileGlobs(p); err != nil {
+	if r.pat.Globs, err = compileGlobs(p); err != nil {
 		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)
 	}
-	if len(r.globs) == 1 {
-		r.tail, r.need = r.globs[0].Tail, r.globs[0].Need
+	if len(r.pat.Globs) == 1 {
+		r.tail, r.need = r.pat.Globs[0].Tail, r.pat.Globs[0].Need
 		r.tailEnd, r.tailMsk = command.EndWord(r.tail), endMask(len(r.tail))
 	}
 	below := p + "/**"
 	if p == "" || p == "/" {
 		below = p + "**"
 	}
-	if r.below, err = compileGlobs(below); err != nil {
+	if r.pat.Below, err = compileGlobs(below); err != nil {
 		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)
 	}
 	return nil

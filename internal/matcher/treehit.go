@@ -1,11 +1,6 @@
 package matcher
 
-import (
-	"io/fs"
-	"path/filepath"
-
-	"vibing/internal/command"
-)
+import "vibing/internal/command"
 
 // A Read deny rule may fire on a Bash line only because one of its
 // commands reads a folder whole (grep -r x ., tar c .) that holds a file
@@ -43,15 +38,15 @@ func (r *Rule) TreeHit(c *command.Call, list List) string {
 			continue
 		}
 		var hit bool
-		if p.Tree && r.anyBase {
-			hit = r.holds(p, c)
+		if p.Tree && r.pat.AnyBase {
+			hit = r.pat.NamedInTree(p)
 		} else {
 			hit = r.matchPath(p, c, list)
 		}
 		if !hit {
 			continue
 		}
-		if !p.Tree || r.NamesAllBelow(p, c) {
+		if !p.Tree || r.pat.NamesAllBelow(p, c) {
 			return ""
 		}
 		if dir == "" {
@@ -71,46 +66,5 @@ func (r *Rule) NamesAllBelow(p *command.Path, c *command.Call) bool {
 	if r == nil || r.kind != kindPath || p == nil {
 		return false
 	}
-	realCwd, realHome := c.RealCwd, c.RealHome
-	if realCwd == "" {
-		realCwd, realHome = c.Env.Cwd, c.Env.Home
-	}
-	return r.matchAbs(command.JoinDir(p.Abs, "\x00x"), c.Env.Cwd, c.Env.Home, DenyList) ||
-		(p.Real != "" && r.matchAbs(command.JoinDir(p.Real, "\x00x"), realCwd, realHome, DenyList))
-}
-
-// holds reports whether the folder p, which a command reads whole, holds a
-// file or folder the any-depth rule r names. The folders .git and
-// node_modules are not looked into (a limit the README states); a folder
-// too large to look through counts as holding one.
-func (r *Rule) holds(p *command.Path, c *command.Call) bool {
-	n := 0
-	found := false
-	for _, root := range []string{p.Abs, p.Real} {
-		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			n++
-			if n > command.MaxTreeEntries {
-				found = true
-				return filepath.SkipAll
-			}
-			name := d.Name()
-			for _, g := range r.globs {
-				if r.globMatch(g, name) {
-					found = true
-					return filepath.SkipAll
-				}
-			}
-			if d.IsDir() && path != root && (name == ".git" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		})
-		if found || p.Real == p.Abs {
-			break
-		}
-	}
-	return found
+	return r.pat.NamesAllBelow(p, c)
 }
