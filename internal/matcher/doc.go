@@ -24,7 +24,8 @@
 // deny and ask rule that could apply fires on, and the Hit of the match
 // (Rule.HowMatched, hit.go) says why.
 // A file rule fires on a relative operand after a cd to a folder only
-// known at run time when its last name could match (matchlost.go).
+// known at run time when its last name (lastname.go) could match the
+// operand's (command.Call.UnseenFor).
 //
 // A deny or ask rule naming a literal path also fires on a hard link to
 // that file made earlier (same device and inode; command/hardlink.go), at
