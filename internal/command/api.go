@@ -172,6 +172,10 @@ type Call struct {
 	// tool itself or from Bash allow rules that cover the command. nil for
 	// every other call (Bash itself included).
 	BashView *Call
+	// Cut is what a set of rules may be cut down by for this call, worked
+	// out in Prepare (not for the slow twin: PrepareReference leaves it
+	// zero, and a zero Cut cuts nothing).
+	Cut Cut
 
 	action   string     // Action(), worked out once in Prepare
 	owner    *fileCall  // the file call this is part of, for Release; nil for other calls
@@ -217,4 +221,19 @@ func (c *Call) Action() string {
 		return c.action // Prepare worked it out; Tool and Detail do not change after it
 	}
 	return "tool:" + c.Tool + ":" + c.Detail
+}
+
+// Cut holds the keys a rule set is cut down by for one call: a rule that
+// speaks of none of them cannot match it (session's index keeps a cut set
+// per key).
+type Cut struct {
+	// Keys are a Bash line's command keys (CommandKeys); KeysOK says
+	// cutting by them is sound.
+	Keys   []string
+	KeysOK bool
+	// Dirs[:N] are the folders of a file tool's one path (CwdDirs); DirsOK
+	// says cutting by them is sound.
+	Dirs   [3]string
+	N      int
+	DirsOK bool
 }

@@ -61,6 +61,7 @@ type bashCall struct {
 	writes [1]Path
 	mods   [2]Path
 	acts   [1]string // backing of Call.actions
+	keys   [8]string // backing of Call.Cut.Keys
 	rare   cmdRare   // the rare parts of the first command with redirections (shellWalker.setMore)
 	// rareUsed: rare belongs to a command
 	rareUsed bool
@@ -85,7 +86,7 @@ func (bc *bashCall) reset() {
 	if bc.rareUsed {
 		bc.rare, bc.rareUsed = cmdRare{}, false
 	}
-	bc.slab, bc.acts = [8]string{}, [1]string{}
+	bc.slab, bc.acts, bc.keys = [8]string{}, [1]string{}, [8]string{}
 	bc.walker = shellWalker{}
 	bc.Call = Call{}
 }
@@ -218,6 +219,10 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 		fc.views.fill(c.Path, c)
 		c.Views = &fc.views
 		c.FileViews = c.Err == nil && !IsSearch(c.Tool)
+		c.Cut.Dirs, c.Cut.N, c.Cut.DirsOK = c.CwdDirs()
+	}
+	if c.bash != nil && !ref {
+		c.Cut.Keys, c.Cut.KeysOK = c.CommandKeys(c.bash.keys[:0])
 	}
 	if c.RunsCommand {
 		cmd := c.RunCommand

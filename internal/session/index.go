@@ -105,8 +105,8 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 	if c.Tool == "Bash" {
 		return s.forCommands(c)
 	}
-	dirs, n, ok := c.CwdDirs()
-	if !ok {
+	dirs, n := c.Cut.Dirs, c.Cut.N
+	if !c.Cut.DirsOK {
 		return s
 	}
 	return s.cutBy(folderKey(dirs[:n]), func(r *rule, list matcher.List) bool {
@@ -160,9 +160,8 @@ func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) 
 // name) stays, in its order. The cut depends only on the rules and the
 // line's command names, and is kept per set of names like forCall's.
 func (s *ruleSet) forCommands(c *command.Call) *ruleSet {
-	var buf [8]string
-	keys, ok := c.CommandKeys(buf[:0])
-	if !ok {
+	keys := c.Cut.Keys
+	if !c.Cut.KeysOK {
 		return s
 	}
 	var kb [128]byte

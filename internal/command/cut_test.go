@@ -1,0 +1,49 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestCutIsTheAnswersOfPrepare: the keys and folders a rule set is cut by
+// are worked out in Prepare and equal what CommandKeys and CwdDirs answer
+// on the call; the slow twin's calls have none (a zero Cut cuts nothing).
+func TestCutIsTheAnswersOfPrepare(t *testing.T) {
+	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
+	if err := os.MkdirAll(filepath.Join(env.Cwd, "src/pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tool  string
+		input map[string]any
+	}{
+		{"Bash", map[string]any{"command": "npm test && git status | grep -v foo > /dev/null"}},
+		{"Bash", map[string]any{"command": "./scripts/build.sh x; /usr/bin/env python3 -c 'print(1)'"}},
+		{"Bash", map[string]any{"command": "a; b; c; d; e; f; g; h; i; j"}}, // more keys than the call keeps room for
+		{"Bash", map[string]any{"command": "eval \"$X\""}},                 // unseen: no cut
+		{"Bash", map[string]any{"command": "echo ${"}},                     // does not parse: no cut
+		{"Edit", map[string]any{"file_path": "src/pkg/x.go"}},
+		{"Read", map[string]any{"file_path": "/etc/hosts"}},
+		{"Grep", map[string]any{"pattern": "x", "path": "src"}}, // a search: no cut
+		{"WebFetch", map[string]any{"url": "https://example.org/"}},
+	} {
+		c := Prepare(tc.tool, tc.input, env)
+		keys, keysOK := c.CommandKeys(nil)
+		dirs, n, dirsOK := c.CwdDirs()
+		got := slices.Clone(c.Cut.Keys)
+		slices.Sort(got)
+		slices.Sort(keys)
+		if c.Cut.KeysOK != keysOK || !slices.Equal(got, keys) {
+			t.Errorf("%s %v: Cut.Keys %q (%v), CommandKeys %q (%v)", tc.tool, tc.input, got, c.Cut.KeysOK, keys, keysOK)
+		}
+		if c.Cut.DirsOK != dirsOK || c.Cut.N != n || c.Cut.Dirs != dirs {
+			t.Errorf("%s %v: Cut.Dirs %q[:%d] (%v), CwdDirs %q[:%d] (%v)", tc.tool, tc.input, c.Cut.Dirs, c.Cut.N, c.Cut.DirsOK, dirs, n, dirsOK)
+		}
+		Release(c)
+		if r := PrepareReference(tc.tool, tc.input, env); r.Cut.KeysOK || r.Cut.DirsOK || r.Cut.Keys != nil {
+			t.Errorf("%s %v: the slow twin's call has a cut %+v", tc.tool, tc.input, r.Cut)
+		}
+	}
+}
