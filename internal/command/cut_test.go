@@ -22,8 +22,8 @@ func TestCutIsTheAnswersOfPrepare(t *testing.T) {
 		{"Bash", map[string]any{"command": "npm test && git status | grep -v foo > /dev/null"}},
 		{"Bash", map[string]any{"command": "./scripts/build.sh x; /usr/bin/env python3 -c 'print(1)'"}},
 		{"Bash", map[string]any{"command": "a; b; c; d; e; f; g; h; i; j"}}, // more keys than the call keeps room for
-		{"Bash", map[string]any{"command": "eval \"$X\""}},                 // unseen: no cut
-		{"Bash", map[string]any{"command": "echo ${"}},                     // does not parse: no cut
+		{"Bash", map[string]any{"command": "eval \"$X\""}},                  // unseen: no cut
+		{"Bash", map[string]any{"command": "echo ${"}},                      // does not parse: no cut
 		{"Edit", map[string]any{"file_path": "src/pkg/x.go"}},
 		{"Read", map[string]any{"file_path": "/etc/hosts"}},
 		{"Grep", map[string]any{"pattern": "x", "path": "src"}}, // a search: no cut

@@ -133,7 +133,8 @@ func Release(c *Call) {
 func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Call {
 	// one look-up in the tool table gives the canonical name, its lower
 	// case, the tool's facts and what the tool's input holds
-	info := tools.Find(tool)
+	facts := tools.FactsOf(tool, input)
+	info := facts.Info
 	var c *Call
 	var fc *fileCall
 	if info != nil && info.PathKey != "" {
@@ -150,7 +151,7 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 		c = new(Call)
 	}
 	c.Input, c.Env = input, env
-	c.setTool(tool, info)
+	c.setTool(facts)
 	canon := c.Tool
 	c.ref = ref
 	switch {
@@ -377,21 +378,13 @@ func compactJSON(v map[string]any) string {
 	return string(b)
 }
 
-// setTool fixes the facts of the call's tool, which the caller looked up
-// (info: tools.Find's answer for tool), once: its canonical name and what
-// the layers above read of it (see Call). The command a tool other than
-// Bash runs is read from c.Input, which is set.
-func (c *Call) setTool(tool string, info *tools.Info) {
-	if info != nil {
-		c.Tool, c.Lower = info.Name, info.LowerName()
-	} else {
-		c.Tool, _ = tools.Canonical(tool)
-		c.Lower = strings.ToLower(c.Tool)
-	}
-	c.Info, c.Level = info, tools.LevelIn(info)
-	c.Edits = info != nil && info.Edit
-	c.Key = tools.SameKeyLower(c.Lower)
-	c.RunCommand, c.RunsCommand = tools.CommandIn(info, c.Input)
+// setTool fixes the facts of the call's tool (f: tools.FactsOf's answer
+// for it and c.Input) once: what the layers above read of it (see Call).
+func (c *Call) setTool(f tools.Facts) {
+	c.Tool, c.Lower = f.Name, f.Lower
+	c.Info, c.Level, c.Key = f.Info, f.Level, f.Key
+	c.Edits = f.Info != nil && f.Info.Edit
+	c.RunCommand, c.RunsCommand = f.Command, f.RunsCommand
 }
 
 // Bare returns a call of tool with no input, its tool's facts fixed as
@@ -407,7 +400,7 @@ func Bare(tool string, env Env) *Call {
 }
 
 // findTool is setTool for a tool not looked up yet.
-func (c *Call) findTool(tool string) { c.setTool(tool, tools.Find(tool)) }
+func (c *Call) findTool(tool string) { c.setTool(tools.FactsOf(tool, nil)) }
 
 // lowerTool is the lower-cased tool name (also for a Call not made by Prepare).
 func (c *Call) LowerTool() string {

@@ -272,3 +272,32 @@ func SameKeyLower(lower string) string {
 	}
 	return lower
 }
+
+// Facts is what the table says of one call's tool, in one answer
+// (FactsOf): its entry, its canonical name and that name lower-cased, its
+// permission level, its name as Same compares names, and the shell command
+// the call runs, if it runs one (CommandIn).
+type Facts struct {
+	Info        *Info // nil for an unknown or MCP tool
+	Name, Lower string
+	Level       Level
+	Key         string
+	Command     string
+	RunsCommand bool
+}
+
+// FactsOf returns the facts of a call of the tool name with this input:
+// one look-up in the table.
+func FactsOf(name string, input map[string]any) Facts {
+	f := Facts{Info: Find(name)}
+	if in := f.Info; in != nil {
+		f.Name, f.Lower = in.Name, in.LowerName()
+	} else {
+		f.Name, _ = Canonical(name)
+		f.Lower = strings.ToLower(f.Name)
+	}
+	f.Level = LevelIn(f.Info)
+	f.Key = SameKeyLower(f.Lower)
+	f.Command, f.RunsCommand = CommandIn(f.Info, input)
+	return f
+}
