@@ -47,3 +47,33 @@ func TestCutIsTheAnswersOfPrepare(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareHow: each How prepares a call through a symlink as the entry
+// it names does (resolved or not, with or without the shortcuts).
+func TestPrepareHow(t *testing.T) {
+	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
+	target := filepath.Join(env.Home, "real.txt")
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(env.Cwd, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]any{"file_path": "link.txt"}
+	for _, tc := range []struct {
+		how      How
+		real     string
+		ref      bool
+		hasViews bool
+	}{
+		{How{}, target, false, true},
+		{How{Unresolved: true}, filepath.Join(env.Cwd, "link.txt"), false, true},
+		{How{Reference: true}, target, true, false},
+		{How{Reference: true, Unresolved: true}, target, true, false},
+	} {
+		c := PrepareHow("Read", in, env, tc.how)
+		if c.Path == nil || c.Path.Real != tc.real || c.ref != tc.ref || (c.Views != nil) != tc.hasViews {
+			t.Errorf("%+v: Real %v, reference %v, views %v; want %s, %v, %v", tc.how, c.Path, c.ref, c.Views != nil, tc.real, tc.ref, tc.hasViews)
+		}
+	}
+}

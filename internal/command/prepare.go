@@ -32,6 +32,17 @@ func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
 	return prepare(tool, input, env, false, false)
 }
 
+// How says how PrepareHow works a call out: Reference as PrepareReference
+// does (it wins over Unresolved), Unresolved as PrepareUnresolved does,
+// neither as Prepare does.
+type How struct{ Reference, Unresolved bool }
+
+// PrepareHow is Prepare, PrepareReference or PrepareUnresolved as how
+// says: one entry for a caller that chooses per call.
+func PrepareHow(tool string, input map[string]any, env Env, how How) *Call {
+	return prepare(tool, input, env, how.Reference || !how.Unresolved, how.Reference)
+}
+
 // fileCall is a Call together with the parts a call with a path holds,
 // so that preparing a file tool's call costs one allocation for all of
 // them, or none when Release gave one back.

@@ -422,10 +422,7 @@ func (e *Engine) Prepare(tool string, input map[string]any) *command.Call {
 
 // prepare is command.Prepare, or PrepareReference for the slow twin.
 func (e *Engine) prepare(tool string, input map[string]any, env command.Env) *command.Call {
-	if e.ref {
-		return command.PrepareReference(tool, input, env)
-	}
-	return command.Prepare(tool, input, env)
+	return command.PrepareHow(tool, input, env, command.How{Reference: e.ref})
 }
 
 // parseRule is matcher.ParseRule, or ParseReferenceRule for the slow twin.
