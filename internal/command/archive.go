@@ -13,6 +13,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"vibing/internal/patch"
 )
 
 // Reading the archives and patches a line unpacks or applies, so that the
@@ -23,9 +25,9 @@ import (
 // inside the folder".
 
 const (
-	MaxArchiveBytes  = 4 << 20  // the most of an archive or patch file read
-	maxUnpackedBytes = 32 << 20 // the most a compressed tar is unpacked to find its member names
-	MaxMembers       = 10000    // the most member names (or patch file names) read
+	MaxArchiveBytes  = 4 << 20        // the most of an archive or patch file read
+	maxUnpackedBytes = 32 << 20       // the most a compressed tar is unpacked to find its member names
+	MaxMembers       = patch.MaxNames // the most member names read (as many as a patch's file names)
 )
 
 var errTooBig = errors.New("more than is read")

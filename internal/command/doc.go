@@ -20,9 +20,9 @@
 // engine does not know, inline code that can start commands (inline.go,
 // coderisk.go), a variable that changes what runs. programs.go holds what
 // the engine knows of each program; effects.go is the one model of the
-// files a command writes, moves or deletes; extract.go and patchnames.go
+// files a command writes, moves or deletes; extract.go and internal/patch
 // the files archives and patches name; hosts.go and nettools.go the hosts
-// a line contacts (numeric hosts in one canonical spelling, ipaddr.go);
+// a line contacts (numeric hosts in one canonical spelling, internal/hostaddr);
 // search.go what Grep, Glob and LS read.
 //
 // A call's cost is bounded whatever its input: a Bash line over 256 KiB or

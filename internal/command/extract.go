@@ -8,7 +8,7 @@ import (
 // Archives unpacked and patches applied (tar x, unzip, patch, git apply,
 // git am) write names the line does not spell out. When the options are
 // all understood and the archive or patch file can be read (archive.go,
-// patchnames.go), the walk records the files it names; otherwise, as for
+// internal/patch), the walk records the files it names; otherwise, as for
 // any write of unknown names, "something inside the folder" (Path.inside).
 // What was read is trusted only if nothing else on the line may change
 // it first (settleExtracts).

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"vibing/internal/patch"
 	"vibing/internal/safefile"
 )
 
@@ -255,7 +256,7 @@ func (s *scriptWalk) patchNames(ex *Extraction, data []byte, env Env) (names, ch
 	if strings.Contains(text, "120000") {
 		return nil, nil, false // a symlink diff (mode 120000): a later diff may write through the link
 	}
-	pt, ok := ParsePatch(text)
+	pt, ok := patch.Parse(text)
 	if !ok {
 		return nil, nil, false
 	}

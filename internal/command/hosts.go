@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"vibing/internal/hostaddr"
 )
 
 // A WebFetch rule in the deny or ask list speaks about a host, and a Bash
@@ -268,7 +270,7 @@ func (s *hostScan) runTime(w string) {
 // host adds a host read from an argument; one that does not read as a host
 // makes the line unknown (the command would try to reach it).
 func (s *hostScan) host(h, w string) {
-	c, err := NormHost(h)
+	c, err := hostaddr.NormHost(h)
 	if err != nil {
 		s.dunno("%s would contact %q, which does not read as a host (%v)", s.name, w, err)
 		return
@@ -339,7 +341,7 @@ func addrHost(w string) (string, error) {
 	case strings.Count(h, ":") == 1:
 		h = h[:strings.IndexByte(h, ':')]
 	}
-	return NormHost(h)
+	return hostaddr.NormHost(h)
 }
 
 // addrArg reads a host argument: [user@]host[:port], or a URL.

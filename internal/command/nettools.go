@@ -2,6 +2,8 @@ package command
 
 import (
 	"strings"
+
+	"vibing/internal/hostaddr"
 )
 
 // The network commands whose arguments name the hosts they contact, each
@@ -351,7 +353,7 @@ func (s *hostScan) dnsArg(w string) {
 	case strings.HasPrefix(p, "@"):
 		s.addrArg(p[1:])
 	default:
-		if h, err := NormHost(p); err == nil {
+		if h, err := hostaddr.NormHost(p); err == nil {
 			s.add(h)
 		}
 	}
@@ -526,7 +528,7 @@ func (s *hostScan) gitRepo(w string, strict bool) {
 		if j := strings.LastIndexByte(h, '@'); j >= 0 {
 			h = h[j+1:]
 		}
-		if c, err := NormHost(h); err == nil {
+		if c, err := hostaddr.NormHost(h); err == nil {
 			s.add(c)
 		} else if strict {
 			s.host(h, w)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"vibing/internal/hostaddr"
 	"vibing/internal/tools"
 )
 
@@ -371,7 +372,7 @@ func urlHost(u *url.URL) (string, error) {
 	if strings.ContainsRune(h, ':') && !strings.HasPrefix(u.Host, "[") {
 		return "", fmt.Errorf("has the host %q: an IPv6 address in a URL stands in brackets", h)
 	}
-	host, err := NormHost(h)
+	host, err := hostaddr.NormHost(h)
 	if err != nil {
 		return "", fmt.Errorf("has the host %q, which is not a valid host name or IP address: %v", h, err)
 	}

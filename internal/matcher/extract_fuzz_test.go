@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vibing/internal/command"
+	"vibing/internal/patch"
 )
 
 // FuzzExtractReaders feeds the archive and patch readers arbitrary bytes:
@@ -22,7 +23,7 @@ func FuzzExtractReaders(f *testing.F) {
 		if ms, ok := command.ZipMembers(data); ok && len(ms) > 2*command.MaxMembers+4 {
 			t.Fatalf("zipMembers returned %d members", len(ms))
 		}
-		pt, ok := command.ParsePatch(string(data))
+		pt, ok := patch.Parse(string(data))
 		if !ok {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"vibing/internal/command"
+	"vibing/internal/hostaddr"
 	"vibing/internal/tools"
 )
 
@@ -247,7 +248,7 @@ func (r *Rule) matchHost(host string, list List) bool {
 		return true
 	}
 	if r.ip {
-		return list != AllowList && command.EmbeddedIPv4(host) == r.host
+		return list != AllowList && hostaddr.EmbeddedIPv4(host) == r.host
 	}
 	if !r.wildHost && list == AllowList {
 		return false

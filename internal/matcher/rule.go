@@ -8,6 +8,7 @@ import (
 	"github.com/dlclark/regexp2"
 
 	"vibing/internal/command"
+	"vibing/internal/hostaddr"
 	"vibing/internal/tools"
 )
 
@@ -351,18 +352,18 @@ func (r *Rule) compileDomain(text string, info tools.Info) error {
 		r.wildHost, h = true, h[2:]
 	}
 	bad := "/:@*? \t[]"
-	if command.IsIPv6Literal(h) {
+	if hostaddr.IsIPv6Literal(h) {
 		bad = "/@*? \t"
 	}
 	if h == "" || strings.ContainsAny(h, bad) {
 		return ruleErr(text, info.Example, "a WebFetch rule names a host (github.com), an IP address (10.0.0.1, [::1]) or a domain with its subdomains (*.example.org), without scheme, port or path")
 	}
-	host, err := command.NormHost(h)
+	host, err := hostaddr.NormHost(h)
 	if err != nil {
 		return ruleErr(text, info.Example, "the host is not a valid host name or IP address: %v", err)
 	}
 	r.host = host
-	r.ip = command.IsIPHost(host)
+	r.ip = hostaddr.IsIPHost(host)
 	if r.ip && r.wildHost {
 		return ruleErr(text, info.Example, "*. names the subdomains of a domain name; an IP address has none")
 	}

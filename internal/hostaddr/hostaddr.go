@@ -1,4 +1,8 @@
-package command
+// Package hostaddr brings a host name or address to the one spelling rules
+// and calls are compared in: IDNA names lower-cased and mapped, numeric
+// IPv4 forms (decimal, hex, octal, short) as dotted quads, IPv6 literals
+// canonical, and the IPv4 address an IPv6 one embeds.
+package hostaddr
 
 import (
 	"fmt"
@@ -146,7 +150,7 @@ func normIPv6(h string) (string, error) {
 	return "[" + a.String() + "]", nil
 }
 
-// isIPv6Literal reports whether a rule argument is an IPv6 address, with
+// IsIPv6Literal reports whether a rule argument is an IPv6 address, with
 // or without brackets (host:port is not).
 func IsIPv6Literal(h string) bool {
 	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
@@ -160,7 +164,7 @@ func IsIPv6Literal(h string) bool {
 // a.b.c.d through a NAT64 gateway.
 var nat64Prefix = netip.MustParsePrefix("64:ff9b::/96")
 
-// embeddedIPv4 returns the IPv4 address a canonical IPv6 host reaches
+// EmbeddedIPv4 returns the IPv4 address a canonical IPv6 host reaches
 // through NAT64 ("" for any other host); deny and ask rules for that IPv4
 // address fire on it too.
 func EmbeddedIPv4(host string) string {
@@ -175,12 +179,12 @@ func EmbeddedIPv4(host string) string {
 	return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}).String()
 }
 
-// isIPHost reports whether a canonical host is an IP address.
+// IsIPHost reports whether a canonical host is an IP address.
 func IsIPHost(h string) bool {
 	return strings.HasPrefix(h, "[") || (h != "" && endsInNumber(h))
 }
 
-// normHost brings a host to the one spelling rules and URLs are compared
+// NormHost brings a host to the one spelling rules and URLs are compared
 // in: lower-cased, trailing dot dropped, IDN converted to punycode, and an
 // IP address in its canonical form, read as the WHATWG URL parser reads it
 // (2852039166, 0xa9fea9fe and 127.1 are 169.254.169.254 and 127.0.0.1;

@@ -1,4 +1,8 @@
-package command
+// Package patch reads which files a patch changes (unified, context,
+// normal and ed diffs, git's extended headers, the mails git am reads),
+// from its header lines only, for the analysis of a line that applies one
+// (command's extract step: patch, git apply, git am).
+package patch
 
 import (
 	"path"
@@ -6,6 +10,10 @@ import (
 	"strconv"
 	"strings"
 )
+
+// MaxNames is the most file names of a patch read (a patch naming more is
+// not read: the caller keeps "some file inside the folder").
+const MaxNames = 10000
 
 // The files a patch changes, read from its header lines only: `--- a/x`,
 // `+++ b/x`, `*** x` (context diffs), `Index: x`, `diff --git a/x b/x`,
@@ -15,8 +23,8 @@ import (
 // looks like a header adds its names, wherever it stands: a name too many
 // is harmless, one too few is not.
 
-// patchGroup is one file's diff: the names its header gives.
-type patchGroup struct {
+// group is one file's diff: the names its header gives.
+type group struct {
 	names   []string // from ---/+++, ***/---, Index: and diff --git lines
 	renames []string // from rename/copy from/to lines (git strips one component less)
 	create  bool     // the diff creates the file
@@ -24,25 +32,25 @@ type patchGroup struct {
 	hunks   bool     // a hunk followed the header
 }
 
-// patchText is what a patch says about the files it changes.
-type patchText struct {
-	groups       []patchGroup
+// Text is what a patch says about the files it changes.
+type Text struct {
+	groups       []group
 	loose        []string // names on header-like lines inside hunks or leading text
 	looseRenames []string // the same, from rename/copy lines
 	asks         bool     // GNU patch may ask which file to patch (a hunk without a header, a context, normal or ed diff)
 }
 
-// parsePatch reads the header lines of a patch (or of the mails git am
+// Parse reads the header lines of a patch (or of the mails git am
 // reads). ok is false when a name does not parse or there are too many.
-func ParsePatch(text string) (pt patchText, ok bool) {
+func Parse(text string) (pt Text, ok bool) {
 	lines := strings.Split(text, "\n")
 	cur := -1
-	newGroup := func() *patchGroup {
-		pt.groups = append(pt.groups, patchGroup{})
+	newGroup := func() *group {
+		pt.groups = append(pt.groups, group{})
 		cur = len(pt.groups) - 1
 		return &pt.groups[cur]
 	}
-	group := func() *patchGroup {
+	group := func() *group {
 		if cur < 0 {
 			return newGroup()
 		}
@@ -58,7 +66,7 @@ func ParsePatch(text string) (pt patchText, ok bool) {
 		if !ok {
 			return pt, false
 		}
-		if count += len(names); count > MaxMembers {
+		if count += len(names); count > MaxNames {
 			return pt, false
 		}
 		next := ""
@@ -408,7 +416,7 @@ func stripLevels(name string) []string {
 // patchTargets lists the names a patch writes, stripped as the program
 // strips them: -pN (rename and copy lines one folder less, as git does),
 // or every level when GNU patch is given no -p (it keeps the base name).
-func (pt patchText) PatchTargets(strip int, given bool) []string {
+func (pt Text) PatchTargets(strip int, given bool) []string {
 	var out []string
 	add := func(n string, levels []int) {
 		if !given {
@@ -444,7 +452,7 @@ func (pt patchText) PatchTargets(strip int, given bool) []string {
 // mayAsk reports whether GNU patch (not in batch mode) may ask which file
 // to patch: for some diff none of the names its header gives exists and
 // it does not create the file. found lists the files it relies on.
-func (pt patchText) MayAsk(strip int, given bool, exists func(string) bool) (asks bool, found []string) {
+func (pt Text) MayAsk(strip int, given bool, exists func(string) bool) (asks bool, found []string) {
 	if pt.asks {
 		return true, nil
 	}
