@@ -107,6 +107,9 @@ func subcommandAlts(args []string) [][]string {
 		return nil
 	}
 	name := programName(args[0])
+	if name != "npm" && name != "cargo" {
+		return nil // no other program's subcommands are spelled out here
+	}
 	var out [][]string
 	for i := 1; i < len(args) && len(out) < 4; i++ {
 		w := args[i]

@@ -4,6 +4,7 @@ package command
 // internal/run. Keep the exported names and signatures stable.
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -63,6 +64,21 @@ func (c *Command) ArgsSame() bool {
 	return len(c.Args) == len(c.Words) && (len(c.Args) == 0 || &c.Args[0] == &c.Words[0])
 }
 
+// Lead is the one word a deny or ask command rule is tried against as the
+// command's first word, when there is only one: the command word holds no
+// "/" (no base name is tried besides it), no wrapper was seen through and
+// no other reading of the command (brace expansion, a runner's argument)
+// was added. "" when there are several, or for a command Prepare did not
+// walk; the matcher then tries them all.
+func (c *Command) Lead() string { return c.lead }
+
+// setLead sets Lead once the command is walked whole.
+func (c *Command) setLead() {
+	if len(c.Words) > 0 && c.ArgsSame() && len(c.More().Alts) == 0 && strings.IndexByte(c.Words[0], '/') < 0 {
+		c.lead = c.Words[0]
+	}
+}
+
 // Command is one simple command of a parsed Bash line.
 type Command struct {
 	Words    []string // words as the shell would run them, leading assignments stripped
@@ -78,8 +94,9 @@ type Command struct {
 	denyOnly    bool             // a command the engine supposes may run (an unknown program's argument): deny/ask rules only
 	node        *syntax.CallExpr // where the command stands in the parsed line
 
-	BraceOverflow bool // the braces expand past maxBraceWords: deny/ask treat the command as matching
-	ro, roKnown   bool // ReadOnly, once the line is walked (the guard and the autorun step both ask)
+	BraceOverflow bool   // the braces expand past maxBraceWords: deny/ask treat the command as matching
+	ro, roKnown   bool   // ReadOnly, once the line is walked (the guard and the autorun step both ask)
+	lead          string // Lead: the one first word a command rule is tried as, set by Prepare ("" = several, or not known)
 
 	Dirs     []string // the folders the command may run in (for the default rules); nil = the working folder
 	DirsFrom uint8    // 0: dirs are where the shell is; dirsUnknown: a cd went somewhere unknown; dirsFull: and the line named more folders than dirs holds

@@ -38,21 +38,51 @@ func (s *scriptWalk) runDirs(words []string) ([]string, uint8) {
 
 // redirTargets returns the files a command's redirections write and read.
 func (s *scriptWalk) redirTargets(redirs []*syntax.Redirect) (outs, ins []string) {
+	var n [3]int
 	for _, r := range redirs {
-		if r.Word == nil {
-			continue
-		}
-		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
-			syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+		n[redirUse(r)]++
+	}
+	// room cut from the words' slab: no allocation of their own for the
+	// few redirections a command has
+	if n[redirWrites] > 0 {
+		outs = s.w.wordSlice(n[redirWrites])
+	}
+	if n[redirReads] > 0 {
+		ins = s.w.wordSlice(n[redirReads])
+	}
+	for _, r := range redirs {
+		switch redirUse(r) {
+		case redirWrites:
 			v, _ := s.word(r.Word)
 			outs = append(outs, v)
-		case syntax.RdrIn:
+		case redirReads:
 			v, _ := s.word(r.Word)
 			ins = append(ins, v)
 		}
 	}
 	return outs, ins
+}
+
+// How a redirection uses the file its word names (redirUse).
+const (
+	redirOther  = iota // no word, or not a file it writes or reads (>&2, <<EOF)
+	redirWrites        // > x, >> x, <> x, >| x, &> x ...
+	redirReads         // < x
+)
+
+// redirUse tells whether r writes or reads the file its word names.
+func redirUse(r *syntax.Redirect) int {
+	if r.Word == nil {
+		return redirOther
+	}
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
+		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+		return redirWrites
+	case syntax.RdrIn:
+		return redirReads
+	}
+	return redirOther
 }
 
 // stdinFrom returns what a command's standard input is read from when

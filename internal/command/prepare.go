@@ -297,6 +297,7 @@ func prepareBash(c *Call) {
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
 		cmd.ro, cmd.roKnown = cmd.readOnly(), true
+		cmd.setLead()
 	}
 	// deny/ask regexes also see each command behind its wrappers
 	for i := range c.Commands {

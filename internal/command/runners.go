@@ -314,6 +314,9 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 // (git show HEAD:.env), scp's HOST:PATH, and KEY=VALUE or --opt=VALUE forms
 // of them.
 func (s *scriptWalk) hiddenPaths(w string) {
+	if strings.IndexAny(w, "@<:") < 0 {
+		return // (one pass over the word: each form below needs one of these)
+	}
 	if i := strings.LastIndexByte(w, '@'); i >= 0 && i+1 < len(w) {
 		v := w[i+1:]
 		if j := strings.IndexByte(v, ';'); j >= 0 {

@@ -75,8 +75,9 @@ func ParseBash(c *Call, line string) {
 	if bc := c.bash; bc != nil && bc.walker.c == nil {
 		// the line of a Bash call Prepare made: its walker and the first
 		// words of its commands are kept with the call
+		// (zero: a new call, or one reset gave back; see bashCall.reset)
 		w = &bc.walker
-		*w = shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH"), slab: bc.slab[:0]}
+		w.c, w.cdpath, w.slab = c, strings.Contains(line, "CDPATH"), bc.slab[:0]
 	} else {
 		w = &shellWalker{c: c, cdpath: strings.Contains(line, "CDPATH")}
 	}

@@ -89,7 +89,7 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 		}
 		for i := range c.Commands {
 			cmd := &c.Commands[i]
-			if cmd.BraceOverflow || r.denyCommand(cmd) || (!seenOnly && cmd.Unseen() != "") {
+			if cmd.BraceOverflow || !r.leadOther(cmd) && r.denyCommand(cmd) || (!seenOnly && cmd.Unseen() != "") {
 				return true
 			}
 		}
@@ -270,6 +270,18 @@ func (r *Rule) allowCommand(cmd *command.Command) bool {
 	default:
 		return wildMatch(r.wild, cmd.Text) || (r.wildBare != "" && cmd.Text == r.wildBare)
 	}
+}
+
+// leadOther reports that denyCommand is false for cmd without trying its
+// words: the rule's exact or prefix form fixes a first word, and the one
+// word cmd is tried as (Command.Lead) is another. The reference rule (pat.Full) tells
+// nothing this way (it tries every word list).
+func (r *Rule) leadOther(cmd *command.Command) bool {
+	if r.pat.Full || r.mode != bashExact && r.mode != bashPrefix || len(r.words) == 0 {
+		return false
+	}
+	l := cmd.Lead()
+	return l != "" && l != r.words[0]
 }
 
 // denyCommand reports whether a deny/ask Bash rule fires on one simple

@@ -282,7 +282,9 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 			case cand == "~" || strings.HasPrefix(cand, "~/"):
 				abs = filepath.Join(e.env.Home, cand[1:])
 			case !filepath.IsAbs(cand):
-				abs = filepath.Join(e.env.Cwd, cand)
+				if e.ref || !e.cwdNameTest().passes(cand) {
+					abs = filepath.Join(e.env.Cwd, cand)
+				} // else no such file is named so here: abs stays "", which classify passes over
 			default:
 				abs = filepath.Clean(cand)
 			}

@@ -99,6 +99,11 @@ type Engine struct {
 	hooks     []string
 	hooksOnce sync.Once
 
+	// what lets a word's path from the working folder go unbuilt when no
+	// file that runs code by itself can be named so (autorun_names.go)
+	cwdNames     cwdNames
+	cwdNamesOnce sync.Once
+
 	sw    Switches
 	notes []string // what the layers changed, for explain (a mode that lost, a bypass refused)
 
