@@ -77,3 +77,27 @@ func TestPrepareHow(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandKeysLeadTwin holds CommandKeys' pass for a command with one
+// first word (Command.Lead) to the keys read from every word list.
+func TestCommandKeysLeadTwin(t *testing.T) {
+	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
+	for _, line := range []string{
+		"npm test && git status | grep -v foo > /dev/null",
+		"npm  test", "'npm test' x", "npm\ttest", "./run.sh a; /bin/rm -rf x",
+		"sudo rm -rf /", "env A=1 npm publish", "timeout 5 git push", "echo {a,b}", "xargs rm < list",
+		"npm run build -- --watch", "git -C sub status", "A=1 make", "cd /tmp && ls", "\"rm\" -rf x",
+		"bash -c 'npm test'", "'a b'", "'npm test' x", "find . -exec rm {} +", "command git push", "nice -n 5 cargo build",
+	} {
+		c := Prepare("Bash", map[string]any{"command": line}, env)
+		fast, fastOK := c.CommandKeys(nil)
+		leads := make([]string, len(c.Commands))
+		for i := range c.Commands {
+			leads[i], c.Commands[i].lead = c.Commands[i].lead, ""
+		}
+		slow, slowOK := c.CommandKeys(nil)
+		if fastOK != slowOK || !slices.Equal(fast, slow) {
+			t.Errorf("%q: keys %q (%v) with the leads %q, %q (%v) without", line, fast, fastOK, leads, slow, slowOK)
+		}
+	}
+}

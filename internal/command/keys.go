@@ -48,6 +48,14 @@ func (c *Call) CommandKeys(keys []string) ([]string, bool) {
 		if cmd.BraceOverflow || cmd.unseen != "" {
 			return keys, false
 		}
+		if l := cmd.lead; l != "" {
+			// one first word, no base name, no other reading (setLead):
+			// the words, the arguments and the text all give its key
+			if t := cmd.Text; t == l || len(t) > len(l) && t[len(l)] == ' ' && t[:len(l)] == l {
+				add(l)
+				continue
+			}
+		}
 		addWords(cmd.Words)
 		addWords(cmd.Args)
 		for _, a := range cmd.More().Alts {
