@@ -244,7 +244,7 @@ func (c *Call) Action() string {
 // speaks of none of them cannot match it (session's index keeps a cut set
 // per key).
 type Cut struct {
-	// Keys are a Bash line's command keys (CommandKeys); KeysOK says
+	// Keys are a Bash line's command keys (commandKeys); KeysOK says
 	// cutting by them is sound.
 	Keys   []string
 	KeysOK bool

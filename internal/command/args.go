@@ -260,19 +260,19 @@ func (c *Call) fastResolve(r argRef) (Path, bool) {
 	if c.ref || r.cwd != c.Env.Cwd || c.RealCwd == "" || w == "." || w == ".." || w == "~" || strings.ContainsRune(w, '/') {
 		return Path{}, false
 	}
-	abs := JoinDir(r.cwd, w)
+	abs := joinDir(r.cwd, w)
 	l := c.lstat(abs) // the guard may have looked already (Exists)
 	switch {
 	case l.errno == 0 && l.link:
 		return Path{}, false
 	case l.errno != 0 && l.errno != syscall.ENOENT:
-		return Path{Raw: w, Abs: abs, Real: JoinDir(c.RealCwd, w)}, true // the hard-link check looks again
+		return Path{Raw: w, Abs: abs, Real: joinDir(c.RealCwd, w)}, true // the hard-link check looks again
 	}
 	looked := l.st
-	return Path{Raw: w, Abs: abs, Real: JoinDir(c.RealCwd, w), looked: &looked}, true
+	return Path{Raw: w, Abs: abs, Real: joinDir(c.RealCwd, w), looked: &looked}, true
 }
 
-func JoinDir(dir, name string) string {
+func joinDir(dir, name string) string {
 	if dir == "/" {
 		return "/" + name
 	}
@@ -285,6 +285,6 @@ func (c *Call) NamesFile(w string) bool {
 	if c.Env.Cwd == "" {
 		return false
 	}
-	_, err := os.Lstat(JoinDir(c.Env.Cwd, w))
+	_, err := os.Lstat(joinDir(c.Env.Cwd, w))
 	return err == nil
 }

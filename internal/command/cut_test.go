@@ -8,7 +8,7 @@ import (
 )
 
 // TestCutIsTheAnswersOfPrepare: the keys and folders a rule set is cut by
-// are worked out in Prepare and equal what CommandKeys and CwdDirs answer
+// are worked out in Prepare and equal what commandKeys and CwdDirs answer
 // on the call; the slow twin's calls have none (a zero Cut cuts nothing).
 func TestCutIsTheAnswersOfPrepare(t *testing.T) {
 	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
@@ -30,13 +30,13 @@ func TestCutIsTheAnswersOfPrepare(t *testing.T) {
 		{"WebFetch", map[string]any{"url": "https://example.org/"}},
 	} {
 		c := Prepare(tc.tool, tc.input, env)
-		keys, keysOK := c.CommandKeys(nil)
+		keys, keysOK := c.commandKeys(nil)
 		dirs, n, dirsOK := c.CwdDirs()
 		got := slices.Clone(c.Cut.Keys)
 		slices.Sort(got)
 		slices.Sort(keys)
 		if c.Cut.KeysOK != keysOK || !slices.Equal(got, keys) {
-			t.Errorf("%s %v: Cut.Keys %q (%v), CommandKeys %q (%v)", tc.tool, tc.input, got, c.Cut.KeysOK, keys, keysOK)
+			t.Errorf("%s %v: Cut.Keys %q (%v), commandKeys %q (%v)", tc.tool, tc.input, got, c.Cut.KeysOK, keys, keysOK)
 		}
 		if c.Cut.DirsOK != dirsOK || c.Cut.N != n || c.Cut.Dirs != dirs {
 			t.Errorf("%s %v: Cut.Dirs %q[:%d] (%v), CwdDirs %q[:%d] (%v)", tc.tool, tc.input, c.Cut.Dirs, c.Cut.N, c.Cut.DirsOK, dirs, n, dirsOK)
@@ -78,7 +78,7 @@ func TestPrepareHow(t *testing.T) {
 	}
 }
 
-// TestCommandKeysLeadTwin holds CommandKeys' pass for a command with one
+// TestCommandKeysLeadTwin holds commandKeys' pass for a command with one
 // first word (Command.Lead) to the keys read from every word list.
 func TestCommandKeysLeadTwin(t *testing.T) {
 	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
@@ -90,12 +90,12 @@ func TestCommandKeysLeadTwin(t *testing.T) {
 		"bash -c 'npm test'", "'a b'", "'npm test' x", "find . -exec rm {} +", "command git push", "nice -n 5 cargo build",
 	} {
 		c := Prepare("Bash", map[string]any{"command": line}, env)
-		fast, fastOK := c.CommandKeys(nil)
+		fast, fastOK := c.commandKeys(nil)
 		leads := make([]string, len(c.Commands))
 		for i := range c.Commands {
 			leads[i], c.Commands[i].lead = c.Commands[i].lead, ""
 		}
-		slow, slowOK := c.CommandKeys(nil)
+		slow, slowOK := c.commandKeys(nil)
 		if fastOK != slowOK || !slices.Equal(fast, slow) {
 			t.Errorf("%q: keys %q (%v) with the leads %q, %q (%v) without", line, fast, fastOK, leads, slow, slowOK)
 		}

@@ -59,18 +59,18 @@ func (pt *PathPattern) LinkedBy(p *Path, c *Call) bool {
 func (pt *PathPattern) linkTargets(p *Path, c *Call) []string {
 	switch {
 	case pt.AnyBase:
-		out := []string{JoinDir(c.Env.Cwd, pt.Lit), JoinDir(filepath.Dir(p.Abs), pt.Lit)}
+		out := []string{joinDir(c.Env.Cwd, pt.Lit), joinDir(filepath.Dir(p.Abs), pt.Lit)}
 		if d := filepath.Dir(p.Real); d != filepath.Dir(p.Abs) {
-			out = append(out, JoinDir(d, pt.Lit))
+			out = append(out, joinDir(d, pt.Lit))
 		}
 		return out
 	case pt.Anchor == AnchorCwd:
-		return []string{JoinDir(c.Env.Cwd, pt.Lit)}
+		return []string{joinDir(c.Env.Cwd, pt.Lit)}
 	case pt.Anchor == AnchorHome:
 		if c.Env.Home == "" {
 			return nil
 		}
-		return []string{JoinDir(c.Env.Home, pt.Lit)}
+		return []string{joinDir(c.Env.Home, pt.Lit)}
 	}
 	return []string{pt.Lit}
 }

@@ -16,12 +16,12 @@ func CmdKey(s string) string {
 	return s
 }
 
-// CommandKeys appends to keys the key of every first word a command rule
+// commandKeys appends to keys the key of every first word a command rule
 // may be tried against on c, and says whether cutting by them is sound:
 // it is not for a line that did not parse, or holds a command the engine
 // cannot see into or whose braces overflow (every deny and ask rule fires
 // on those, whatever their names).
-func (c *Call) CommandKeys(keys []string) ([]string, bool) {
+func (c *Call) commandKeys(keys []string) ([]string, bool) {
 	if c == nil || c.Tool != "Bash" || c.Err != nil || c.BraceOverflow || len(c.Commands) == 0 {
 		return keys, false
 	}

@@ -81,7 +81,7 @@ func TestResolveWord(t *testing.T) {
 		for _, dir := range []string{envCwd, cwd, cwd + "/", filepath.Join(cwd, "sub"), "/"} {
 			for _, w := range words {
 				c := Prepare("Bash", map[string]any{"command": "make " + w}, env)
-				c.Exists(JoinDir(dir, w)) // the guard's look-up first, as in a decision
+				c.Exists(joinDir(dir, w)) // the guard's look-up first, as in a decision
 				in := Env{Cwd: dir, Home: env.Home}
 				got, want := c.ResolveWord(w, in), ResolvePath(w, in)
 				if got.Abs != want.Abs || got.Real != want.Real || got.Raw != want.Raw {

@@ -80,7 +80,7 @@ func (pt *PathPattern) NamesInto(p *Path, c *Call) bool {
 			for _, rel := range rels {
 				abs, real := p.Abs, p.Real
 				if rel != "." {
-					abs, real = JoinDir(p.Abs, rel), JoinDir(p.Real, rel)
+					abs, real = joinDir(p.Abs, rel), joinDir(p.Real, rel)
 				}
 				if pt.matchAbs(abs, c.Env.Cwd, c.Env.Home, true) || pt.matchAbs(real, realCwd, realHome, true) {
 					return true
@@ -178,7 +178,7 @@ func (pt *PathPattern) namesBelow(abs, cwd, home string) bool {
 // namesAllIn reports whether the pattern names a name no pattern spells
 // placed in the folder dir: then it names every file there.
 func (pt *PathPattern) namesAllIn(dir, cwd, home string) bool {
-	return pt.matchAbs(JoinDir(dir, "\x00x"), cwd, home, true)
+	return pt.matchAbs(joinDir(dir, "\x00x"), cwd, home, true)
 }
 
 // matchAbs reports whether the pattern spells (wide: names) abs, read

@@ -235,7 +235,7 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 		c.Cut.Dirs, c.Cut.N, c.Cut.DirsOK = c.CwdDirs()
 	}
 	if c.bash != nil && !ref {
-		c.Cut.Keys, c.Cut.KeysOK = c.CommandKeys(c.bash.keys[:0])
+		c.Cut.Keys, c.Cut.KeysOK = c.commandKeys(c.bash.keys[:0])
 	}
 	if c.RunsCommand {
 		cmd := c.RunCommand
@@ -412,7 +412,8 @@ func Bare(tool string, env Env) *Call {
 	return c
 }
 
-// findTool is setTool for a tool not looked up yet.
+// findTool is setTool for a tool not looked up yet (a call of its own, so
+// that Bare stays small enough to be inlined).
 func (c *Call) findTool(tool string) { c.setTool(tools.FactsOf(tool, nil)) }
 
 // lowerTool is the lower-cased tool name (also for a Call not made by Prepare).

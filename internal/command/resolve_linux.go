@@ -100,7 +100,7 @@ func sysRealPathDepth(abs string, depth int) (string, bool) {
 				return "", false
 			}
 			if !strings.HasPrefix(target, "/") {
-				target = JoinDir(dirReal, target)
+				target = joinDir(dirReal, target)
 			}
 			r, ok := sysRealPathDepth(target, depth+1)
 			if !ok {
@@ -108,7 +108,7 @@ func sysRealPathDepth(abs string, depth int) (string, bool) {
 			}
 			return r + rest, true
 		case lerr == unix.EINVAL || lerr == unix.ENOENT || lerr == unix.ENOTDIR:
-			return JoinDir(dirReal, name) + rest, true // not a symlink, or not there
+			return joinDir(dirReal, name) + rest, true // not a symlink, or not there
 		}
 		return "", false
 	}

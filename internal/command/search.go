@@ -89,7 +89,7 @@ func (c *Call) Scope() *SearchScope {
 			case filepath.IsAbs(dir) || dir == "~" || strings.HasPrefix(dir, "~/"):
 				s.Root = ResolvePath(dir, c.Env)
 			default:
-				s.Root = ResolvePath(JoinDir(s.Root.Abs, dir), c.Env)
+				s.Root = ResolvePath(joinDir(s.Root.Abs, dir), c.Env)
 			}
 		}
 		if s.Content {

@@ -117,7 +117,7 @@ func (e Env) spell(d string) string {
 	case d == real:
 		return e.Cwd
 	case ok:
-		return JoinDir(e.Cwd, r)
+		return joinDir(e.Cwd, r)
 	}
 	return d
 }

@@ -9,9 +9,9 @@ import (
 // What the engine cannot see through on a Bash call, noted once the line
 // is walked (opaque.go decides it per command).
 
-// UnseenReason is the first reason a Bash call cannot be seen through, for
+// unseenReason is the first reason a Bash call cannot be seen through, for
 // command rules, or (files) for file rules.
-func (c *Call) UnseenReason(files bool) string {
+func (c *Call) unseenReason(files bool) string {
 	if c.UnseenCmd != "" || !files {
 		return c.UnseenCmd
 	}
@@ -25,13 +25,13 @@ func (c *Call) UnseenReason(files bool) string {
 }
 
 // UnseenFor is why a file rule whose last name is the pattern last cannot
-// tell what the Bash line c does: UnseenReason(true), else a relative
+// tell what the Bash line c does: unseenReason(true), else a relative
 // operand after a cd to a folder only known at run time whose name could
 // be one the rule names (last matches its base name, or is ** or "", or is
 // a pattern path.Match cannot read the way the rule does); "" when nothing
 // is unseen.
 func (c *Call) UnseenFor(last string) string {
-	if why := c.UnseenReason(true); why != "" {
+	if why := c.unseenReason(true); why != "" {
 		return why
 	}
 	for _, w := range c.LostRel {

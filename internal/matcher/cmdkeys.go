@@ -10,13 +10,13 @@ import (
 // speak about a line. A command rule fires only on a simple command whose
 // first word (as written, behind its wrappers, in one of its other word
 // lists, or the base name of any of these) starts with the rule's command
-// name; CommandKey and CommandKeys name that word on both sides, cut at
+// name; CommandKey and the call's Cut.Keys (command.Call.Cut) name that word on both sides, cut at
 // its first space, so that the keys of a rule and a command are equal
 // whenever the rule can fire on the command. The cut is exact: a rule left
 // out is one that cannot match (TestCutPerCallKeepsDecisions compares).
 
-// CommandKey is the key every command this rule can fire on has among its
-// CommandKeys; ok is false for a rule that is not a command rule, or whose
+// CommandKey is the key every command this rule can fire on has among the
+// call's Cut.Keys; ok is false for a rule that is not a command rule, or whose
 // pattern does not fix its command name (Bash(*), Bash(np*)).
 func (r *Rule) CommandKey() (key string, ok bool) {
 	if r == nil || r.kind != kindBash {
