@@ -18,6 +18,11 @@ type cwdNames struct {
 	names map[string]bool // every part of those names, in lower case
 }
 
+// projectNames are the names classify matches at any depth, and below a
+// .git (gitHit): a name either of them learns must be added here, or
+// cwdNames would pass it over.
+var projectNames = []string{".claude", ".git", "hooks", "config", "config.worktree", "commondir", "gitdir", "CLAUDE.md", "CLAUDE.local.md", ".mcp.json"}
+
 // probeName is a name no file classify knows has, nor any part of one.
 const probeName = "\x01"
 
@@ -44,8 +49,7 @@ func (e *Engine) makeCwdNames() cwdNames {
 	for _, h := range e.hooksDirs() {
 		add(h)
 	}
-	// the names classify matches at any depth, and below a .git (gitHit)
-	for _, n := range []string{".claude", ".git", "hooks", "config", "config.worktree", "commondir", "gitdir", "CLAUDE.md", "CLAUDE.local.md", ".mcp.json"} {
+	for _, n := range projectNames {
 		add(n)
 	}
 	if cwd := e.env.Cwd; filepath.IsAbs(cwd) && filepath.Clean(cwd) == cwd {

@@ -56,7 +56,9 @@ var systemAutorun = map[string]string{
 // classify reports whether the absolute path p is (or lies in) a file that
 // runs code or pulls in files by itself. Project files are recognised by
 // name at any depth (a nested repository's .git/hooks, a subfolder's
-// CLAUDE.md), letter case aside (case-insensitive file systems).
+// CLAUDE.md), letter case aside (case-insensitive file systems). A name
+// matched here or in gitHit is also listed in projectNames, which the
+// shortcut of namedPaths (cwdNames) reads.
 func (e *Engine) classify(p string) (autorunHit, bool) {
 	if p == "" {
 		return autorunHit{}, false
