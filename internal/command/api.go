@@ -189,6 +189,10 @@ type Call struct {
 	// tool itself or from Bash allow rules that cover the command. nil for
 	// every other call (Bash itself included).
 	BashView *Call
+	// Reach is, for a call prepared against a guarded set (How.Guard),
+	// which guarded path it may modify (Reaches): asked once, in Prepare,
+	// and read by the guard.
+	Reach Reach
 	// Cut is what a set of rules may be cut down by for this call, worked
 	// out in Prepare (not for the slow twin: PrepareReference leaves it
 	// zero, and a zero Cut cuts nothing).

@@ -13,7 +13,7 @@ import (
 
 // Prepare parses and resolves one tool call for matching.
 func Prepare(tool string, input map[string]any, env Env) *Call {
-	return prepare(tool, input, env, true, false)
+	return prepare(tool, input, env, true, false, nil)
 }
 
 // PrepareReference is Prepare for the slow twin of the matcher: a call
@@ -23,25 +23,29 @@ func Prepare(tool string, input map[string]any, env Env) *Call {
 // guard's look-up of it). Rules match it by their full test; the tests
 // hold Prepare's calls to these.
 func PrepareReference(tool string, input map[string]any, env Env) *Call {
-	return prepare(tool, input, env, true, true)
+	return prepare(tool, input, env, true, true, nil)
 }
 
 // PrepareUnresolved is Prepare without resolving the symlinks of a file
 // tool's path (Path.Real is Path.Abs), for a caller that knows nothing it
 // decides depends on where the path lands. A Bash line is prepared in full.
 func PrepareUnresolved(tool string, input map[string]any, env Env) *Call {
-	return prepare(tool, input, env, false, false)
+	return prepare(tool, input, env, false, false, nil)
 }
 
 // How says how PrepareHow works a call out: Reference as PrepareReference
 // does (it wins over Unresolved), Unresolved as PrepareUnresolved does,
-// neither as Prepare does.
-type How struct{ Reference, Unresolved bool }
+// neither as Prepare does. Guard, when set, is the guarded set the call's
+// Reach is worked out against.
+type How struct {
+	Reference, Unresolved bool
+	Guard                 *Guarded
+}
 
 // PrepareHow is Prepare, PrepareReference or PrepareUnresolved as how
 // says: one entry for a caller that chooses per call.
 func PrepareHow(tool string, input map[string]any, env Env, how How) *Call {
-	return prepare(tool, input, env, how.Reference || !how.Unresolved, how.Reference)
+	return prepare(tool, input, env, how.Reference || !how.Unresolved, how.Reference, how.Guard)
 }
 
 // fileCall is a Call together with the parts a call with a path holds,
@@ -142,7 +146,7 @@ func Release(c *Call) {
 	fileCalls.Put(fc)
 }
 
-func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Call {
+func prepare(tool string, input map[string]any, env Env, resolve, ref bool, guard *Guarded) *Call {
 	// one look-up in the tool table gives the canonical name, its lower
 	// case, the tool's facts and what the tool's input holds
 	facts := tools.FactsOf(tool, input)
@@ -243,7 +247,11 @@ func prepare(tool string, input map[string]any, env Env, resolve, ref bool) *Cal
 			cmd = posixSpelling(cmd)
 		}
 		// (a line is prepared in full whatever resolve says: see PrepareUnresolved)
-		c.BashView = prepare("Bash", map[string]any{"command": cmd}, env, true, ref)
+		c.BashView = prepare("Bash", map[string]any{"command": cmd}, env, true, ref, guard)
+	}
+	if guard != nil {
+		c.Reach.Of = guard
+		c.Reach.Path, c.Reach.Hit = c.Reaches(guard)
 	}
 	return c
 }

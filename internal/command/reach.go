@@ -55,6 +55,15 @@ func (g *Guarded) load() {
 	}
 }
 
+// A Reach is Reaches' answer for a call, worked out by Prepare against the
+// guarded set Of (nil: not worked out): Hit says the call may modify the
+// guarded path Path.
+type Reach struct {
+	Of   *Guarded
+	Path string
+	Hit  bool
+}
+
 // Reaches reports the guarded path that c may modify. A file tool that
 // edits reaches what its path lies in (or what a folder write restricted to
 // names may name). A Bash line reaches a guarded path when one of its

@@ -165,3 +165,57 @@ func TestReachesBareWord(t *testing.T) {
 		}
 	}
 }
+
+// TestReachIsTheAnswerOfPrepare: a call prepared against a guarded set
+// carries what Reaches answers for it and for its Bash view; one prepared
+// without a set carries no answer (Of is nil), which the guard refuses.
+func TestReachIsTheAnswerOfPrepare(t *testing.T) {
+	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
+	vib := filepath.Join(env.Cwd, ".vibing")
+	if err := os.MkdirAll(vib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(vib, filepath.Join(env.Cwd, "innocent")); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGuarded(func() []string { return []string{vib} }, []string{".vibing"}, env)
+	for _, tc := range []struct {
+		tool  string
+		input map[string]any
+		hit   bool
+	}{
+		// attacks
+		{"Bash", map[string]any{"command": "rm -rf .vibing"}, true},
+		{"Bash", map[string]any{"command": "npm test > innocent/x"}, true},
+		{"Bash", map[string]any{"command": "cd innocent && touch rules"}, true},
+		{"Edit", map[string]any{"file_path": "innocent/chat.md"}, true},
+		{"Monitor", map[string]any{"command": "rm -rf .vibing"}, true}, // through the Bash view
+		{"Bash", map[string]any{"command": "echo ${ .vibing"}, true},   // does not parse, names .vibing
+		// everyday
+		{"Bash", map[string]any{"command": "npm test && git status"}, false},
+		{"Bash", map[string]any{"command": "cat .vibing/chat.md"}, false},
+		{"Edit", map[string]any{"file_path": "src/x.go"}, false},
+		{"Read", map[string]any{"file_path": "innocent/chat.md"}, false},
+		{"Monitor", map[string]any{"command": "tail -f log"}, false},
+	} {
+		c := PrepareHow(tc.tool, tc.input, env, How{Guard: g})
+		view := c
+		if c.BashView != nil {
+			view = c.BashView
+			if c.Reach.Of != g {
+				t.Errorf("%s %v: the call's Reach is not worked out against the set", tc.tool, tc.input)
+			}
+		}
+		p, ok := view.Reaches(g)
+		if view.Reach.Of != g || view.Reach.Path != p || view.Reach.Hit != ok {
+			t.Errorf("%s %v: Reach %+v, Reaches (%q, %v)", tc.tool, tc.input, view.Reach, p, ok)
+		}
+		if ok != tc.hit {
+			t.Errorf("%s %v: reaches %v (%q), want %v", tc.tool, tc.input, ok, p, tc.hit)
+		}
+		Release(c)
+		if r := Prepare(tc.tool, tc.input, env); r.Reach != (Reach{}) {
+			t.Errorf("%s %v: a call prepared without a guarded set has Reach %+v", tc.tool, tc.input, r.Reach)
+		}
+	}
+}

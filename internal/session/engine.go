@@ -427,7 +427,7 @@ func (e *Engine) Prepare(tool string, input map[string]any) *command.Call {
 
 // prepare is command.Prepare, or PrepareReference for the slow twin.
 func (e *Engine) prepare(tool string, input map[string]any, env command.Env) *command.Call {
-	return command.PrepareHow(tool, input, env, command.How{Reference: e.ref})
+	return command.PrepareHow(tool, input, env, command.How{Reference: e.ref, Guard: e.guards()})
 }
 
 // parseRule is matcher.ParseRule, or ParseReferenceRule for the slow twin.

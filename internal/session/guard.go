@@ -66,8 +66,10 @@ func appendGuard(out []string, p string, env command.Env) []string {
 	return out
 }
 
-// guard is step 1: it reports the guarded path that c would modify.
-func (e *Engine) guard(c *command.Call) (string, bool) { return c.Reaches(e.guards()) }
+// notGuarded is the reason of the deny of a call that was not prepared
+// against this engine's guarded set (Engine.prepare): what it may modify
+// among vibing's own files is not known.
+const notGuarded = "The call was not checked against the files that hold vibing's permissions (it was not prepared by this engine), so it is denied."
 
 // guardDenial is the deny of the guard (step 1) for c, which could modify p.
 func guardDenial(c *command.Call, p string) Decision {

@@ -268,7 +268,7 @@ func mayApply(r *rule, c *command.Call) bool {
 // step look at writes only. In every other case the path is resolved.
 func (e *Engine) prepareFor(tool string, input map[string]any, env command.Env) *command.Call {
 	tool = strings.TrimSpace(tool)
-	return command.PrepareHow(tool, input, env, command.How{Reference: e.ref, Unresolved: e.pathsIrrelevant(tool, env)})
+	return command.PrepareHow(tool, input, env, command.How{Reference: e.ref, Unresolved: e.pathsIrrelevant(tool, env), Guard: e.guards()})
 }
 
 func (e *Engine) pathsIrrelevant(tool string, env command.Env) bool {

@@ -56,14 +56,16 @@ func (e *Engine) decide(c *command.Call) Decision {
 	// default deny rules.
 	bc := c.BashView
 
-	// 1. guard
-	if p, ok := e.guard(c); ok {
-		return guardDenial(c, p)
+	// 1. guard: Prepare asked the analysis once which guarded path the
+	// call, and its Bash view, may modify (command.Call.Reach)
+	if g := e.guards(); c.Reach.Of != g || bc != nil && bc.Reach.Of != g {
+		return Decision{Decision: Deny, Source: SourceGuard, Reason: notGuarded}
 	}
-	if bc != nil {
-		if p, ok := e.guard(bc); ok {
-			return guardDenial(c, p)
-		}
+	if c.Reach.Hit {
+		return guardDenial(c, c.Reach.Path)
+	}
+	if bc != nil && bc.Reach.Hit {
+		return guardDenial(c, bc.Reach.Path)
 	}
 
 	e.mu.RLock()
