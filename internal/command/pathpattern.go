@@ -39,6 +39,9 @@ type PathPattern struct {
 	// reading, without the literal start's test, the globs' cheap tests or
 	// the readings worked out beforehand (c.Views).
 	Full bool
+	// Literal marks a pattern without glob characters: in deny and ask it
+	// also names a hard link to its file (hardlink.go).
+	Literal bool
 }
 
 // SpellsAll reports whether the pattern spells both p as written (against
@@ -263,4 +266,20 @@ func (pt *PathPattern) globMatch(g *PathGlob, s string) bool {
 		return g.MatchFull(s)
 	}
 	return g.Match(s)
+}
+
+// Matches reports whether the pattern matches p, a path of call c, as a
+// rule of the allow list (allow) or of the deny and ask lists: in allow
+// it must spell both the path as written and its symlink target; in deny
+// and ask it must name either, or the path is a hard link to the file a
+// literal pattern names, or the path is a folder a write may put a file
+// the pattern names in.
+func (pt *PathPattern) Matches(p *Path, c *Call, allow bool) bool {
+	switch {
+	case p.Inside():
+		return !allow && pt.NamesInto(p, c)
+	case allow:
+		return !p.Unsure && pt.SpellsAll(p, c)
+	}
+	return pt.NamesSome(p, c) || (pt.Literal && pt.LinkedBy(p, c))
 }

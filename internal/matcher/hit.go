@@ -79,12 +79,14 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 	return h
 }
 
-// unseen is Hit.Unseen for a rule that matches the Bash call c in list.
+// unseen is Hit.Unseen for a rule that is not about paths and matches the
+// Bash call c in list: why the line cannot be seen through, unless the rule
+// matches what it spells out.
 func (r *Rule) unseen(c *command.Call, list List) string {
 	if r == nil || c == nil || list == AllowList || c.Tool != "Bash" {
 		return ""
 	}
-	why := r.unseenWhy(c)
+	why := c.UnseenCmd
 	if why == "" || r.match(c, list, true) {
 		return "" // nothing unseen, or the rule matches what the line spells out
 	}
@@ -99,17 +101,5 @@ func (r *Rule) bashFiles(c *command.Call, list List) (unseen, file string) {
 	if seen {
 		return "", file
 	}
-	return r.unseenWhy(c), ""
-}
-
-// unseenWhy is why the rule cannot tell what the Bash line c does: a
-// command the engine cannot see through, and for a file rule also an
-// argument only known at run time or a relative name after a cd to a
-// folder only known at run time that the rule could name; "" when nothing
-// is unseen.
-func (r *Rule) unseenWhy(c *command.Call) string {
-	if r.kind != kindPath {
-		return c.UnseenCmd
-	}
-	return c.UnseenFor(r.lastName())
+	return c.UnseenFor(r.last), ""
 }

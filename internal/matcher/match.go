@@ -56,7 +56,7 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 			}
 		} else if r.cannotName(c.Views) {
 			// no name the call's path goes by can match: a literal
-			// rule still follows hard links to its file (matchPath)
+			// rule still follows hard links to its file (command.PathPattern.Matches)
 			return r.literal && r.toolApplies(c, list) && r.pat.LinkedBy(c.Path, c)
 		}
 	}
@@ -101,7 +101,7 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 		if c.Path == nil {
 			return false
 		}
-		return r.matchPath(c.Path, c, list)
+		return r.pat.Matches(c.Path, c, list == AllowList)
 	case kindDomain:
 		if list == AllowList && c.Scheme != "http" && c.Scheme != "https" {
 			return false
@@ -179,7 +179,7 @@ func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) 
 	if c.Err != nil || c.BraceOverflow || c.DirOverflow {
 		return true, "" // a line that cannot be parsed or expanded may touch anything
 	}
-	if !seenOnly && r.unseenWhy(c) != "" {
+	if !seenOnly && c.UnseenFor(r.last) != "" {
 		return true, "" // a command that cannot be seen through, or a name known at run time, may be any file
 	}
 	say := func(format string, p *command.Path) string {
@@ -198,7 +198,7 @@ func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) 
 			if m.Inside() && !m.Removes && m.Names == nil && !isEditTool(r.Tool) {
 				continue // a Read rule is about what is read: writing new names into a folder reads nothing
 			}
-			if r.matchPath(m, c, list) {
+			if r.pat.Matches(m, c, list == AllowList) {
 				if m.Inside() {
 					return true, say("it writes inside %s", m)
 				}
@@ -222,7 +222,7 @@ func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) 
 				}
 				continue
 			}
-			if r.matchPath(p, c, list) {
+			if r.pat.Matches(p, c, list == AllowList) {
 				if p.Tree {
 					return true, say("it reads all of %s, which holds a file the rule names", p)
 				}
@@ -632,7 +632,7 @@ func writeAllowed(rules []*Rule, c *command.Call, w *command.Path) bool {
 		if r.kind == kindTool {
 			return true
 		}
-		if r.kind == kindPath && r.matchPath(w, wc, AllowList) {
+		if r.kind == kindPath && r.pat.Matches(w, wc, true) {
 			return true
 		}
 	}

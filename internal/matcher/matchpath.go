@@ -6,23 +6,10 @@ import (
 	"vibing/internal/command"
 )
 
-// Path rules: what a rule's pattern (command.PathPattern) must match of a
-// call's path in each list. A deny or ask rule naming a literal path also
+// Path rules: the cheap tests that pass a path rule over without its full
+// match (what a rule's pattern must match of a path in each list is
+// command.PathPattern.Matches). A deny or ask rule naming a literal path also
 // fires on a hard link to that file made earlier (command/hardlink.go).
-
-// matchPath matches a path rule: in allow the pattern must spell both the
-// path as written and its symlink target; in deny/ask it must name either,
-// or the path is a hard link to the file a literal rule names, or the path
-// is a folder a write may put a file the rule names in.
-func (r *Rule) matchPath(p *command.Path, c *command.Call, list List) bool {
-	switch {
-	case p.Inside():
-		return list != AllowList && r.pat.NamesInto(p, c)
-	case list == AllowList:
-		return !p.Unsure && r.pat.SpellsAll(p, c)
-	}
-	return r.pat.NamesSome(p, c) || (r.literal && r.pat.LinkedBy(p, c))
-}
 
 // cannotEnd and cannotName report, from the literal parts of the pattern
 // alone, that a path rule cannot match any name of the path of a file

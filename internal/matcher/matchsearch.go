@@ -20,17 +20,17 @@ func (r *Rule) matchSearch(c *command.Call, list List) bool {
 			return false
 		}
 		if s.File {
-			return r.matchPath(&s.Root, c, list)
+			return r.pat.Matches(&s.Root, c, list == AllowList)
 		}
 		// the rule must cover whatever lies below the root
 		for _, p := range command.Probes(s.Root) {
-			if !r.matchPath(&p, c, list) {
+			if !r.pat.Matches(&p, c, list == AllowList) {
 				return false
 			}
 		}
 		return true
 	}
-	if r.matchPath(&s.Root, c, list) {
+	if r.pat.Matches(&s.Root, c, list == AllowList) {
 		return true
 	}
 	if s.File {
@@ -38,7 +38,7 @@ func (r *Rule) matchSearch(c *command.Call, list List) bool {
 	}
 	// a rule on what the folder holds (secrets/**, secrets/*) fires on a
 	// search that lists or reads that folder
-	if p := command.Probes(s.Root)[0]; r.matchPath(&p, c, list) {
+	if p := command.Probes(s.Root)[0]; r.pat.Matches(&p, c, list == AllowList) {
 		return true
 	}
 	if !s.Content {
@@ -72,7 +72,7 @@ func (r *Rule) reachesBelow(c *command.Call, s *command.SearchScope, list List) 
 	}
 	s.Walk()
 	for i := range s.Entries {
-		if r.matchPath(&s.Entries[i], c, list) {
+		if r.pat.Matches(&s.Entries[i], c, list == AllowList) {
 			return true
 		}
 	}

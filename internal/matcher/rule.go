@@ -55,6 +55,7 @@ type Rule struct {
 	tail    string // the literal end of every path the pattern matches
 	need    string // a literal run every path the pattern, or what lies below it, holds
 	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
+	last    string // the pattern's last name (lastName)
 
 	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
 	Arg  string // the argument inside the parentheses, as written; "" for bare rules
@@ -311,6 +312,8 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 		r.pat.Lit = p[:i]
 	}
 	r.literal = r.pat.Lit == p && p != "" && p != "/"
+	r.pat.Literal = r.literal
+	r.last = lastName(r.Arg)
 	var err error
 	if r.pat.Globs, err = compileGlobs(p); err != nil {
 		return ruleErr(text, info.Example, "the path pattern does not compile: %v", err)

@@ -25,7 +25,7 @@ func (r *Rule) TreeHit(c *command.Call, list List) string {
 			if m.Inside() && !m.Removes && m.Names == nil {
 				continue // (as bashFileHit: writing new names into a folder reads nothing)
 			}
-			if r.matchPath(m, c, list) {
+			if r.pat.Matches(m, c, list == AllowList) {
 				return ""
 			}
 		}
@@ -41,7 +41,7 @@ func (r *Rule) TreeHit(c *command.Call, list List) string {
 		if p.Tree && r.pat.AnyBase {
 			hit = r.pat.NamedInTree(p)
 		} else {
-			hit = r.matchPath(p, c, list)
+			hit = r.pat.Matches(p, c, list == AllowList)
 		}
 		if !hit {
 			continue
