@@ -179,6 +179,20 @@ func EmbeddedIPv4(host string) string {
 	return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}).String()
 }
 
+// NAT64 returns the canonical host (NormHost's spelling) of the NAT64
+// address that reaches the IPv4 host v4 ("" when v4 is no IPv4 address):
+// for a canonical host h, EmbeddedIPv4(h) == v4 exactly when h == NAT64(v4),
+// so a rule for v4 works this out once, when it is read.
+func NAT64(v4 string) string {
+	a, err := netip.ParseAddr(v4)
+	if err != nil || !a.Is4() {
+		return ""
+	}
+	b := nat64Prefix.Addr().As16()
+	copy(b[12:], a.AsSlice())
+	return "[" + netip.AddrFrom16(b).String() + "]"
+}
+
 // IsIPHost reports whether a canonical host is an IP address.
 func IsIPHost(h string) bool {
 	return strings.HasPrefix(h, "[") || (h != "" && endsInNumber(h))

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"vibing/internal/command"
-	"vibing/internal/hostaddr"
 	"vibing/internal/tools"
 )
 
@@ -248,7 +247,7 @@ func (r *Rule) matchHost(host string, list List) bool {
 		return true
 	}
 	if r.ip {
-		return list != AllowList && hostaddr.EmbeddedIPv4(host) == r.host
+		return list != AllowList && r.nat64 != "" && host == r.nat64 // (the NAT64 address that reaches it)
 	}
 	if !r.wildHost && list == AllowList {
 		return false

@@ -82,7 +82,8 @@ type Rule struct {
 	// domains
 	host     string
 	wildHost bool
-	ip       bool // host is an IP address (no subdomains)
+	ip       bool   // host is an IP address (no subdomains)
+	nat64    string // for an IPv4 host, the NAT64 address that reaches it (hostaddr.NAT64)
 
 	re *regexp2.Regexp
 }
@@ -367,6 +368,7 @@ func (r *Rule) compileDomain(text string, info tools.Info) error {
 	}
 	r.host = host
 	r.ip = hostaddr.IsIPHost(host)
+	r.nat64 = hostaddr.NAT64(host)
 	if r.ip && r.wildHost {
 		return ruleErr(text, info.Example, "*. names the subdomains of a domain name; an IP address has none")
 	}
