@@ -37,7 +37,7 @@ func (s *scriptWalk) modifies(me int) {
 // hasDynWord reports whether a word list still holds an expansion.
 func hasDynWord(words []string) bool {
 	for _, w := range words {
-		if strings.ContainsAny(w, "$`") {
+		if hasByteOf(w, "$`") {
 			return true
 		}
 	}
@@ -78,7 +78,7 @@ func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 		looksRO = gitReaders.Get()[sub]
 	}
 	for _, p := range fw.paths {
-		dyn := dynamic && strings.ContainsAny(p, "$`")
+		dyn := dynamic && hasByteOf(p, "$`")
 		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
 		if name == "tee" || looksRO {
 			s.w.c.Writes = s.appendPaths(s.w.c.Writes, p, dyn)
@@ -92,11 +92,11 @@ func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 		}
 	}
 	for _, nd := range fw.named {
-		dyn := dynamic && strings.ContainsAny(nd.dir, "$`")
+		dyn := dynamic && hasByteOf(nd.dir, "$`")
 		names := nd.names
 		for _, alt := range names {
 			for _, n := range alt {
-				if dynamic && strings.ContainsAny(n.glob, "$`") {
+				if dynamic && hasByteOf(n.glob, "$`") {
 					names = nil // a pattern only known at run time
 				}
 			}

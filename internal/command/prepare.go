@@ -293,10 +293,14 @@ func prepareBash(c *Call) {
 	}
 	ParseBash(c, cmd)
 	c.noteUnseen()
-	c.lazyActs = true // the commands' action strings: only regex rules read them (acts)
+	c.lazyActs = true  // the commands' action strings: only regex rules read them (acts)
+	var w *shellWalker // the walker's look-ups of the program table, when it kept them
+	if bc := c.bash; bc != nil && bc.walker.c == c {
+		w = &bc.walker
+	}
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		cmd.ro, cmd.roKnown = cmd.readOnly(), true
+		cmd.ro, cmd.roKnown = cmd.readOnlyBy(w), true
 		cmd.setLead()
 	}
 	// deny/ask regexes also see each command behind its wrappers

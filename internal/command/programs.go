@@ -209,6 +209,8 @@ const (
 	progWritesModeled
 	progWriter
 	progMetaOnly
+	progWriteFlags   // writeFlags holds the program (a reader some flag makes write)
+	progWriteOperand // writeOperand holds the program
 )
 
 // progs is made on first use, from the tables above.
@@ -266,6 +268,10 @@ func makeProgs() map[string]progBits {
 	for n := range RunnerSubcommands.Get() {
 		progs[n] |= progRunnerSub
 	}
+	for n := range writeFlags.Get() {
+		progs[n] |= progWriteFlags
+	}
+	set(writeOperand, progWriteOperand)
 	return progs
 }
 
@@ -353,7 +359,12 @@ func (cmd *Command) ReadOnly() bool {
 	return cmd.readOnly()
 }
 
-func (cmd *Command) readOnly() bool {
+func (cmd *Command) readOnly() bool { return cmd.readOnlyBy(nil) }
+
+// readOnlyBy is readOnly reading the tables through w's look-ups of the
+// program table (progBits: Prepare asks it of a line's commands, whose
+// names the walk looked up already).
+func (cmd *Command) readOnlyBy(w *shellWalker) bool {
 	args := cmd.Args
 	if len(args) == 0 || cmd.DynamicName || cmd.unseen != "" {
 		return false
@@ -374,10 +385,14 @@ func (cmd *Command) readOnly() bool {
 	if name == "sed" {
 		return sedPrintsOnly(args[1:]) // sed -n 1,20p FILE
 	}
-	if !readers.Get()[name] {
+	b := w.progBits(name)
+	if b&progReader == 0 { // (readers, as the program table holds them)
 		return false
 	}
-	flags := writeFlags.Get()[name] // (looked up once, not per argument)
+	var flags []string
+	if b&progWriteFlags != 0 {
+		flags = writeFlags.Get()[name] // (looked up once, not per argument)
+	}
 	for _, a := range args[1:] {
 		for _, f := range flags {
 			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
@@ -389,7 +404,7 @@ func (cmd *Command) readOnly() bool {
 			return false
 		}
 	}
-	if writeOperand[name] {
+	if b&progWriteOperand != 0 { // (writeOperand)
 		_, ops := SplitFlags(args[1:])
 		if len(ops) > 1 {
 			return false

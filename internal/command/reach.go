@@ -309,10 +309,10 @@ func (c *Call) mentions(g *Guarded, w string, dirs []Path) (string, bool) {
 // that exists in dir (one lstat per name for the call c, whether or not it
 // is a symlink and its target exists).
 func (c *Call) mayBePath(w, dir string) bool {
-	if strings.ContainsAny(w, "/~") {
+	if hasByteOf(w, "/~") {
 		return true
 	}
-	if strings.ContainsAny(w, " \t\n") {
+	if hasByteOf(w, " \t\n") {
 		return false // a script text: looked at by name only
 	}
 	return c.Exists(joinName(dir, w))

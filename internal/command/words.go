@@ -66,6 +66,20 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 	return wi
 }
 
+// hasByteOf reports whether s holds one of the bytes of set, which holds
+// ASCII bytes only: strings.ContainsAny(s, set) without its search of set
+// for each rune of a short s (a byte of a rune past ASCII is no ASCII byte).
+func hasByteOf(s, set string) bool {
+	for i := 0; i < len(s); i++ {
+		for j := 0; j < len(set); j++ {
+			if s[i] == set[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasGlobChar reports whether s holds *, ? or [.
 func hasGlobChar(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -1,0 +1,258 @@
+package command
+
+import (
+	"bufio"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"vibing/internal/twingen"
+)
+
+// twinLines are the Bash lines the shortcuts of the walk are held to their
+// slow twins on: every line of the corpora the other packages decide (the
+// session's cases, the matcher's bypass classes, the default rules' rows)
+// and lines drawn by twingen over its paths.
+func twinLines(t *testing.T) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var out []string
+	add := func(l string) {
+		if l != "" && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	unescape := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`)
+	jsonCmd := regexp.MustCompile(`"command": *("(?:[^"\\]|\\.)*")`)
+	files, err := filepath.Glob("../session/testdata/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no session corpus (%v)", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range jsonCmd.FindAllSubmatch(b, -1) {
+			var s string
+			if json.Unmarshal(m[1], &s) == nil {
+				add(s)
+			}
+		}
+	}
+	tsv, _ := filepath.Glob("../matcher/testdata/classes/*.txt")
+	tsv = append(tsv, "../matcher/testdata/bypass.txt", "../defaults/testdata/defaults.txt")
+	for _, f := range tsv {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			fs := strings.Split(sc.Text(), "\t")
+			switch {
+			case len(fs) >= 5 && fs[3] == "Bash": // bypass rows: the fifth field
+				add(unescape.Replace(fs[4]))
+			case len(fs) == 3 && (fs[0] == "deny" || fs[0] == "allow"): // default rules' rows
+				add(unescape.Replace(fs[2]))
+			}
+		}
+		fh.Close()
+	}
+	rng := rand.New(rand.NewPCG(612, 26))
+	w, err := twingen.NewWorld(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < twingen.Draws(testing.Short()); i++ {
+		add(twingen.Line(rng, twingen.Path(rng, w)))
+	}
+	if len(out) < 1000 {
+		t.Fatalf("only %d lines in the twin corpus", len(out))
+	}
+	return out
+}
+
+// readOnlyTables is the slow twin of readOnlyBy: the tables looked up
+// each, as readOnly read them before the program table held their bits.
+func (cmd *Command) readOnlyTables() bool {
+	args := cmd.Args
+	if len(args) == 0 || cmd.DynamicName || cmd.unseen != "" {
+		return false
+	}
+	name := programName(args[0])
+	if name == "git" {
+		sub, rest := gitSubcommand(args[1:])
+		if !gitReaders.Get()[sub] && !gitListsOnly(sub, rest) {
+			return false
+		}
+		for _, a := range rest {
+			if a == "--output" || strings.HasPrefix(a, "--output=") || a == "--ext-diff" {
+				return false
+			}
+		}
+		return true
+	}
+	if name == "sed" {
+		return sedPrintsOnly(args[1:])
+	}
+	if !readers.Get()[name] {
+		return false
+	}
+	flags := writeFlags.Get()[name]
+	for _, a := range args[1:] {
+		for _, f := range flags {
+			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
+				(!strings.HasPrefix(f, "--") && len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
+				return false
+			}
+		}
+		if name == "xxd" && (a == "-r" || a == "-revert") {
+			return false
+		}
+	}
+	if writeOperand[name] {
+		_, ops := SplitFlags(args[1:])
+		if len(ops) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestReadOnlyByTwin holds what Prepare records of each command (ReadOnly,
+// read through the walk's look-ups of the program table) to the tables
+// looked up each; the program table's bits to the tables they gather.
+func TestReadOnlyByTwin(t *testing.T) {
+	for name, ok := range readers.Get() {
+		if got := progs.Get()[name]&progReader != 0; got != ok {
+			t.Errorf("readers[%q] = %v, progReader bit %v", name, ok, got)
+		}
+	}
+	for name := range writeFlags.Get() {
+		if progs.Get()[name]&progWriteFlags == 0 {
+			t.Errorf("writeFlags holds %q, the program table has no progWriteFlags for it", name)
+		}
+	}
+	for name, ok := range writeOperand {
+		if got := progs.Get()[name]&progWriteOperand != 0; got != ok {
+			t.Errorf("writeOperand[%q] = %v, progWriteOperand bit %v", name, ok, got)
+		}
+	}
+	for name, b := range progs.Get() {
+		_, wf := writeFlags.Get()[name]
+		if b&progWriteFlags != 0 != wf || b&progWriteOperand != 0 != writeOperand[name] {
+			t.Errorf("progs[%q] = %b: write bits that the tables do not give", name, b)
+		}
+	}
+	env := Env{Cwd: t.TempDir(), Home: t.TempDir()}
+	ro, rw := 0, 0
+	for _, line := range twinLines(t) {
+		c := Prepare("Bash", map[string]any{"command": line}, env)
+		for i := range c.Commands {
+			cmd := &c.Commands[i]
+			if !cmd.roKnown {
+				t.Fatalf("%q: command %d: Prepare did not record ReadOnly", line, i)
+			}
+			if want := cmd.readOnlyTables(); cmd.ro != want {
+				t.Errorf("%q: command %q: ReadOnly %v, the tables say %v", line, cmd.Text, cmd.ro, want)
+			}
+			if cmd.ro {
+				ro++
+			} else {
+				rw++
+			}
+		}
+		Release(c)
+	}
+	if ro == 0 || rw == 0 {
+		t.Errorf("%d read-only and %d other commands: the corpus must hold both", ro, rw)
+	}
+	t.Logf("%d read-only commands, %d others", ro, rw)
+}
+
+// setsVarsBytes is the slow twin of setsVars: the same cases read byte by
+// byte, a word ended by the byte past the text, without the byte table.
+func setsVarsBytes(src string) bool {
+	start := -1
+	for i := 0; i <= len(src); i++ {
+		var c byte
+		if i < len(src) {
+			c = src[i]
+		}
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if isVarWord(src[start:i]) {
+				return true
+			}
+			start = -1
+		}
+		switch c {
+		case '=', '[':
+			return true
+		case '(', '+':
+			if i+1 < len(src) && src[i+1] == c {
+				return true
+			}
+		case '.':
+			if (i == 0 || strings.IndexByte(" \t\n;&|({`", src[i-1]) >= 0) && (i+1 == len(src) || strings.IndexByte(" \t\n", src[i+1]) >= 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestWordScansTwin holds the byte scans of the walk to the scans they
+// stand for: setsVars to its byte-by-byte twin and hasByteOf to
+// strings.ContainsAny, on every line of the twin corpus, each of its
+// words, and texts drawn of the bytes the scans look for (and bytes past
+// ASCII, invalid UTF-8 among them).
+func TestWordScansTwin(t *testing.T) {
+	texts := twinLines(t)
+	for _, l := range texts[:len(texts):len(texts)] {
+		texts = append(texts, strings.Fields(l)...)
+	}
+	rng := rand.New(rand.NewPCG(612, 6))
+	alphabet := []string{"a", "x", "_", "Z", "1", " ", "\t", "\n", "=", "[", "(", "((", "+", "++", ".", ";", "&", "|", "{", "`",
+		"$", "/", "~", "@", "<", ":", "*", "?", "\x00", "é", "\xff", "read", "for", "let", "eval", "export", "source", "printf"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.IntN(8); n >= 0; n-- {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	sets := []string{"$`", "/~", " \t\n", "@<:", "*?[", " \t\n;|&"}
+	yes, no := 0, 0
+	for _, s := range texts {
+		got, want := setsVars(s), setsVarsBytes(s)
+		if got != want {
+			t.Errorf("setsVars(%q) = %v, its twin %v", s, got, want)
+		}
+		if got {
+			yes++
+		} else {
+			no++
+		}
+		for _, set := range sets {
+			if got, want := hasByteOf(s, set), strings.ContainsAny(s, set); got != want {
+				t.Errorf("hasByteOf(%q, %q) = %v, strings.ContainsAny %v", s, set, got, want)
+			}
+		}
+	}
+	if yes == 0 || no == 0 {
+		t.Errorf("setsVars: %d texts that set a variable, %d that do not: the corpus must hold both", yes, no)
+	}
+}
