@@ -315,6 +315,9 @@ func (c *Call) mayBePath(w, dir string) bool {
 	if hasByteOf(w, " \t\n") {
 		return false // a script text: looked at by name only
 	}
+	if w != "" && w != "." && w != ".." && dir != "/" && cleanAbs(dir) {
+		return c.lstatIn(dir, w).errno == 0 // (joinName's plain case: w holds no "/")
+	}
 	return c.Exists(joinName(dir, w))
 }
 

@@ -256,3 +256,65 @@ func TestWordScansTwin(t *testing.T) {
 		t.Errorf("setsVars: %d texts that set a variable, %d that do not: the corpus must hold both", yes, no)
 	}
 }
+
+// TestLstatInTwin holds lstatIn, the guard's look-up of a word in a folder
+// that builds the path only when the call has not looked at it (with the
+// NUL the system call reads), to lstat of the path joinName builds, on a
+// fresh call each: files, folders, symlinks (dangling ones too), missing
+// names, names with a NUL or a space, in folders that exist and do not;
+// and a look-up by either kept for the other (one look per name per call).
+func TestLstatInTwin(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"d", "d/sub"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"f", "d/g"} {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("f", filepath.Join(root, "lf")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing", filepath.Join(root, "dangle")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(root, "f"), filepath.Join(root, "hard")); err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{root, filepath.Join(root, "d"), filepath.Join(root, "d/sub"), filepath.Join(root, "nope"), filepath.Join(root, "f"), "/etc", "/proc/self"}
+	names := []string{"f", "d", "g", "sub", "lf", "dangle", "hard", "missing", "a b", "x\x00y", "f\x00", "passwd", "hosts", "status", "cwd",
+		strings.Repeat("n", 300)}
+	found, missing := 0, 0
+	for _, dir := range dirs {
+		for _, name := range names {
+			if !cleanAbs(dir) || dir == "/" {
+				t.Fatalf("folder %q: not lstatIn's case", dir)
+			}
+			fast, slow := &Call{}, &Call{}
+			got, want := fast.lstatIn(dir, name), slow.lstat(joinName(dir, name))
+			if got != want {
+				t.Errorf("%s + %q: lstatIn %+v, lstat %+v", dir, name, got, want)
+			}
+			if again := fast.lstat(joinName(dir, name)); again != got || fast.looks.Load().n != 1 {
+				t.Errorf("%s + %q: lstat after lstatIn %+v (%d look-ups kept), want the kept %+v", dir, name, again, fast.looks.Load().n, got)
+			}
+			if again := slow.lstatIn(dir, name); again != want || slow.looks.Load().n != 1 {
+				t.Errorf("%s + %q: lstatIn after lstat %+v (%d look-ups kept), want the kept %+v", dir, name, again, slow.looks.Load().n, want)
+			}
+			if got.errno == 0 {
+				found++
+			} else {
+				missing++
+			}
+		}
+	}
+	if found == 0 || missing == 0 {
+		t.Errorf("%d names found, %d not: the table must hold both", found, missing)
+	}
+}
