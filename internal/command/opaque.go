@@ -236,7 +236,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		c.see(fmt.Sprintf("the command name is only known at run time (%s)", Short(c.Args[0])))
 		return
 	}
-	if len(c.Args) > 0 && len(c.Words) > len(c.Args) && hasByteOf(c.Args[0], "*?[") {
+	if len(c.Args) > 0 && len(c.Words) > len(c.Args) && HasByteOf(c.Args[0], "*?[") {
 		c.see(fmt.Sprintf("the command name is a file pattern (%s)", Short(c.Args[0])))
 		return
 	}
@@ -564,7 +564,7 @@ func (s *scriptWalk) suppose(me int, args []string) {
 		if c.IsDyn(a) && a == args[0] {
 			continue
 		}
-		if !hasByteOf(a, " \t\n;|&") {
+		if !HasByteOf(a, " \t\n;|&") {
 			continue
 		}
 		if v, ok := strings.CutPrefix(a, "--"); ok && strings.Contains(v, "=") {

@@ -314,7 +314,7 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 // (git show HEAD:.env), scp's HOST:PATH, and KEY=VALUE or --opt=VALUE forms
 // of them.
 func (s *scriptWalk) hiddenPaths(w string) {
-	if !hasByteOf(w, "@<:") {
+	if !HasByteOf(w, "@<:") {
 		return // (one pass over the word: each form below needs one of these)
 	}
 	if i := strings.LastIndexByte(w, '@'); i >= 0 && i+1 < len(w) {

@@ -215,7 +215,7 @@ func setsVarsBytes(src string) bool {
 }
 
 // TestWordScansTwin holds the byte scans of the walk to the scans they
-// stand for: setsVars to its byte-by-byte twin and hasByteOf to
+// stand for: setsVars to its byte-by-byte twin and HasByteOf to
 // strings.ContainsAny, on every line of the twin corpus, each of its
 // words, and texts drawn of the bytes the scans look for (and bytes past
 // ASCII, invalid UTF-8 among them).
@@ -234,7 +234,7 @@ func TestWordScansTwin(t *testing.T) {
 		}
 		texts = append(texts, b.String())
 	}
-	sets := []string{"$`", "/~", " \t\n", "@<:", "*?[", " \t\n;|&"}
+	sets := []string{"$`", "/~", " \t\n", "@<:", "*?[", " \t\n;|&", "{}*?[$", "{}"}
 	yes, no := 0, 0
 	for _, s := range texts {
 		got, want := setsVars(s), setsVarsBytes(s)
@@ -247,8 +247,8 @@ func TestWordScansTwin(t *testing.T) {
 			no++
 		}
 		for _, set := range sets {
-			if got, want := hasByteOf(s, set), strings.ContainsAny(s, set); got != want {
-				t.Errorf("hasByteOf(%q, %q) = %v, strings.ContainsAny %v", s, set, got, want)
+			if got, want := HasByteOf(s, set), strings.ContainsAny(s, set); got != want {
+				t.Errorf("HasByteOf(%q, %q) = %v, strings.ContainsAny %v", s, set, got, want)
 			}
 		}
 	}

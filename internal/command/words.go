@@ -66,15 +66,27 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 	return wi
 }
 
-// hasByteOf reports whether s holds one of the bytes of set, which holds
+// HasByteOf reports whether s holds one of the bytes of set, which holds
 // ASCII bytes only: strings.ContainsAny(s, set) without its search of set
-// for each rune of a short s (a byte of a rune past ASCII is no ASCII byte).
-func hasByteOf(s, set string) bool {
+// for each rune of a short s (a byte of a rune past ASCII is no ASCII
+// byte). The set becomes two masks of 64 bits, each byte of s one test.
+func HasByteOf(s, set string) bool {
+	var lo, hi uint64 // bytes 0-63, 64-127
+	for i := 0; i < len(set); i++ {
+		if c := set[i]; c < 64 {
+			lo |= 1 << c
+		} else {
+			hi |= 1 << (c & 63)
+		}
+	}
 	for i := 0; i < len(s); i++ {
-		for j := 0; j < len(set); j++ {
-			if s[i] == set[j] {
-				return true
-			}
+		c := s[i]
+		m := lo
+		if c >= 64 {
+			m = hi
+		}
+		if c < 128 && m>>(c&63)&1 != 0 {
+			return true
 		}
 	}
 	return false

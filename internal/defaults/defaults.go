@@ -151,7 +151,7 @@ func needsBounds(c *command.Call) bool {
 			case "rm", "chmod", "chown", "chgrp":
 				return true
 			}
-			if strings.ContainsAny(words[0], "{}*?[$") {
+			if command.HasByteOf(words[0], "{}*?[$") {
 				return true
 			}
 		}
@@ -168,7 +168,7 @@ func destructiveName(cmd *command.Command) bool {
 			continue
 		}
 		name := path.Base(words[0])
-		if strings.ContainsAny(words[0], "{}") || ruleCommand(name) || privileged.Get()[name] {
+		if command.HasByteOf(words[0], "{}") || ruleCommand(name) || privileged.Get()[name] {
 			return true
 		}
 	}
