@@ -75,7 +75,7 @@ func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 	looksRO := b&progReader != 0 // (readers, as the program table holds them)
 	if name == "git" {
 		sub, _ := gitSubcommand(args[1:])
-		looksRO = gitReaders.Get()[sub]
+		looksRO = gitReads(sub)
 	}
 	for _, p := range fw.paths {
 		dyn := dynamic && HasByteOf(p, "$`")

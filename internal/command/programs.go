@@ -341,14 +341,17 @@ var writeFlags = Table[map[string][]string]{Make: func() map[string][]string {
 // write (xxd IN OUT, uniq IN OUT).
 var writeOperand = map[string]bool{"xxd": true, "uniq": true}
 
-// gitReaders are the git subcommands that only read, unless given --output.
-var gitReaders = Table[map[string]bool]{Make: func() map[string]bool {
-	return map[string]bool{
-		"diff": true, "log": true, "status": true, "show": true, "blame": true, "ls-files": true, "grep": true,
-		"rev-parse": true, "describe": true, "shortlog": true, "ls-tree": true, "cat-file": true, "rev-list": true,
-		"whatchanged": true, "reflog": true, "ls-remote": true, "name-rev": true, "merge-base": true, "version": true,
+// gitReads reports the git subcommands that only read, unless given
+// --output (a switch: the walk asks it of every git command three times).
+func gitReads(sub string) bool {
+	switch sub {
+	case "diff", "log", "status", "show", "blame", "ls-files", "grep",
+		"rev-parse", "describe", "shortlog", "ls-tree", "cat-file", "rev-list",
+		"whatchanged", "reflog", "ls-remote", "name-rev", "merge-base", "version":
+		return true
 	}
-}}
+	return false
+}
 
 // ReadOnly reports whether a simple command only reads the files it names:
 // a reader (or a reading git subcommand) used without a flag that writes.
@@ -372,7 +375,7 @@ func (cmd *Command) readOnlyBy(w *shellWalker) bool {
 	name := programName(args[0])
 	if name == "git" {
 		sub, rest := gitSubcommand(args[1:])
-		if !gitReaders.Get()[sub] && !gitListsOnly(sub, rest) {
+		if !gitReads(sub) && !gitListsOnly(sub, rest) {
 			return false
 		}
 		for _, a := range rest {

@@ -617,14 +617,16 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 // env -S STRING. Every level of a wrapper chain is looked at, so
 // `sudo su root -c ..` and `sudo env -S ..` are followed too.
 func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
-	c := s.w.c.Commands[me]
+	// (what the loop reads of the command, not a copy of it all)
+	c := &s.w.c.Commands[me]
+	words, dynamic, wrapped := c.Words, c.Dynamic, len(c.More().Wrappers) > 0
 	script, name, ok, dyn := "", "", false, false
-	for level := c.Words; len(level) > 0 && !ok; {
+	for level := words; len(level) > 0 && !ok; {
 		name = path.Base(level[0])
 		switch {
 		case name == "eval":
 			script, ok = strings.Join(level[1:], " "), len(level) > 1
-			dyn = c.Dynamic
+			dyn = dynamic
 		case IsShell(name):
 			script, ok, dyn = s.shellScript(level[1:], redirs)
 		case name == "su" || name == "runuser":
@@ -632,7 +634,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		case name == "env":
 			script, ok = envScript(level[1:])
 		}
-		if ok || len(c.More().Wrappers) == 0 {
+		if ok || !wrapped {
 			break // no wrapper was seen through at the first word (add), so none to skip
 		}
 		wr, isWrapper := wrappers.Get()[name]
