@@ -93,7 +93,10 @@ func (bc *bashCall) reset() {
 	clear(bc.looks.buf[:bc.looks.n])
 	bc.looks.n = 0
 	if c.args != nil {
-		bc.args = bashArgs{}
+		// (refs only grows: what it holds of first is a prefix of it)
+		clear(bc.args.first[:min(len(bc.args.refs), len(bc.args.first))])
+		bc.args.refs, bc.args.seen, bc.args.paths, bc.args.globOverflow = nil, nil, nil, false
+		bc.args.once = sync.Once{}
 	}
 	if bc.rareUsed {
 		bc.rare, bc.rareUsed = cmdRare{}, false

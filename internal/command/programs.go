@@ -209,7 +209,7 @@ const (
 	progWritesModeled
 	progWriter
 	progMetaOnly
-	progWriteFlags   // writeFlags holds the program (a reader some flag makes write)
+	progWriteFlags   // writeFlags holds flags for the program (a reader some flag makes write)
 	progWriteOperand // writeOperand holds the program
 )
 
@@ -268,8 +268,10 @@ func makeProgs() map[string]progBits {
 	for n := range RunnerSubcommands.Get() {
 		progs[n] |= progRunnerSub
 	}
-	for n := range writeFlags.Get() {
-		progs[n] |= progWriteFlags
+	for n, flags := range writeFlags.Get() {
+		if len(flags) > 0 { // (an empty list names no flag to look for)
+			progs[n] |= progWriteFlags
+		}
 	}
 	set(writeOperand, progWriteOperand)
 	return progs
