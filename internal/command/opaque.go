@@ -530,6 +530,7 @@ func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed boo
 	}
 	first := len(s.w.c.Commands)
 	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: newVarTable(script), fed: fed}
+	sub.scanSrc()
 	sub.collectVars(f, sub.vars)
 	s.w.scoped(func() {
 		for _, st := range f.Stmts {

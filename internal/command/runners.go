@@ -18,6 +18,9 @@ const maxBraceWords = 64
 // word has a brace expansion) and whether the expansion went past
 // maxBraceWords. Words holding run-time expansions are kept as written.
 func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (expanded []string, overflow bool) {
+	if s.text.known && s.text.noBrace {
+		return nil, false // (no literal of the script holds a "{")
+	}
 	for i, wd := range args {
 		// SplitBraces looks for "{" in literal parts only: a command
 		// without one is not expanded (most are not)

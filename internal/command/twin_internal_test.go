@@ -3,12 +3,15 @@ package command
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"vibing/internal/twingen"
 )
@@ -319,5 +322,141 @@ func TestLstatInTwin(t *testing.T) {
 	}
 	if found == 0 || missing == 0 {
 		t.Errorf("%d names found, %d not: the table must hold both", found, missing)
+	}
+}
+
+// callSummary spells out what a prepared Bash call tells the layers
+// above (every field the walk fills, pointers followed), so that two
+// preparations of a line can be compared as text.
+func callSummary(c *Call) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "err=%v fork=%v braces=%v dirs=%v cd=%v starts=%q wrapped=%q keys=%q/%v\n",
+		c.Err, c.ForkBomb, c.BraceOverflow, c.DirOverflow, c.CdUnknown, c.starts, c.wrapped, c.Cut.Keys, c.Cut.KeysOK)
+	dirs, lost := c.ShellAfter()
+	fmt.Fprintf(&b, "after=%q %v acts=%q\n", dirs, lost, c.DenyActions())
+	for i := range c.Commands {
+		cmd := &c.Commands[i]
+		r := cmd.More()
+		doc := "<nil>"
+		if r.stdinDoc != nil {
+			doc = *r.stdinDoc
+		}
+		fmt.Fprintf(&b, "cmd %d: words=%q args=%q text=%q dyn=%v pipe=%d/%d parent=%d dynName=%v unseen=%q denyOnly=%v braces=%v ro=%v/%v lead=%q dirs=%q/%d\n",
+			i, cmd.Words, cmd.Args, cmd.Text, cmd.Dynamic, cmd.Pipeline, cmd.Index, cmd.parent, cmd.DynamicName, cmd.unseen,
+			cmd.denyOnly, cmd.BraceOverflow, cmd.ro, cmd.roKnown, cmd.lead, cmd.Dirs, cmd.DirsFrom)
+		fmt.Fprintf(&b, "  rare: outs=%q ins=%q stdin=%q doc=%q assigns=%q code=%+v dyn=%v wrappers=%q alts=%q exp=%q expArgs=%q computed=%q\n",
+			r.Outs, r.Ins, r.stdin, doc, r.Assigns, r.codeVars, r.Dyn, r.Wrappers, r.Alts, r.expanded, r.expandedArgs, r.computed)
+	}
+	paths := func(name string, ps []Path) {
+		for _, p := range ps {
+			looked := "<nil>"
+			if p.looked != nil {
+				looked = fmt.Sprintf("%+v", *p.looked)
+			}
+			fmt.Fprintf(&b, "%s: %q %q %q unsure=%v inside=%v tree=%v write=%v meta=%v removes=%v names=%v looked=%s\n",
+				name, p.Raw, p.Abs, p.Real, p.Unsure, p.inside, p.Tree, p.MayWrite, p.Meta, p.Removes, p.Names, looked)
+		}
+	}
+	paths("write", c.Writes)
+	paths("modify", c.Modifies)
+	paths("arg", c.ArgPaths())
+	return b.String()
+}
+
+// TestSrcBytesPremise holds the parser to what srcBytes reads of a
+// script: a byte the script does not hold is in no literal of its words,
+// and a script without a $, ` or ( has no word that holds a statement. On
+// every line of the twin corpus, each of its words (the scripts sh -c and
+// eval run are words of the line) and scripts drawn of the bytes that
+// matter (line continuations, here-documents, quotes of every kind).
+func TestSrcBytesPremise(t *testing.T) {
+	texts := twinLines(t)
+	for _, l := range texts[:len(texts):len(texts)] {
+		for _, f := range strings.Fields(l) {
+			texts = append(texts, strings.Trim(f, `'"`))
+		}
+	}
+	rng := rand.New(rand.NewPCG(612, 8))
+	parts := []string{"a", "x=1", " ", ";", "\\\n", "\\", "{", "}", "{a,b}", "*", "?", "[", "]", "$", "`", "(", ")", "$(", "<(",
+		"'", "\"", "$'\\x7b'", "<<EOF\n{x}\nEOF\n", "<<-E\n\t*\nE\n", "\n", "|", "&&", "#", "~", "!", "@(a)", "=", "${", "$((1))"}
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.IntN(10); n >= 0; n-- {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		texts = append(texts, b.String())
+	}
+	parsed, withStmt := 0, 0
+	for _, src := range texts {
+		f, err := parse(src)
+		if err != nil {
+			continue
+		}
+		parsed++
+		syntax.Walk(f, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Lit:
+				for _, c := range []byte("{\\*?[") {
+					if strings.IndexByte(n.Value, c) >= 0 && strings.IndexByte(src, c) < 0 {
+						t.Errorf("%q: the literal %q holds %q, the script does not", src, n.Value, c)
+					}
+				}
+			case *syntax.Word:
+				if !noStmts(n) {
+					syntax.Walk(n, func(m syntax.Node) bool {
+						if _, ok := m.(*syntax.Stmt); ok {
+							withStmt++
+							if !strings.ContainsAny(src, "$`(") {
+								t.Errorf("%q: a word holds a statement, the script holds none of $ ` (", src)
+							}
+							return false
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+	}
+	if parsed < 1000 || withStmt == 0 {
+		t.Errorf("%d scripts parsed, %d words with statements: too few to hold the premise", parsed, withStmt)
+	}
+}
+
+// TestSrcBytesTwin holds the walk that reads srcBytes (a script's bytes
+// answer for the scans of its words) to the walk that scans every word:
+// every line of the twin corpus prepared both ways says the same
+// (callSummary), in a project with files, folders and a symlink.
+func TestSrcBytesTwin(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Cwd: filepath.Join(root, "proj"), Home: filepath.Join(root, "home")}
+	for _, d := range []string{"proj/src", "home/.ssh"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(env.Cwd, "test"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(env.Home, filepath.Join(env.Cwd, "homelink")); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { walkGates = true }()
+	for _, line := range twinLines(t) {
+		in := map[string]any{"command": line}
+		walkGates = true
+		fc := Prepare("Bash", in, env)
+		fast := callSummary(fc)
+		Release(fc)
+		walkGates = false
+		sc := Prepare("Bash", in, env)
+		slow := callSummary(sc)
+		Release(sc)
+		if fast != slow {
+			t.Errorf("%q: with the script's bytes\n%s\nscanning every word\n%s", line, fast, slow)
+		}
 	}
 }

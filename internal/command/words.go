@@ -35,6 +35,14 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 		// the common case: one plain or single-quoted literal
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:
+			if s.text.known { // (the script's bytes answer for its literals)
+				wi := wordInfo{text: p.Value}
+				if !s.text.noEscape {
+					wi.text = unescape(p.Value, false)
+				}
+				wi.glob = !s.text.noGlob && hasGlobChar(p.Value)
+				return wi
+			}
 			return wordInfo{text: unescape(p.Value, false), glob: hasGlobChar(p.Value)}
 		case *syntax.SglQuoted:
 			if !p.Dollar {
