@@ -236,7 +236,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		c.see(fmt.Sprintf("the command name is only known at run time (%s)", Short(c.Args[0])))
 		return
 	}
-	if len(c.Args) > 0 && len(c.Words) > len(c.Args) && HasByteOf(c.Args[0], "*?[") {
+	if len(c.Args) > 0 && len(c.Words) > len(c.Args) && bytesGlob.In(c.Args[0]) {
 		c.see(fmt.Sprintf("the command name is a file pattern (%s)", Short(c.Args[0])))
 		return
 	}
@@ -565,7 +565,7 @@ func (s *scriptWalk) suppose(me int, args []string) {
 		if c.IsDyn(a) && a == args[0] {
 			continue
 		}
-		if !HasByteOf(a, " \t\n;|&") {
+		if !bytesScript.In(a) {
 			continue
 		}
 		if v, ok := strings.CutPrefix(a, "--"); ok && strings.Contains(v, "=") {

@@ -295,7 +295,7 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 		if dyns != nil && dyns[i] {
 			continue
 		}
-		if i == 0 && !strings.Contains(w, "/") {
+		if i == 0 && strings.IndexByte(w, '/') < 0 {
 			continue
 		}
 		if IsFlagWord(w) {
@@ -317,7 +317,7 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 // (git show HEAD:.env), scp's HOST:PATH, and KEY=VALUE or --opt=VALUE forms
 // of them.
 func (s *scriptWalk) hiddenPaths(w string) {
-	if !HasByteOf(w, "@<:") {
+	if !bytesHidden.In(w) {
 		return // (one pass over the word: each form below needs one of these)
 	}
 	if i := strings.LastIndexByte(w, '@'); i >= 0 && i+1 < len(w) {

@@ -218,8 +218,8 @@ func setsVarsBytes(src string) bool {
 }
 
 // TestWordScansTwin holds the byte scans of the walk to the scans they
-// stand for: setsVars to its byte-by-byte twin, HasByteOf to
-// strings.ContainsAny and trimVersion to strings.TrimRight, on every line
+// stand for: setsVars to its byte-by-byte twin, each ByteSet to
+// strings.ContainsAny of its bytes and trimVersion to strings.TrimRight, on every line
 // of the twin corpus, each of its words, and texts drawn of the bytes the
 // scans look for (and bytes past ASCII, invalid UTF-8 among them).
 func TestWordScansTwin(t *testing.T) {
@@ -237,7 +237,13 @@ func TestWordScansTwin(t *testing.T) {
 		}
 		texts = append(texts, b.String())
 	}
-	sets := []string{"$`", "/~", " \t\n", "@<:", "*?[", " \t\n;|&", "{}*?[$", "{}"}
+	sets := []struct {
+		set string
+		b   ByteSet
+	}{
+		{"$`", BytesExpansion}, {"/~", BytesPathLike}, {" \t\n", BytesSpace}, {"{}*?[$", BytesBraceGlob}, {"{}", BytesBrace},
+		{"*?[", bytesGlob}, {"@<:", bytesHidden}, {" \t\n;|&", bytesScript}, {"\x00\x7f?", NewByteSet("\x00\x7f?")},
+	}
 	yes, no := 0, 0
 	for _, s := range texts {
 		got, want := setsVars(s), setsVarsBytes(s)
@@ -253,8 +259,8 @@ func TestWordScansTwin(t *testing.T) {
 			t.Errorf("trimVersion(%q) = %q, strings.TrimRight %q", s, got, want)
 		}
 		for _, set := range sets {
-			if got, want := HasByteOf(s, set), strings.ContainsAny(s, set); got != want {
-				t.Errorf("HasByteOf(%q, %q) = %v, strings.ContainsAny %v", s, set, got, want)
+			if got, want := set.b.In(s), strings.ContainsAny(s, set.set); got != want {
+				t.Errorf("the set of %q: In(%q) = %v, strings.ContainsAny %v", set.set, s, got, want)
 			}
 		}
 	}

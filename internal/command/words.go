@@ -74,24 +74,32 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 	return wi
 }
 
-// HasByteOf reports whether s holds one of the bytes of set, which holds
-// ASCII bytes only: strings.ContainsAny(s, set) without its search of set
-// for each rune of a short s (a byte of a rune past ASCII is no ASCII
-// byte). The set becomes two masks of 64 bits, each byte of s one test.
-func HasByteOf(s, set string) bool {
-	var lo, hi uint64 // bytes 0-63, 64-127
+// ByteSet is a set of ASCII bytes as two masks of 64 bits (bytes 0-63,
+// 64-127), made once (NewByteSet) for a scan made of many words: In is
+// strings.ContainsAny(s, set) without its search of set for each rune of
+// a short s (a byte of a rune past ASCII is no ASCII byte).
+type ByteSet struct{ lo, hi uint64 }
+
+// NewByteSet is the set of the bytes of set, which holds ASCII bytes only.
+func NewByteSet(set string) ByteSet {
+	var b ByteSet
 	for i := 0; i < len(set); i++ {
 		if c := set[i]; c < 64 {
-			lo |= 1 << c
+			b.lo |= 1 << c
 		} else {
-			hi |= 1 << (c & 63)
+			b.hi |= 1 << (c & 63)
 		}
 	}
+	return b
+}
+
+// In reports whether s holds one of the bytes of b.
+func (b ByteSet) In(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		m := lo
+		m := b.lo
 		if c >= 64 {
-			m = hi
+			m = b.hi
 		}
 		if c < 128 && m>>(c&63)&1 != 0 {
 			return true
@@ -99,6 +107,19 @@ func HasByteOf(s, set string) bool {
 	}
 	return false
 }
+
+// The sets the walk, the guard, the autorun step and the default rules
+// scan words for.
+var (
+	BytesExpansion = NewByteSet("$`")       // an expansion still in a word
+	BytesPathLike  = NewByteSet("/~")       // a word that looks like a path
+	BytesSpace     = NewByteSet(" \t\n")    // a script text, not a name
+	BytesBraceGlob = NewByteSet("{}*?[$")   // a command word only known once expanded
+	BytesBrace     = NewByteSet("{}")       // a brace in a command word
+	bytesGlob      = NewByteSet("*?[")      // a glob character
+	bytesHidden    = NewByteSet("@<:")      // a path inside a word's syntax (hiddenPaths)
+	bytesScript    = NewByteSet(" \t\n;|&") // a word that may be a script
+)
 
 // hasGlobChar reports whether s holds *, ? or [.
 func hasGlobChar(s string) bool {

@@ -153,7 +153,7 @@ func needsBounds(c *command.Call) bool {
 			case "rm", "chmod", "chown", "chgrp":
 				return true
 			}
-			if command.HasByteOf(words[0], "{}*?[$") {
+			if command.BytesBraceGlob.In(words[0]) {
 				return true
 			}
 		}
@@ -170,7 +170,7 @@ func destructiveName(cmd *command.Command) bool {
 			continue
 		}
 		name := path.Base(words[0])
-		if command.HasByteOf(words[0], "{}") || ruleCommand(name) || isPrivilegedName(name) {
+		if command.BytesBrace.In(words[0]) || ruleCommand(name) || isPrivilegedName(name) {
 			return true
 		}
 	}

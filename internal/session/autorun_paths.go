@@ -274,7 +274,7 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 			cands = append(cands, w[i+1:])
 		}
 		for _, cand := range cands {
-			if cand == "" || strings.HasPrefix(cand, "-") || command.HasByteOf(cand, " \t\n") {
+			if cand == "" || strings.HasPrefix(cand, "-") || command.BytesSpace.In(cand) {
 				continue
 			}
 			// by its name first (no look-up); through symlinks only for a
@@ -294,7 +294,7 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 				out = append(out, h)
 				continue
 			}
-			if command.HasByteOf(cand, "/~") {
+			if command.BytesPathLike.In(cand) {
 				if h, ok := e.classify(command.ResolvePath(cand, e.env).Real); ok {
 					out = append(out, h)
 				}
