@@ -193,7 +193,7 @@ func argModeBy(args []string, w *shellWalker) argMode {
 		m.mayWrite = hasFlag(rest, "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fls", "-fprintf")
 	}
 	if name == "git" {
-		if sub, _ := gitSubcommand(rest); gitReaders.Get()[sub] {
+		if sub, _ := gitSubcommand(rest); gitReads(sub) {
 			m.mayWrite = false
 		}
 	}

@@ -14,3 +14,15 @@ func BenchmarkShellParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPrepareReleaseBash is what a decision costs to prepare its
+// Bash call and give it back (as the session does): the parse of
+// BenchmarkShellParse and the walk of the line's commands.
+func BenchmarkPrepareReleaseBash(b *testing.B) {
+	in := map[string]any{"command": "npm test && git status | grep -v foo > /dev/null"}
+	env := Env{Cwd: b.TempDir(), Home: b.TempDir()}
+	b.ReportAllocs()
+	for b.Loop() {
+		Release(Prepare("Bash", in, env))
+	}
+}

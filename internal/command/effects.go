@@ -37,7 +37,7 @@ func (s *scriptWalk) modifies(me int) {
 // hasDynWord reports whether a word list still holds an expansion.
 func hasDynWord(words []string) bool {
 	for _, w := range words {
-		if strings.ContainsAny(w, "$`") {
+		if BytesExpansion.In(w) {
 			return true
 		}
 	}
@@ -75,10 +75,10 @@ func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 	looksRO := b&progReader != 0 // (readers, as the program table holds them)
 	if name == "git" {
 		sub, _ := gitSubcommand(args[1:])
-		looksRO = gitReaders.Get()[sub]
+		looksRO = gitReads(sub)
 	}
 	for _, p := range fw.paths {
-		dyn := dynamic && strings.ContainsAny(p, "$`")
+		dyn := dynamic && BytesExpansion.In(p)
 		s.w.c.Modifies = s.appendPaths(s.w.c.Modifies, p, dyn)
 		if name == "tee" || looksRO {
 			s.w.c.Writes = s.appendPaths(s.w.c.Writes, p, dyn)
@@ -92,11 +92,11 @@ func (s *scriptWalk) modifiesArgs(me int, args []string, dynamic bool) {
 		}
 	}
 	for _, nd := range fw.named {
-		dyn := dynamic && strings.ContainsAny(nd.dir, "$`")
+		dyn := dynamic && BytesExpansion.In(nd.dir)
 		names := nd.names
 		for _, alt := range names {
 			for _, n := range alt {
-				if dynamic && strings.ContainsAny(n.glob, "$`") {
+				if dynamic && BytesExpansion.In(n.glob) {
 					names = nil // a pattern only known at run time
 				}
 			}

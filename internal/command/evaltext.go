@@ -94,6 +94,7 @@ func (s *scriptWalk) evalSubscript(text string) {
 		return
 	}
 	sub := &scriptWalk{w: s.w, src: src, depth: s.depth + 1, parent: s.parent, outer: s, vars: newVarTable(src)}
+	sub.scanSrc()
 	sub.collectVars(f, sub.vars)
 	for _, st := range f.Stmts {
 		sub.stmt(st, -1, 0)

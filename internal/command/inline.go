@@ -57,8 +57,21 @@ var interps = Table[map[string]*interp]{Make: func() map[string]*interp {
 // interpOf returns how the interpreter name takes code: by language for
 // the ones read closely (python3.12, pypy3, perl5.36, nodejs ...), else
 // from inlineCode.
+// trimVersion is strings.TrimRight(name, "0123456789.-") (python3.12 is
+// python), without building the set of those bytes for each name.
+func trimVersion(name string) string {
+	for len(name) > 0 {
+		if c := name[len(name)-1]; c >= '0' && c <= '9' || c == '.' || c == '-' {
+			name = name[:len(name)-1]
+			continue
+		}
+		break
+	}
+	return name
+}
+
 func interpOf(name string) (*interp, bool) {
-	base := strings.TrimRight(name, "0123456789.-")
+	base := trimVersion(name)
 	switch base {
 	case "python", "pypy":
 		return interps.Get()["python"], true

@@ -2,8 +2,10 @@ package command
 
 import (
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
+	"unsafe"
 )
 
 // One look per name per decision: the guard asks whether a word of a Bash
@@ -32,8 +34,8 @@ type lookups struct {
 	buf [maxLookups]lookup
 }
 
-// lstat looks p up once per call (it is not followed if a symlink).
-func (c *Call) lstat(p string) lookup {
+// looks returns the call's look-ups, made on the first.
+func (c *Call) lookupsOf() *lookups {
 	l := c.looks.Load()
 	if l == nil {
 		// made on the first look-up: a call that looks nothing up (most
@@ -47,6 +49,12 @@ func (c *Call) lstat(p string) lookup {
 			l = c.looks.Load()
 		}
 	}
+	return l
+}
+
+// lstat looks p up once per call (it is not followed if a symlink).
+func (c *Call) lstat(p string) lookup {
+	l := c.lookupsOf()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i := 0; i < l.n; i++ {
@@ -54,10 +62,41 @@ func (c *Call) lstat(p string) lookup {
 			return l.buf[i]
 		}
 	}
+	return l.look(p, nil)
+}
+
+// lstatIn is lstat(dir + "/" + name) for a clean absolute folder other
+// than "/" and a name without a "/" (joinName's plain case): the path is
+// built only when the call has not looked at it yet, together with the
+// NUL the system call reads (one allocation, where Lstat copies it again).
+func (c *Call) lstatIn(dir, name string) lookup {
+	l := c.lookupsOf()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(dir) + 1 + len(name)
+	for i := 0; i < l.n; i++ {
+		if q := l.buf[i].path; len(q) == n && q[len(dir)] == '/' && q[:len(dir)] == dir && q[len(dir)+1:] == name {
+			return l.buf[i]
+		}
+	}
+	b := make([]byte, n+1) // (b[n] is the NUL)
+	copy(b, dir)
+	b[len(dir)] = '/'
+	copy(b[len(dir)+1:], name)
+	p := unsafe.String(&b[0], n)
+	if strings.IndexByte(name, 0) >= 0 || strings.IndexByte(dir, 0) >= 0 {
+		return l.look(p, nil) // (the system call would read the path to its first NUL: Lstat refuses it)
+	}
+	return l.look(p, &b[0])
+}
+
+// look makes the look-up of p, a path not looked at yet (l is locked);
+// cp, when not nil, is p followed by a NUL.
+func (l *lookups) look(p string, cp *byte) lookup {
 	out := lookup{path: p}
 	var st syscall.Stat_t
 	for {
-		err := syscall.Lstat(p, &st)
+		err := lstatPath(p, cp, &st)
 		if err == syscall.EINTR {
 			continue
 		}

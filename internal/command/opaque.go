@@ -236,7 +236,7 @@ func (s *scriptWalk) opaque(me int, redirs []*syntax.Redirect) {
 		c.see(fmt.Sprintf("the command name is only known at run time (%s)", Short(c.Args[0])))
 		return
 	}
-	if len(c.Args) > 0 && len(c.Words) > len(c.Args) && strings.ContainsAny(c.Args[0], "*?[") {
+	if len(c.Args) > 0 && len(c.Words) > len(c.Args) && bytesGlob.In(c.Args[0]) {
 		c.see(fmt.Sprintf("the command name is a file pattern (%s)", Short(c.Args[0])))
 		return
 	}
@@ -530,6 +530,7 @@ func (s *scriptWalk) subScriptFed(me int, name, script string, denyOnly, fed boo
 	}
 	first := len(s.w.c.Commands)
 	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: newVarTable(script), fed: fed}
+	sub.scanSrc()
 	sub.collectVars(f, sub.vars)
 	s.w.scoped(func() {
 		for _, st := range f.Stmts {
@@ -564,7 +565,7 @@ func (s *scriptWalk) suppose(me int, args []string) {
 		if c.IsDyn(a) && a == args[0] {
 			continue
 		}
-		if !strings.ContainsAny(a, " \t\n;|&") {
+		if !bytesScript.In(a) {
 			continue
 		}
 		if v, ok := strings.CutPrefix(a, "--"); ok && strings.Contains(v, "=") {

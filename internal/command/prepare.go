@@ -97,7 +97,10 @@ func (bc *bashCall) reset() {
 	clear(bc.looks.buf[:bc.looks.n])
 	bc.looks.n = 0
 	if c.args != nil {
-		bc.args = bashArgs{}
+		// (refs only grows: what it holds of first is a prefix of it)
+		clear(bc.args.first[:min(len(bc.args.refs), len(bc.args.first))])
+		bc.args.refs, bc.args.seen, bc.args.paths, bc.args.globOverflow = nil, nil, nil, false
+		bc.args.once = sync.Once{}
 	}
 	if bc.rareUsed {
 		bc.rare, bc.rareUsed = cmdRare{}, false
@@ -301,10 +304,14 @@ func prepareBash(c *Call) {
 	}
 	ParseBash(c, cmd)
 	c.noteUnseen()
-	c.lazyActs = true // the commands' action strings: only regex rules read them (acts)
+	c.lazyActs = true  // the commands' action strings: only regex rules read them (acts)
+	var w *shellWalker // the walker's look-ups of the program table, when it kept them
+	if bc := c.bash; bc != nil && bc.walker.c == c {
+		w = &bc.walker
+	}
 	for i := range c.Commands {
 		cmd := &c.Commands[i]
-		cmd.ro, cmd.roKnown = cmd.readOnly(), true
+		cmd.ro, cmd.roKnown = cmd.readOnlyBy(w), true
 		cmd.setLead()
 	}
 	// deny/ask regexes also see each command behind its wrappers

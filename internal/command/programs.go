@@ -209,6 +209,8 @@ const (
 	progWritesModeled
 	progWriter
 	progMetaOnly
+	progWriteFlags   // writeFlags holds flags for the program (a reader some flag makes write)
+	progWriteOperand // writeOperand holds the program
 )
 
 // progs is made on first use, from the tables above.
@@ -266,6 +268,12 @@ func makeProgs() map[string]progBits {
 	for n := range RunnerSubcommands.Get() {
 		progs[n] |= progRunnerSub
 	}
+	for n, flags := range writeFlags.Get() {
+		if len(flags) > 0 { // (an empty list names no flag to look for)
+			progs[n] |= progWriteFlags
+		}
+	}
+	set(writeOperand, progWriteOperand)
 	return progs
 }
 
@@ -335,14 +343,17 @@ var writeFlags = Table[map[string][]string]{Make: func() map[string][]string {
 // write (xxd IN OUT, uniq IN OUT).
 var writeOperand = map[string]bool{"xxd": true, "uniq": true}
 
-// gitReaders are the git subcommands that only read, unless given --output.
-var gitReaders = Table[map[string]bool]{Make: func() map[string]bool {
-	return map[string]bool{
-		"diff": true, "log": true, "status": true, "show": true, "blame": true, "ls-files": true, "grep": true,
-		"rev-parse": true, "describe": true, "shortlog": true, "ls-tree": true, "cat-file": true, "rev-list": true,
-		"whatchanged": true, "reflog": true, "ls-remote": true, "name-rev": true, "merge-base": true, "version": true,
+// gitReads reports the git subcommands that only read, unless given
+// --output (a switch: the walk asks it of every git command three times).
+func gitReads(sub string) bool {
+	switch sub {
+	case "diff", "log", "status", "show", "blame", "ls-files", "grep",
+		"rev-parse", "describe", "shortlog", "ls-tree", "cat-file", "rev-list",
+		"whatchanged", "reflog", "ls-remote", "name-rev", "merge-base", "version":
+		return true
 	}
-}}
+	return false
+}
 
 // ReadOnly reports whether a simple command only reads the files it names:
 // a reader (or a reading git subcommand) used without a flag that writes.
@@ -353,7 +364,12 @@ func (cmd *Command) ReadOnly() bool {
 	return cmd.readOnly()
 }
 
-func (cmd *Command) readOnly() bool {
+func (cmd *Command) readOnly() bool { return cmd.readOnlyBy(nil) }
+
+// readOnlyBy is readOnly reading the tables through w's look-ups of the
+// program table (progBits: Prepare asks it of a line's commands, whose
+// names the walk looked up already).
+func (cmd *Command) readOnlyBy(w *shellWalker) bool {
 	args := cmd.Args
 	if len(args) == 0 || cmd.DynamicName || cmd.unseen != "" {
 		return false
@@ -361,7 +377,7 @@ func (cmd *Command) readOnly() bool {
 	name := programName(args[0])
 	if name == "git" {
 		sub, rest := gitSubcommand(args[1:])
-		if !gitReaders.Get()[sub] && !gitListsOnly(sub, rest) {
+		if !gitReads(sub) && !gitListsOnly(sub, rest) {
 			return false
 		}
 		for _, a := range rest {
@@ -374,10 +390,14 @@ func (cmd *Command) readOnly() bool {
 	if name == "sed" {
 		return sedPrintsOnly(args[1:]) // sed -n 1,20p FILE
 	}
-	if !readers.Get()[name] {
+	b := w.progBits(name)
+	if b&progReader == 0 { // (readers, as the program table holds them)
 		return false
 	}
-	flags := writeFlags.Get()[name] // (looked up once, not per argument)
+	var flags []string
+	if b&progWriteFlags != 0 {
+		flags = writeFlags.Get()[name] // (looked up once, not per argument)
+	}
 	for _, a := range args[1:] {
 		for _, f := range flags {
 			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
@@ -389,7 +409,7 @@ func (cmd *Command) readOnly() bool {
 			return false
 		}
 	}
-	if writeOperand[name] {
+	if b&progWriteOperand != 0 { // (writeOperand)
 		_, ops := SplitFlags(args[1:])
 		if len(ops) > 1 {
 			return false

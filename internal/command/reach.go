@@ -318,11 +318,14 @@ func (c *Call) mentions(g *Guarded, w string, dirs []Path) (string, bool) {
 // that exists in dir (one lstat per name for the call c, whether or not it
 // is a symlink and its target exists).
 func (c *Call) mayBePath(w, dir string) bool {
-	if strings.ContainsAny(w, "/~") {
+	if BytesPathLike.In(w) {
 		return true
 	}
-	if strings.ContainsAny(w, " \t\n") {
+	if BytesSpace.In(w) {
 		return false // a script text: looked at by name only
+	}
+	if w != "" && w != "." && w != ".." && dir != "/" && cleanAbs(dir) {
+		return c.lstatIn(dir, w).errno == 0 // (joinName's plain case: w holds no "/")
 	}
 	return c.Exists(joinName(dir, w))
 }

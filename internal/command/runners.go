@@ -18,6 +18,9 @@ const maxBraceWords = 64
 // word has a brace expansion) and whether the expansion went past
 // maxBraceWords. Words holding run-time expansions are kept as written.
 func (s *scriptWalk) braces(args []*syntax.Word, words []string, dyns []bool) (expanded []string, overflow bool) {
+	if s.text.known && s.text.noBrace {
+		return nil, false // (no literal of the script holds a "{")
+	}
 	for i, wd := range args {
 		// SplitBraces looks for "{" in literal parts only: a command
 		// without one is not expanded (most are not)
@@ -292,7 +295,7 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 		if dyns != nil && dyns[i] {
 			continue
 		}
-		if i == 0 && !strings.Contains(w, "/") {
+		if i == 0 && strings.IndexByte(w, '/') < 0 {
 			continue
 		}
 		if IsFlagWord(w) {
@@ -314,7 +317,7 @@ func (s *scriptWalk) argWords(words []string, dyns []bool) {
 // (git show HEAD:.env), scp's HOST:PATH, and KEY=VALUE or --opt=VALUE forms
 // of them.
 func (s *scriptWalk) hiddenPaths(w string) {
-	if strings.IndexAny(w, "@<:") < 0 {
+	if !bytesHidden.In(w) {
 		return // (one pass over the word: each form below needs one of these)
 	}
 	if i := strings.LastIndexByte(w, '@'); i >= 0 && i+1 < len(w) {
@@ -341,9 +344,15 @@ func (s *scriptWalk) hiddenPaths(w string) {
 	}
 }
 
-// chdirOptions are the options that run a command in another folder
+// isChdirOption reports the options that run a command in another folder
 // (env -C/--chdir, git/make/tar -C, --directory, sudo -D/--chdir, --cwd).
-var chdirOptions = map[string]bool{"-C": true, "--chdir": true, "--directory": true, "-D": true, "--cwd": true, "--work-tree": true}
+func isChdirOption(w string) bool {
+	switch w {
+	case "-C", "--chdir", "--directory", "-D", "--cwd", "--work-tree":
+		return true
+	}
+	return false
+}
 
 // chdirTargets returns the folders a command's options say it runs in,
 // resolved from where the command is written.
@@ -355,9 +364,9 @@ func (s *scriptWalk) chdirTargets(words []string, dyns []bool) []string {
 			continue // only an option changes the folder
 		}
 		v := ""
-		if name, val, ok := strings.Cut(w, "="); ok && chdirOptions[name] && strings.HasPrefix(name, "--") {
+		if name, val, ok := strings.Cut(w, "="); ok && isChdirOption(name) && strings.HasPrefix(name, "--") {
 			v = val
-		} else if chdirOptions[w] && i+1 < len(words) && !(dyns != nil && dyns[i+1]) {
+		} else if isChdirOption(w) && i+1 < len(words) && !(dyns != nil && dyns[i+1]) {
 			v = words[i+1]
 		}
 		if v == "" {
@@ -380,7 +389,7 @@ func (s *scriptWalk) chdirTargets(words []string, dyns []bool) []string {
 // argWord records one word as a path, resolved later (and only when a
 // deny or ask file rule needs it) from the folder it was written in.
 func (s *scriptWalk) argWord(w string) {
-	if w == "" || w == "-" || w == "--" || strings.ContainsRune(w, 0) {
+	if w == "" || w == "-" || w == "--" || strings.IndexByte(w, 0) >= 0 {
 		return
 	}
 	if dir, ok := s.w.dir.sure(); ok || !isRelative(w) {

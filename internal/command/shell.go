@@ -126,6 +126,7 @@ func (w *shellWalker) script(src string, depth, parent int) {
 	}
 	sw := &w.top // the line's own walk, allocated with the walker
 	*sw = scriptWalk{w: w, src: src, depth: depth, parent: parent, vars: newVarTable(src)}
+	sw.scanSrc()
 	sw.collectVars(f, sw.vars)
 	for _, s := range f.Stmts {
 		sw.stmt(s, -1, 0)
@@ -148,6 +149,38 @@ type scriptWalk struct {
 	outer  *scriptWalk // the script that runs this one; its variables may reach in
 	vars   varTable    // the variables this script sets (vars.go)
 	fed    bool        // the script's input is a pipe from the command running it (awk's print | "sh")
+	text   srcBytes    // which bytes src holds of those the walk's word scans look for (scanSrc)
+}
+
+// srcBytes says which of the bytes some scans of a word look for its
+// script holds nowhere: every literal part of a word is text of the
+// script (the parser drops a line continuation, never adds a byte), so a
+// byte the script lacks no literal holds, and a word without a $, ` or
+// ( holds no command. (TestSrcBytesPremise holds the parser to that;
+// TestSrcBytesTwin holds the walk to the walk without these answers.)
+type srcBytes struct {
+	known    bool // scanSrc ran (a walk made without it scans every word)
+	noBrace  bool // no "{": no word has a brace expansion (braces)
+	noEscape bool // no "\\": unescape leaves every literal as it is
+	noGlob   bool // none of "*?[": no literal has a glob character
+	noSubst  bool // none of "$`(": no word holds a statement (words)
+}
+
+// walkGates turns the answers of srcBytes on (the tests compare the walk
+// without them, which scans every word).
+var walkGates = true
+
+// scanSrc works out s.text from s.src.
+func (s *scriptWalk) scanSrc() {
+	src := s.src
+	has := func(c byte) bool { return strings.IndexByte(src, c) >= 0 }
+	s.text = srcBytes{
+		known:    walkGates,
+		noBrace:  !has('{'),
+		noEscape: !has('\\'),
+		noGlob:   !has('*') && !has('?') && !has('['),
+		noSubst:  !has('$') && !has('`') && !has('('),
+	}
 }
 
 // inputPiped reports whether a command of this script at the head of its
@@ -527,7 +560,9 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	// Substitutions inside the words run before the command: walk them
 	// first, remembering where they start so they can point at their parent.
 	first := len(s.w.c.Commands)
-	s.words(ce.Args)
+	if !s.text.known || !s.text.noSubst {
+		s.words(ce.Args)
+	}
 	modsBefore := len(s.w.c.Modifies)
 	cmd := Command{Words: s.w.wordSlice(len(ce.Args))}
 	var dyns []bool
@@ -617,14 +652,16 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 // env -S STRING. Every level of a wrapper chain is looked at, so
 // `sudo su root -c ..` and `sudo env -S ..` are followed too.
 func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
-	c := s.w.c.Commands[me]
+	// (what the loop reads of the command, not a copy of it all)
+	c := &s.w.c.Commands[me]
+	words, dynamic, wrapped := c.Words, c.Dynamic, len(c.More().Wrappers) > 0
 	script, name, ok, dyn := "", "", false, false
-	for level := c.Words; len(level) > 0 && !ok; {
+	for level := words; len(level) > 0 && !ok; {
 		name = path.Base(level[0])
 		switch {
 		case name == "eval":
 			script, ok = strings.Join(level[1:], " "), len(level) > 1
-			dyn = c.Dynamic
+			dyn = dynamic
 		case IsShell(name):
 			script, ok, dyn = s.shellScript(level[1:], redirs)
 		case name == "su" || name == "runuser":
@@ -632,7 +669,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		case name == "env":
 			script, ok = envScript(level[1:])
 		}
-		if ok || len(c.More().Wrappers) == 0 {
+		if ok || !wrapped {
 			break // no wrapper was seen through at the first word (add), so none to skip
 		}
 		wr, isWrapper := wrappers.Get()[name]
@@ -658,6 +695,7 @@ func (s *scriptWalk) nested(me int, redirs []*syntax.Redirect) {
 		return
 	}
 	sub := &scriptWalk{w: s.w, src: script, depth: s.depth + 1, parent: me, outer: s, vars: newVarTable(script)}
+	sub.scanSrc()
 	f, err := parse(script)
 	if err != nil {
 		s.w.fail(fmt.Errorf("the script given to %s does not parse as shell: %v", name, err))

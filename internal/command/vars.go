@@ -89,12 +89,10 @@ func isVarWord(w string) bool {
 // them.
 func setsVars(src string) bool {
 	start := -1
-	for i := 0; i <= len(src); i++ {
-		var c byte
-		if i < len(src) {
-			c = src[i]
-		}
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' {
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		k := varBytes[c]
+		if k == varLetter {
 			if start < 0 {
 				start = i
 			}
@@ -105,6 +103,9 @@ func setsVars(src string) bool {
 				return true
 			}
 			start = -1
+		}
+		if k == 0 {
+			continue // (most bytes: none of the cases below)
 		}
 		switch c {
 		case '=', '[':
@@ -120,8 +121,26 @@ func setsVars(src string) bool {
 			}
 		}
 	}
-	return false
+	return start >= 0 && isVarWord(src[start:])
 }
+
+// varBytes sorts the bytes setsVars reads: the letters of a word (and
+// "_"), and the bytes its cases start with.
+const (
+	varLetter = 1
+	varMark   = 2
+)
+
+var varBytes = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = varLetter, varLetter
+	}
+	t['_'] = varLetter
+	for _, c := range "=[(+." {
+		t[c] = varMark
+	}
+	return t
+}()
 
 // collectVars records the assignments of a parsed script into t. The
 // values of literal assignments are read with s (which already knows the

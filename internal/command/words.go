@@ -35,6 +35,14 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 		// the common case: one plain or single-quoted literal
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:
+			if s.text.known { // (the script's bytes answer for its literals)
+				wi := wordInfo{text: p.Value}
+				if !s.text.noEscape {
+					wi.text = unescape(p.Value, false)
+				}
+				wi.glob = !s.text.noGlob && hasGlobChar(p.Value)
+				return wi
+			}
 			return wordInfo{text: unescape(p.Value, false), glob: hasGlobChar(p.Value)}
 		case *syntax.SglQuoted:
 			if !p.Dollar {
@@ -65,6 +73,53 @@ func (s *scriptWalk) wordInfo(w *syntax.Word) wordInfo {
 	}
 	return wi
 }
+
+// ByteSet is a set of ASCII bytes as two masks of 64 bits (bytes 0-63,
+// 64-127), made once (NewByteSet) for a scan made of many words: In is
+// strings.ContainsAny(s, set) without its search of set for each rune of
+// a short s (a byte of a rune past ASCII is no ASCII byte).
+type ByteSet struct{ lo, hi uint64 }
+
+// NewByteSet is the set of the bytes of set, which holds ASCII bytes only.
+func NewByteSet(set string) ByteSet {
+	var b ByteSet
+	for i := 0; i < len(set); i++ {
+		if c := set[i]; c < 64 {
+			b.lo |= 1 << c
+		} else {
+			b.hi |= 1 << (c & 63)
+		}
+	}
+	return b
+}
+
+// In reports whether s holds one of the bytes of b.
+func (b ByteSet) In(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		m := b.lo
+		if c >= 64 {
+			m = b.hi
+		}
+		if c < 128 && m>>(c&63)&1 != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// The sets the walk, the guard, the autorun step and the default rules
+// scan words for.
+var (
+	BytesExpansion = NewByteSet("$`")       // an expansion still in a word
+	BytesPathLike  = NewByteSet("/~")       // a word that looks like a path
+	BytesSpace     = NewByteSet(" \t\n")    // a script text, not a name
+	BytesBraceGlob = NewByteSet("{}*?[$")   // a command word only known once expanded
+	BytesBrace     = NewByteSet("{}")       // a brace in a command word
+	bytesGlob      = NewByteSet("*?[")      // a glob character
+	bytesHidden    = NewByteSet("@<:")      // a path inside a word's syntax (hiddenPaths)
+	bytesScript    = NewByteSet(" \t\n;|&") // a word that may be a script
+)
 
 // hasGlobChar reports whether s holds *, ? or [.
 func hasGlobChar(s string) bool {

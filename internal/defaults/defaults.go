@@ -28,13 +28,15 @@ const (
 	DenyUnchecked  = "a command line too large or too deeply nested to check"
 )
 
-// privileged are the programs that run a command as another user (root).
-var privileged = command.Table[map[string]bool]{Make: func() map[string]bool {
-	return map[string]bool{
-		"sudo": true, "sudoedit": true, "doas": true, "pkexec": true, "su": true, "run0": true,
-		"runuser": true, "ksu": true,
+// isPrivilegedName reports the programs that run a command as another
+// user (root): a switch, as the rules ask it of every command.
+func isPrivilegedName(name string) bool {
+	switch name {
+	case "sudo", "sudoedit", "doas", "pkexec", "su", "run0", "runuser", "ksu":
+		return true
 	}
-}}
+	return false
+}
 
 // interpreters run a script file named among their arguments (or read
 // code from their input), besides the shells.
@@ -151,7 +153,7 @@ func needsBounds(c *command.Call) bool {
 			case "rm", "chmod", "chown", "chgrp":
 				return true
 			}
-			if strings.ContainsAny(words[0], "{}*?[$") {
+			if command.BytesBraceGlob.In(words[0]) {
 				return true
 			}
 		}
@@ -168,7 +170,7 @@ func destructiveName(cmd *command.Command) bool {
 			continue
 		}
 		name := path.Base(words[0])
-		if strings.ContainsAny(words[0], "{}") || ruleCommand(name) || privileged.Get()[name] {
+		if command.BytesBrace.In(words[0]) || ruleCommand(name) || isPrivilegedName(name) {
 			return true
 		}
 	}
@@ -212,12 +214,12 @@ func wordLists(cmd *command.Command, all bool) iter.Seq2[int, []string] {
 
 func isPrivileged(cmd *command.Command) bool {
 	for _, w := range cmd.More().Wrappers {
-		if privileged.Get()[w] {
+		if isPrivilegedName(w) {
 			return true
 		}
 	}
 	for _, words := range candidates(cmd) {
-		if len(words) > 0 && privileged.Get()[path.Base(words[0])] {
+		if len(words) > 0 && isPrivilegedName(path.Base(words[0])) {
 			return true
 		}
 	}

@@ -7,15 +7,26 @@ import (
 	"vibing/internal/command"
 )
 
-// downloaders fetch a URL: the letter of their short option naming the
-// file written (0: none), and whether they save under the URL's own name
-// when given no such option.
-var downloaders = map[string]struct {
+// downloader is what the default rules know of a program that fetches a
+// URL: the letter of its short option naming the file written (0: none),
+// and whether it saves under the URL's own name when given no such option.
+type downloader struct {
 	out   byte
 	byURL bool
-}{
-	"curl": {'o', false}, "wget": {'O', true}, "fetch": {'o', true}, "aria2c": {'o', true},
-	"http": {'o', false}, "https": {'o', false}, "xh": {'o', false}, "xhs": {'o', false},
+}
+
+// downloaderOf reports the downloaders (a switch: the rules ask it of every
+// command).
+func downloaderOf(name string) (downloader, bool) {
+	switch name {
+	case "curl", "http", "https", "xh", "xhs":
+		return downloader{'o', false}, true
+	case "wget":
+		return downloader{'O', true}, true
+	case "fetch", "aria2c":
+		return downloader{'o', true}, true
+	}
+	return downloader{}, false
 }
 
 func isDownload(cmd *command.Command) bool {
@@ -26,7 +37,7 @@ func isDownload(cmd *command.Command) bool {
 func downloadWords(cmd *command.Command) ([]string, bool) {
 	for _, words := range candidates(cmd) {
 		if len(words) > 0 {
-			if _, ok := downloaders[path.Base(words[0])]; ok {
+			if _, ok := downloaderOf(path.Base(words[0])); ok {
 				return words, true
 			}
 		}
@@ -40,7 +51,7 @@ func isShellSink(cmd *command.Command) bool {
 			continue
 		}
 		n := path.Base(words[0])
-		if runsScripts(n) || privileged.Get()[n] {
+		if runsScripts(n) || isPrivilegedName(n) {
 			return true
 		}
 	}
@@ -95,7 +106,7 @@ func downloadedFiles(c *command.Call, i int) []string {
 	d := &c.Commands[i]
 	words, _ := downloadWords(d)
 	name := path.Base(words[0])
-	tool := downloaders[name]
+	tool, _ := downloaderOf(name)
 	var files, urls []string
 	byURL := tool.byURL
 	for k := 1; k < len(words); k++ {

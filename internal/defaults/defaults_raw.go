@@ -53,7 +53,7 @@ func (k *checker) rawDeny() (string, bool) {
 					return DenyUnchecked, true
 				}
 			}
-			_, isDownloader := downloaders[n]
+			_, isDownloader := downloaderOf(n)
 			download = download || isDownloader
 			runner = runner || runsScripts(n) || strings.HasPrefix(w, "./")
 		}
@@ -63,7 +63,7 @@ func (k *checker) rawDeny() (string, bool) {
 	}
 	for _, p := range pieces {
 		for _, w := range p {
-			if privileged.Get()[path.Base(w)] {
+			if isPrivilegedName(path.Base(w)) {
 				return DenySudo, true
 			}
 		}

@@ -215,7 +215,7 @@ func (e *Engine) autorunHits(v *command.Call) []autorunHit {
 					what: "may run code by itself (it is named like one)", names: [][]string{nameWords(p.Raw)}})
 			}
 		}
-		if strings.ContainsAny(p.Raw, "$`") {
+		if command.BytesExpansion.In(p.Raw) {
 			if h, ok := e.mentioned(p.Raw); ok {
 				out = append(out, h)
 			}

@@ -212,17 +212,26 @@ func (e *Engine) mentioned(text string) (autorunHit, bool) {
 	return autorunHit{}, false
 }
 
-// scriptRunners take a program text in their words (python3 -c, awk
-// 'BEGIN{print > "f"}', sed 'w f'): a text naming such a file counts.
-var scriptRunners = map[string]bool{
-	"python": true, "python2": true, "python3": true, "node": true, "nodejs": true, "deno": true, "bun": true,
-	"perl": true, "ruby": true, "php": true, "lua": true, "awk": true, "gawk": true, "mawk": true, "nawk": true,
-	"sed": true, "osascript": true, "pwsh": true, "Rscript": true, "tclsh": true,
+// runsScriptText reports the programs that take a program text in their
+// words (python3 -c, awk 'BEGIN{print > "f"}', sed 'w f'): a text naming
+// such a file counts. (A switch: it is asked of every command.)
+func runsScriptText(name string) bool {
+	switch name {
+	case "python", "python2", "python3", "node", "nodejs", "deno", "bun",
+		"perl", "ruby", "php", "lua", "awk", "gawk", "mawk", "nawk",
+		"sed", "osascript", "pwsh", "Rscript", "tclsh":
+		return true
+	}
+	return false
 }
 
-// gitChangers are the git subcommands that write the files they name.
-var gitChangers = map[string]bool{
-	"checkout": true, "restore": true, "mv": true, "rm": true, "reset": true, "clean": true, "apply": true, "am": true,
+// gitChanges reports the git subcommands that write the files they name.
+func gitChanges(sub string) bool {
+	switch sub {
+	case "checkout", "restore", "mv", "rm", "reset", "clean", "apply", "am":
+		return true
+	}
+	return false
 }
 
 // autorunByCommand finds such files changed by what a command does rather
@@ -244,7 +253,7 @@ func (e *Engine) autorunByCommand(v *command.Call) []autorunHit {
 			case sub == "config" && gitConfigWrites(rest):
 				out = append(out, autorunHit{path: e.gitConfigFile(rest), what: whatGitConfig,
 					names: [][]string{{"git", "config"}, {".git", "config"}, {".gitconfig"}}})
-			case gitChangers[sub]:
+			case gitChanges(sub):
 				out = append(out, e.namedPaths(rest)...)
 			}
 			continue
@@ -253,7 +262,7 @@ func (e *Engine) autorunByCommand(v *command.Call) []autorunHit {
 			continue
 		}
 		out = append(out, e.namedPaths(args[1:])...)
-		if scriptRunners[name] || strings.HasPrefix(name, "python") {
+		if runsScriptText(name) || strings.HasPrefix(name, "python") {
 			for _, a := range args[1:] {
 				if h, ok := e.mentioned(a); ok {
 					out = append(out, h)
@@ -274,7 +283,7 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 			cands = append(cands, w[i+1:])
 		}
 		for _, cand := range cands {
-			if cand == "" || strings.HasPrefix(cand, "-") || strings.ContainsAny(cand, " \t\n") {
+			if cand == "" || strings.HasPrefix(cand, "-") || command.BytesSpace.In(cand) {
 				continue
 			}
 			// by its name first (no look-up); through symlinks only for a
@@ -294,7 +303,7 @@ func (e *Engine) namedPaths(words []string) []autorunHit {
 				out = append(out, h)
 				continue
 			}
-			if strings.ContainsAny(cand, "/~") {
+			if command.BytesPathLike.In(cand) {
 				if h, ok := e.classify(command.ResolvePath(cand, e.env).Real); ok {
 					out = append(out, h)
 				}

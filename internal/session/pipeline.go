@@ -722,6 +722,9 @@ func short(s string) string {
 // single spaces make of it: ASCII, no space but single ones between words.
 func plainText(s string) bool {
 	for i := 0; i < len(s); i++ {
+		if ch := s[i]; ch > ' ' && ch < 0x80 {
+			continue // (most bytes: printable ASCII, none of the cases below)
+		}
 		switch ch := s[i]; {
 		case ch >= 0x80, ch == '\t', ch == '\n', ch == '\v', ch == '\f', ch == '\r':
 			return false
