@@ -370,25 +370,9 @@ func (cmd *Command) readOnly() bool { return cmd.readOnlyBy(nil) }
 // program table (progBits: Prepare asks it of a line's commands, whose
 // names the walk looked up already).
 func (cmd *Command) readOnlyBy(w *shellWalker) bool {
-	args := cmd.Args
-	if len(args) == 0 || cmd.DynamicName || cmd.unseen != "" {
-		return false
-	}
-	name := programName(args[0])
-	if name == "git" {
-		sub, rest := gitSubcommand(args[1:])
-		if !gitReads(sub) && !gitListsOnly(sub, rest) {
-			return false
-		}
-		for _, a := range rest {
-			if a == "--output" || strings.HasPrefix(a, "--output=") || a == "--ext-diff" {
-				return false
-			}
-		}
-		return true
-	}
-	if name == "sed" {
-		return sedPrintsOnly(args[1:]) // sed -n 1,20p FILE
+	name, ro, decided := cmd.readOnlyFixed()
+	if decided {
+		return ro
 	}
 	b := w.progBits(name)
 	if b&progReader == 0 { // (readers, as the program table holds them)
@@ -398,24 +382,58 @@ func (cmd *Command) readOnlyBy(w *shellWalker) bool {
 	if b&progWriteFlags != 0 {
 		flags = writeFlags.Get()[name] // (looked up once, not per argument)
 	}
-	for _, a := range args[1:] {
+	return !writesBy(name, cmd.Args[1:], flags, b&progWriteOperand != 0)
+}
+
+// readOnlyFixed is what readOnly says of a command before its program's
+// tables: false for no words, a name known at run time or an unseen
+// command; git and sed by their own rules (decided is true for these);
+// else the program's name, to be looked up.
+func (cmd *Command) readOnlyFixed() (name string, ro, decided bool) {
+	args := cmd.Args
+	if len(args) == 0 || cmd.DynamicName || cmd.unseen != "" {
+		return "", false, true
+	}
+	name = programName(args[0])
+	switch name {
+	case "git":
+		sub, rest := gitSubcommand(args[1:])
+		if !gitReads(sub) && !gitListsOnly(sub, rest) {
+			return name, false, true
+		}
+		for _, a := range rest {
+			if a == "--output" || strings.HasPrefix(a, "--output=") || a == "--ext-diff" {
+				return name, false, true
+			}
+		}
+		return name, true, true
+	case "sed":
+		return name, sedPrintsOnly(args[1:]), true // sed -n 1,20p FILE
+	}
+	return name, false, false
+}
+
+// writesBy reports whether a reader named name, given args, writes: by
+// one of its write flags, xxd's -r, or (operand: a program whose second
+// operand is written) more than one operand.
+func writesBy(name string, args, flags []string, operand bool) bool {
+	for _, a := range args {
 		for _, f := range flags {
 			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
 				(!strings.HasPrefix(f, "--") && len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
-				return false
+				return true
 			}
 		}
 		if name == "xxd" && (a == "-r" || a == "-revert") {
-			return false
+			return true
 		}
 	}
-	if b&progWriteOperand != 0 { // (writeOperand)
-		_, ops := SplitFlags(args[1:])
-		if len(ops) > 1 {
-			return false
+	if operand {
+		if _, ops := SplitFlags(args); len(ops) > 1 {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // gitSubcommand skips git's own options (-C DIR, -c KEY=VALUE, --git-dir

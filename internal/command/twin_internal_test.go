@@ -85,48 +85,14 @@ func twinLines(t *testing.T) []string {
 // readOnlyTables is the slow twin of readOnlyBy: the tables looked up
 // each, as readOnly read them before the program table held their bits.
 func (cmd *Command) readOnlyTables() bool {
-	args := cmd.Args
-	if len(args) == 0 || cmd.DynamicName || cmd.unseen != "" {
-		return false
-	}
-	name := programName(args[0])
-	if name == "git" {
-		sub, rest := gitSubcommand(args[1:])
-		if !gitReads(sub) && !gitListsOnly(sub, rest) {
-			return false
-		}
-		for _, a := range rest {
-			if a == "--output" || strings.HasPrefix(a, "--output=") || a == "--ext-diff" {
-				return false
-			}
-		}
-		return true
-	}
-	if name == "sed" {
-		return sedPrintsOnly(args[1:])
+	name, ro, decided := cmd.readOnlyFixed()
+	if decided {
+		return ro
 	}
 	if !readers.Get()[name] {
 		return false
 	}
-	flags := writeFlags.Get()[name]
-	for _, a := range args[1:] {
-		for _, f := range flags {
-			if a == f || (strings.HasPrefix(f, "--") && hasOptEq(a, f)) ||
-				(!strings.HasPrefix(f, "--") && len(f) == 2 && strings.HasPrefix(a, f) && !strings.HasPrefix(a, "--")) {
-				return false
-			}
-		}
-		if name == "xxd" && (a == "-r" || a == "-revert") {
-			return false
-		}
-	}
-	if writeOperand[name] {
-		_, ops := SplitFlags(args[1:])
-		if len(ops) > 1 {
-			return false
-		}
-	}
-	return true
+	return !writesBy(name, cmd.Args[1:], writeFlags.Get()[name], writeOperand[name])
 }
 
 // TestReadOnlyByTwin holds what Prepare records of each command (ReadOnly,

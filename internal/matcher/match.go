@@ -56,7 +56,7 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 		} else if r.cannotName(c.Views) {
 			// no name the call's path goes by can match: a literal
 			// rule still follows hard links to its file (command.PathPattern.Matches)
-			return r.literal && r.toolApplies(c, list) && r.pat.LinkedBy(c.Path, c)
+			return r.pat.Literal && r.toolApplies(c, list) && r.pat.LinkedBy(c.Path, c)
 		}
 	}
 	switch r.kind {
@@ -647,7 +647,7 @@ func writeAllowed(rules []*Rule, c *command.Call, w *command.Path) bool {
 // holds a glob character, an absolute, home or any-depth pattern, and a
 // literal path (a hard link to it may stand anywhere).
 func (r *Rule) CwdDir() string {
-	if r == nil || r.kind != kindPath || r.pat.Anchor != command.AnchorCwd || r.literal || r.pat.AnyBase {
+	if r == nil || r.kind != kindPath || r.pat.Anchor != command.AnchorCwd || r.pat.Literal || r.pat.AnyBase {
 		return ""
 	}
 	return r.pat.Lit[:strings.LastIndexByte(r.pat.Lit, '/')+1]

@@ -50,7 +50,7 @@ func (r *Rule) Skips(c *command.Call, list List) bool {
 	if list == AllowList {
 		return r.cannotEnd(c.Views)
 	}
-	return !r.literal && r.cannotName(c.Views)
+	return !r.pat.Literal && r.cannotName(c.Views)
 }
 
 // EndTest is the first compare of cannotEnd for one rule, kept apart from
@@ -86,7 +86,7 @@ type NameTest struct{ need string }
 // not about paths or a literal one (which follows hard links) passes
 // nothing over.
 func (r *Rule) NameTest() NameTest {
-	if r == nil || r.kind != kindPath || r.literal {
+	if r == nil || r.kind != kindPath || r.pat.Literal {
 		return NameTest{}
 	}
 	return NameTest{r.need}

@@ -54,7 +54,6 @@ type Rule struct {
 	tailMsk uint64 // compare of words, without a call (EndTest, cannotEnd)
 	tail    string // the literal end of every path the pattern matches
 	need    string // a literal run every path the pattern, or what lies below it, holds
-	literal bool   // no glob characters: deny/ask also follow hard links to the file (hardlink.go)
 	last    string // the pattern's last name (lastName)
 
 	Tool string // canonical tool name (or MCP name / prefix); empty for regex rules
@@ -312,8 +311,7 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	if i := strings.IndexAny(p, `*?[{\`); i >= 0 {
 		r.pat.Lit = p[:i]
 	}
-	r.literal = r.pat.Lit == p && p != "" && p != "/"
-	r.pat.Literal = r.literal
+	r.pat.Literal = r.pat.Lit == p && p != "" && p != "/"
 	r.last = lastName(r.Arg)
 	var err error
 	if r.pat.Globs, err = compileGlobs(p); err != nil {
