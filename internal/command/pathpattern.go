@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"vibing/internal/pathglob"
 )
 
 // A path rule's pattern with the folder it is read from, matched as one
@@ -30,14 +31,14 @@ const (
 // also what lies below a path it spells, and, for AnyBase, a file or
 // folder of a name it spells at any depth.
 type PathPattern struct {
-	Globs   []*PathGlob // the pattern
-	Below   []*PathGlob // the same with "/**" appended: what lies below a match
-	Lit     string      // the pattern's literal start: a subject without it cannot match
+	Globs   []*pathglob.Glob // the pattern
+	Below   []*pathglob.Glob // the same with "/**" appended: what lies below a match
+	Lit     string           // the pattern's literal start: a subject without it cannot match
 	Anchor  Anchor
 	AnyBase bool // a relative pattern without "/": it names that name at any depth
 	// Full marks the slow twin: the whole pattern is tried on every
-	// reading, without the literal start's test, the globs' cheap tests or
-	// the readings worked out beforehand (c.Views).
+	// reading, without the literal start's test or the readings worked out
+	// beforehand (c.Views); its globs are Full too (no cheap tests).
 	Full bool
 	// Literal marks a pattern without glob characters: in deny and ask it
 	// also names a hard link to its file (hardlink.go).
@@ -127,7 +128,7 @@ func (pt *PathPattern) NamedInTree(p *Path) bool {
 			}
 			name := d.Name()
 			for _, g := range pt.Globs {
-				if pt.globMatch(g, name) {
+				if g.Match(name) {
 					found = true
 					return filepath.SkipAll
 				}
@@ -226,13 +227,13 @@ func (pt *PathPattern) matchView(v *PathView, wide bool) bool {
 func (pt *PathPattern) matchSubject(subject, abs string, wide bool) bool {
 	if subject != "\x00" && (pt.Full || strings.HasPrefix(subject, pt.Lit)) {
 		for _, g := range pt.Globs {
-			if pt.globMatch(g, subject) {
+			if g.Match(subject) {
 				return true
 			}
 		}
 		if wide {
 			for _, g := range pt.Below {
-				if pt.globMatch(g, subject) {
+				if g.Match(subject) {
 					return true
 				}
 			}
@@ -250,22 +251,13 @@ func (pt *PathPattern) matchSubject(subject, abs string, wide bool) bool {
 				rest = ""
 			}
 			for _, g := range pt.Globs {
-				if seg != "" && pt.globMatch(g, seg) {
+				if seg != "" && g.Match(seg) {
 					return true
 				}
 			}
 		}
 	}
 	return false
-}
-
-// globMatch is g.Match, or for the slow twin the whole pattern without its
-// cheap tests.
-func (pt *PathPattern) globMatch(g *PathGlob, s string) bool {
-	if pt.Full {
-		return g.MatchFull(s)
-	}
-	return g.Match(s)
 }
 
 // Matches reports whether the pattern matches p, a path of call c, as a

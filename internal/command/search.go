@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"vibing/internal/pathglob"
 )
 
 // Searches: Grep, Glob and LS read below a root folder (their "path", else
@@ -134,7 +135,7 @@ func GrepFilter(input map[string]any) []string {
 		if strings.HasPrefix(piece, "!") || strings.Contains(piece, "/") {
 			return nil
 		}
-		if _, err := CompileGlob(piece); err != nil {
+		if _, err := pathglob.Compile(piece); err != nil {
 			return nil
 		}
 		out = append(out, piece)
@@ -179,7 +180,7 @@ func (s *SearchScope) selected(base string) bool {
 		return true
 	}
 	for _, f := range s.filter {
-		if g, err := CompileGlob(f); err == nil && g.Match(base) {
+		if g, err := pathglob.Compile(f); err == nil && g.Match(base) {
 			return true
 		}
 	}

@@ -42,7 +42,7 @@
 // A decision's cost is bounded whatever the rules: regex rules get 50 ms
 // per evaluation and 250 ms per call in all (rule.go), and path patterns
 // match through a linear-time regexp translation of the glob
-// (command.PathGlob).
+// (pathglob.Glob).
 //
 // Suggest proposes the narrowest useful rule for an approval. The built-in
 // destructive-command rules are internal/defaults.

@@ -54,8 +54,9 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 	switch {
 	case c.Tool == "Bash" && r.kind == kindPath:
 		h.Unseen, h.File = r.bashFiles(c, list)
-		if list == DenyList && h.Unseen == "" {
-			h.Folder = r.TreeHit(c, list) // (a rule that fires only on the unseen reads no folder it sees)
+		if list == DenyList && h.Unseen == "" && r.readsWhole() {
+			// (a rule that fires only on the unseen reads no folder it sees)
+			h.Folder = r.pat.TreeHit(c, true)
 		}
 	case c.Tool == "Bash":
 		h.Unseen = r.unseen(c, list)

@@ -9,6 +9,7 @@ import (
 
 	"vibing/internal/command"
 	"vibing/internal/hostaddr"
+	"vibing/internal/pathglob"
 	"vibing/internal/tools"
 )
 
@@ -110,6 +111,11 @@ func ParseReferenceRule(text string) (*Rule, error) {
 		return nil, err
 	}
 	r.pat.Full = true
+	for _, globs := range [][]*pathglob.Glob{r.pat.Globs, r.pat.Below} {
+		for _, g := range globs {
+			g.Full = true // (each compiled for this rule alone)
+		}
+	}
 	r.tail, r.need, r.tailEnd, r.tailMsk = "", "", 0, 0 // nothing is passed over
 	return r, nil
 }
@@ -331,12 +337,12 @@ func (r *Rule) compilePath(text string, info tools.Info) error {
 	return nil
 }
 
-func compileGlobs(p string) ([]*command.PathGlob, error) {
-	g, err := command.CompileGlob(p)
+func compileGlobs(p string) ([]*pathglob.Glob, error) {
+	g, err := pathglob.Compile(p)
 	if err != nil {
 		return nil, err
 	}
-	return []*command.PathGlob{g}, nil
+	return []*pathglob.Glob{g}, nil
 }
 
 // compileDomain reads WebFetch(host), WebFetch(*.domain), Claude Code's

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"vibing/internal/command"
+	"vibing/internal/pathglob"
 	"vibing/internal/twingen"
 )
 
@@ -30,7 +31,7 @@ func TestGlobTwin(t *testing.T) {
 			t.Fatalf("%d of %d draws in %v", i, n, twinBudget)
 		}
 		p := twingen.Pattern(rng)
-		g, err := command.CompileGlob(p)
+		g, err := pathglob.Compile(p)
 		if err != nil {
 			continue
 		}
@@ -42,7 +43,7 @@ func TestGlobTwin(t *testing.T) {
 		if full {
 			matched++
 		}
-		if len(s) <= command.MaxGlobFallback {
+		if len(s) <= pathglob.MaxFallback {
 			lib++
 			if want := g.Lib.Match(s); want != full {
 				t.Fatalf("pattern %q on %q: the translation says %v, the glob library %v", p, s, full, want)
@@ -179,4 +180,38 @@ func cwdDirsHold(c *command.Call, d string) bool {
 		}
 	}
 	return false
+}
+
+// TestReferenceGlobsTakeNoShortcut holds the slow twin of a path rule to
+// its promise: every glob of its pattern (and of what lies below it) is
+// Full, so that Match tries the whole translation on every subject, and a
+// subject the cheap tests would pass over is still matched.
+func TestReferenceGlobsTakeNoShortcut(t *testing.T) {
+	for _, text := range []string{"Read(**/.env)", "Edit(src/**/*.ts)", "Read(/etc/passwd)", "Read(~/.ssh/**)", "Write(*.{pem,key})", "Read(//tmp/x*)"} {
+		fast, err := ParseRule(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := ParseReferenceRule(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, globs := range [][]*pathglob.Glob{ref.pat.Globs, ref.pat.Below} {
+			for _, g := range globs {
+				n++
+				if !g.Full {
+					t.Errorf("%s: the reference rule's glob %q takes the cheap tests", text, g.Text)
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no globs", text)
+		}
+		for _, g := range append(append([]*pathglob.Glob{}, fast.pat.Globs...), fast.pat.Below...) {
+			if g.Full {
+				t.Errorf("%s: the fast rule's glob %q is the slow twin", text, g.Text)
+			}
+		}
+	}
 }

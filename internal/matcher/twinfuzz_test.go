@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vibing/internal/command"
+	"vibing/internal/pathglob"
 	"vibing/internal/twingen"
 )
 
@@ -24,7 +25,7 @@ func FuzzGlobTwin(f *testing.F) {
 	f.Add(`**\/.env`, ".env")
 	f.Add("{**/,}.env", ".env")
 	f.Fuzz(func(t *testing.T, p, s string) {
-		g, err := command.CompileGlob(p)
+		g, err := pathglob.Compile(p)
 		if err != nil {
 			return
 		}

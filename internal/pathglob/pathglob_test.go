@@ -1,4 +1,4 @@
-package command
+package pathglob
 
 import (
 	"math/rand/v2"
@@ -44,7 +44,7 @@ func TestGlobAgrees(t *testing.T) {
 
 func checkGlob(t *testing.T, pat, s string) {
 	t.Helper()
-	g, err := CompileGlob(pat)
+	g, err := Compile(pat)
 	if err != nil {
 		return
 	}
@@ -78,9 +78,9 @@ func TestLiteralRunReadsClassesAsTheTranslation(t *testing.T) {
 		if got := literalRun(tt.pat); got != tt.run {
 			t.Errorf("literalRun(%q) = %q, want %q", tt.pat, got, tt.run)
 		}
-		g, err := CompileGlob(tt.pat)
+		g, err := Compile(tt.pat)
 		if err != nil {
-			t.Fatalf("CompileGlob(%q): %v", tt.pat, err)
+			t.Fatalf("Compile(%q): %v", tt.pat, err)
 		}
 		for _, s := range tt.match {
 			if !g.MatchFull(s) {

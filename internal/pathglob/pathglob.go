@@ -1,4 +1,7 @@
-package command
+// Package pathglob compiles the path globs of the rule language (src/**,
+// *.env, {a,b}/**) and matches paths against them in time linear in the
+// path. It knows nothing of calls or rules.
+package pathglob
 
 import (
 	"fmt"
@@ -11,18 +14,19 @@ import (
 	"github.com/gobwas/glob"
 )
 
-// PathGlob is a compiled path pattern. Matching runs on Go's regexp (RE2),
+// Glob is a compiled path pattern. Matching runs on Go's regexp (RE2),
 // whose time is linear in the path: the glob library backtracks, and a
 // pattern with several ** against a path of a few hundred folders takes
 // seconds to minutes (O(n^k) for k stars). The regexp is a translation of
 // the same syntax (glob.Compiler with '/' as separator and Globstar), and
 // the tests check the two agree.
-type PathGlob struct {
+type Glob struct {
 	Text string
 	Lib  *glob.Pattern // the glob library's compilation: validates the syntax
 	expr string        // the linear-time translation, compiled on first use
 	Tail string        // the literal end every match ends with (a cheap first test)
 	Need string        // a literal run every match holds (the next cheap test)
+	Full bool          // the slow twin: Match takes none of the cheap tests first
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -30,16 +34,16 @@ type PathGlob struct {
 
 // regexp compiles the translation once: settings are loaded more often than
 // most of their path rules meet a call.
-func (p *PathGlob) regexp() *regexp.Regexp {
+func (p *Glob) regexp() *regexp.Regexp {
 	p.once.Do(func() { p.re = regexp.MustCompile(p.expr) })
 	return p.re
 }
 
 // Match reports whether the subject matches the pattern. It passes first
-// over a subject that lacks the pattern's literal end or run; MatchFull is
-// its slow twin, which does not.
-func (p *PathGlob) Match(s string) bool {
-	if !strings.HasSuffix(s, p.Tail) || !strings.Contains(s, p.Need) {
+// over a subject that lacks the pattern's literal end or run, unless the
+// glob is the slow twin (Full); MatchFull is that twin.
+func (p *Glob) Match(s string) bool {
+	if !p.Full && (!strings.HasSuffix(s, p.Tail) || !strings.Contains(s, p.Need)) {
 		return false // (neither holds U+FFFD: bytes compare as runes do)
 	}
 	return p.MatchFull(s)
@@ -47,12 +51,12 @@ func (p *PathGlob) Match(s string) bool {
 
 // MatchFull matches the subject against the whole pattern, without the
 // cheap tests of Match (the reference the tests hold Match to).
-func (p *PathGlob) MatchFull(s string) bool {
+func (p *Glob) MatchFull(s string) bool {
 	if !utf8.ValidString(s) && strings.ContainsRune(p.Text, utf8.RuneError) {
 		// regexp reads an invalid byte as U+FFFD, which the pattern names:
 		// only the glob library tells them apart (bounded: such a subject
 		// is a crafted one, and a cut-off match fails).
-		if len(s) > MaxGlobFallback {
+		if len(s) > MaxFallback {
 			return false
 		}
 		return p.Lib.Match(s)
@@ -140,12 +144,12 @@ func literalTail(p string) string {
 	return tail
 }
 
-// MaxGlobFallback bounds the subjects the backtracking glob library sees.
-const MaxGlobFallback = 256
+// MaxFallback bounds the subjects the backtracking glob library sees.
+const MaxFallback = 256
 
-// CompileGlob compiles p with '/' as separator in globstar mode, so that
+// Compile compiles p with '/' as separator in globstar mode, so that
 // "**/" may also match no folder at all (src/**/*.ts matches src/a.ts).
-func CompileGlob(p string) (*PathGlob, error) {
+func Compile(p string) (*Glob, error) {
 	if !utf8.ValidString(p) {
 		return nil, fmt.Errorf("the pattern is not valid UTF-8")
 	}
@@ -161,7 +165,7 @@ func CompileGlob(p string) (*PathGlob, error) {
 	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
 		return nil, fmt.Errorf("the pattern cannot be matched: %v", err)
 	}
-	return &PathGlob{Text: p, Lib: g, expr: expr, Tail: literalTail(p), Need: literalRun(p)}, nil
+	return &Glob{Text: p, Lib: g, expr: expr, Tail: literalTail(p), Need: literalRun(p)}, nil
 }
 
 // maxGlobAlternatives bounds the alternatives a pattern's braces expand to.
