@@ -62,7 +62,7 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 		h.Unseen = r.unseen(c, list)
 		if r.kind == kindDomain {
 			n := c.BashHosts()
-			h.HostUnseen = n.Unknown != "" && !r.anyHost(n.Hosts, list)
+			h.HostUnseen = n.Unknown != "" && !r.host.MatchesAny(n.Hosts, list == AllowList)
 			if c.Err == nil {
 				h.OnHosts, h.Hosts, h.HostsUnknown = true, n.Hosts, n.Unknown
 			}
@@ -72,7 +72,7 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 		probe := &command.Call{Tool: "Read", Path: &root, Env: c.Env, Detail: root.Abs}
 		if !r.Match(probe, DenyList) {
 			h.Below = root.Abs
-			if list == DenyList && !r.NamesAllBelow(&root, c) {
+			if list == DenyList && !r.pat.NamesAllBelow(&root, c) {
 				h.Folder = root.Abs
 			}
 		}
@@ -104,3 +104,14 @@ func (r *Rule) bashFiles(c *command.Call, list List) (unseen, file string) {
 	}
 	return c.UnseenFor(r.last), ""
 }
+
+// A Read deny rule may fire on a Bash line only because one of its
+// commands reads a folder whole (grep -r x ., tar c .) that holds a file
+// the rule names. Unlike a file the line names, the person can judge that
+// read (the engine asks rather than refuses: session.softens), unless the
+// rule names every file of the folder (Read(secrets/**) and grep -r x
+// secrets), which reads nothing else (command.PathPattern.TreeHit).
+
+// readsWhole reports whether the rule is one a folder read whole may hit:
+// a Read (or NotebookRead) path rule.
+func (r *Rule) readsWhole() bool { return r.Tool == "Read" || r.Tool == "NotebookRead" }

@@ -105,7 +105,7 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 		if list == AllowList && c.Scheme != "http" && c.Scheme != "https" {
 			return false
 		}
-		return r.matchHost(c.Host, list)
+		return r.host.Matches(c.Host, list == AllowList)
 	case kindPattern:
 		return c.Pattern == r.Arg
 	}
@@ -230,29 +230,6 @@ func (r *Rule) bashFileHit(c *command.Call, list List, seenOnly, describe bool) 
 		}
 	}
 	return false, ""
-}
-
-// matchHost matches a canonical host (normHost). In the allow list
-// WebFetch(evil.com) is that exact host, as in Claude Code; in the deny and
-// ask lists it also covers every subdomain (api.evil.com): whoever owns a
-// domain owns its subdomains, and a deny that a subdomain walks around
-// protects nothing. *.evil.com is the domain and its subdomains in every
-// list. An IP rule matches that address, and in the deny and ask lists
-// also the IPv6 address that reaches it through NAT64 (64:ff9b::a.b.c.d).
-func (r *Rule) matchHost(host string, list List) bool {
-	if host == "" {
-		return false
-	}
-	if host == r.host {
-		return true
-	}
-	if r.ip {
-		return list != AllowList && r.nat64 != "" && host == r.nat64 // (the NAT64 address that reaches it)
-	}
-	if !r.wildHost && list == AllowList {
-		return false
-	}
-	return len(host) > len(r.host) && strings.HasSuffix(host, r.host) && host[len(host)-len(r.host)-1] == '.'
 }
 
 // allowCommand reports whether an allow Bash rule covers one simple command:

@@ -11,15 +11,5 @@ import (
 // contact a matching host, or a host only known at run time.
 func (r *Rule) matchBashHosts(c *command.Call, list List) bool {
 	n := c.BashHosts()
-	return n.Unknown != "" || r.anyHost(n.Hosts, list)
-}
-
-// anyHost reports whether the host rule matches one of hosts in list.
-func (r *Rule) anyHost(hosts []string, list List) bool {
-	for _, h := range hosts {
-		if r.matchHost(h, list) {
-			return true
-		}
-	}
-	return false
+	return n.Unknown != "" || r.host.MatchesAny(n.Hosts, list == AllowList)
 }

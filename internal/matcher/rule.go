@@ -79,11 +79,9 @@ type Rule struct {
 	// allow what it spells)
 	pat command.PathPattern
 
-	// domains
-	host     string
-	wildHost bool
-	ip       bool   // host is an IP address (no subdomains)
-	nat64    string // for an IPv4 host, the NAT64 address that reaches it (hostaddr.NAT64)
+	// domains: the host, its subdomains and NAT64 address worked out when
+	// the rule is read
+	host hostaddr.Pattern
 
 	re *regexp2.Regexp
 }
@@ -350,14 +348,15 @@ func compileGlobs(p string) ([]*pathglob.Glob, error) {
 // WebFetch([::1]), WebFetch(fe80::1)), each brought to the canonical
 // spelling normHost gives URLs. In the allow list "host" and "domain:host"
 // are that exact host; in the deny and ask lists they also cover every
-// subdomain of it (see matchHost). "*.host" is the host and every subdomain
+// subdomain of it (hostaddr.Pattern). "*.host" is the host and every subdomain
 // in every list.
 func (r *Rule) compileDomain(text string, info tools.Info) error {
 	r.kind = kindDomain
 	h := strings.TrimSpace(r.Arg)
 	h = strings.TrimPrefix(h, "domain:")
-	if strings.HasPrefix(h, "*.") {
-		r.wildHost, h = true, h[2:]
+	wild := strings.HasPrefix(h, "*.")
+	if wild {
+		h = h[2:]
 	}
 	bad := "/:@*? \t[]"
 	if hostaddr.IsIPv6Literal(h) {
@@ -370,14 +369,12 @@ func (r *Rule) compileDomain(text string, info tools.Info) error {
 	if err != nil {
 		return ruleErr(text, info.Example, "the host is not a valid host name or IP address: %v", err)
 	}
-	r.host = host
-	r.ip = hostaddr.IsIPHost(host)
-	r.nat64 = hostaddr.NAT64(host)
-	if r.ip && r.wildHost {
+	r.host = hostaddr.NewPattern(host, wild)
+	if r.host.IP && wild {
 		return ruleErr(text, info.Example, "*. names the subdomains of a domain name; an IP address has none")
 	}
 	arg := host
-	if r.wildHost {
+	if wild {
 		arg = "*." + host
 	}
 	r.Text = info.Name + "(" + arg + ")"
