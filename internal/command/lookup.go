@@ -32,6 +32,11 @@ type lookups struct {
 	mu  sync.Mutex
 	n   int
 	buf [maxLookups]lookup
+	// room for the paths lstatIn builds (and their NULs), so that most
+	// cost no allocation: a path in it is read by the look-ups alone,
+	// which go with it (Release)
+	room [256]byte
+	used int
 }
 
 // looks returns the call's look-ups, made on the first.
@@ -68,7 +73,8 @@ func (c *Call) lstat(p string) lookup {
 // lstatIn is lstat(dir + "/" + name) for a clean absolute folder other
 // than "/" and a name without a "/" (joinName's plain case): the path is
 // built only when the call has not looked at it yet, together with the
-// NUL the system call reads (one allocation, where Lstat copies it again).
+// NUL the system call reads, in the look-ups' room (or one allocation
+// once it is full, where Lstat copies it again).
 func (c *Call) lstatIn(dir, name string) lookup {
 	l := c.lookupsOf()
 	l.mu.Lock()
@@ -79,10 +85,17 @@ func (c *Call) lstatIn(dir, name string) lookup {
 			return l.buf[i]
 		}
 	}
-	b := make([]byte, n+1) // (b[n] is the NUL)
+	var b []byte // (b[n] is the NUL)
+	if l.used+n+1 <= len(l.room) {
+		b = l.room[l.used : l.used+n+1]
+		l.used += n + 1
+	} else {
+		b = make([]byte, n+1)
+	}
 	copy(b, dir)
 	b[len(dir)] = '/'
 	copy(b[len(dir)+1:], name)
+	b[n] = 0
 	p := unsafe.String(&b[0], n)
 	if strings.IndexByte(name, 0) >= 0 || strings.IndexByte(dir, 0) >= 0 {
 		return l.look(p, nil) // (the system call would read the path to its first NUL: Lstat refuses it)

@@ -83,7 +83,8 @@ type bashCall struct {
 	rareUsed bool
 }
 
-// reset zeroes bc: the call and its walker whole, and of the room it keeps
+// reset zeroes bc: the call and its walker whole (but for the program
+// table's answers the walker keeps, progBits), and of the room it keeps
 // what the call used (the rest is zero already). Clearing a pointer while
 // the collector marks costs a write barrier, so the unused room is not
 // cleared again (TestReleaseBashCallZeroes holds reset to the zero value).
@@ -95,7 +96,8 @@ func (bc *bashCall) reset() {
 	clear(bc.writes[:min(len(c.Writes), len(bc.writes))])
 	clear(bc.mods[:min(len(c.Modifies), len(bc.mods))])
 	clear(bc.looks.buf[:bc.looks.n])
-	bc.looks.n = 0
+	clear(bc.looks.room[:bc.looks.used])
+	bc.looks.n, bc.looks.used = 0, 0
 	if c.args != nil {
 		// (refs only grows: what it holds of first is a prefix of it)
 		clear(bc.args.first[:min(len(bc.args.refs), len(bc.args.first))])
@@ -106,7 +108,8 @@ func (bc *bashCall) reset() {
 		bc.rare, bc.rareUsed = cmdRare{}, false
 	}
 	bc.slab, bc.acts, bc.keys = [8]string{}, [1]string{}, [8]string{}
-	bc.walker = shellWalker{}
+	w := &bc.walker // (the program table's answers are kept: they hold no string)
+	bc.walker = shellWalker{progNames: w.progNames, progVals: w.progVals, progNext: w.progNext}
 	bc.Call = Call{}
 }
 

@@ -218,21 +218,30 @@ var progs = Table[map[string]progBits]{Make: makeProgs}
 
 // progBits is progs.Get()[name], kept for the last few names (w may be
 // nil: the table itself). The table is made once and never changes, so a
-// kept answer is the table's.
+// kept answer is the table's, on this line and the next ones: a name is
+// kept by value (progKey), so the answers outlive the call (bashCall.reset
+// keeps them) without keeping any of its strings alive.
 func (w *shellWalker) progBits(name string) progBits {
-	if w == nil || name == "" {
+	if w == nil || name == "" || len(name) > len(progKey{}.b) {
 		return progs.Get()[name]
 	}
 	for i := range w.progNames {
-		if w.progNames[i] == name {
+		if k := &w.progNames[i]; int(k.n) == len(name) && string(k.b[:k.n]) == name {
 			return w.progVals[i]
 		}
 	}
 	b := progs.Get()[name]
 	i := w.progNext % uint8(len(w.progNames))
-	w.progNames[i], w.progVals[i] = name, b
+	w.progNames[i].n = uint8(copy(w.progNames[i].b[:], name))
+	w.progVals[i] = b
 	w.progNext++
 	return b
+}
+
+// progKey is a program name of up to 15 bytes, held by value (n: its length).
+type progKey struct {
+	n uint8
+	b [15]byte
 }
 
 func makeProgs() map[string]progBits {

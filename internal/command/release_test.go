@@ -100,8 +100,39 @@ func TestReleaseBashCallZeroes(t *testing.T) {
 			t.Fatalf("%q: no pooled Bash call", line)
 		}
 		bc.reset()
+		// (but the program table's answers, which hold no string: TestProgBitsKeptAcrossCalls)
+		bc.walker.progNames, bc.walker.progVals, bc.walker.progNext = [4]progKey{}, [4]progBits{}, 0
 		if !reflect.ValueOf(bc).Elem().IsZero() {
 			t.Errorf("%q: a reset Bash call is not zero", line)
+		}
+	}
+}
+
+// TestProgBitsKeptAcrossCalls holds the program table's answers a walker keeps, across
+// the calls its pooled Bash call is reused for, to the table: names of the
+// table and others, short and long (more than progKey holds), asked in
+// turn on one walker reset between lines, each answer the table's.
+func TestProgBitsKeptAcrossCalls(t *testing.T) {
+	names := []string{"git", "npm", "grep", "sh", "bash", "sudo", "env", "xargs", "cat", "rm",
+		"python3", "nope", "a", "docker-compose", "golangci-lint", "git-lfs", "a-name-longer-than-15", "x\x00y", "/bin/rm"}
+	for n := range progs.Get() {
+		if len(names) > 400 {
+			break
+		}
+		names = append(names, n, n+"x")
+	}
+	bc := new(bashCall)
+	w := &bc.walker
+	for round := 0; round < 3; round++ {
+		for i, n := range names {
+			for _, m := range []string{n, names[(i*7+round)%len(names)], names[i/2]} {
+				if got, want := w.progBits(m), progs.Get()[m]; got != want {
+					t.Fatalf("round %d: progBits(%q) = %b, the table says %b", round, m, got, want)
+				}
+			}
+			if i%5 == 0 {
+				bc.reset() // a line ends: the answers stay
+			}
 		}
 	}
 }

@@ -51,7 +51,7 @@ type shellWalker struct {
 	// the program names looked up last in the program table and what it
 	// said of them (progBits): a line names a few programs, and the steps
 	// of the walk look each one up in turn
-	progNames [4]string
+	progNames [4]progKey
 	progVals  [4]progBits
 	progNext  uint8
 }
