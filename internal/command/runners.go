@@ -128,7 +128,7 @@ func (s *scriptWalk) findExec(me int, dyns []bool) {
 					// pattern matches when find runs it
 					sub.see(fmt.Sprintf("the command name is a file pattern (%s)", Short(sub.Words[0])))
 				}
-				k := s.add(sub, pipe, idx)
+				k := s.add(&sub, pipe, idx)
 				if passes {
 					// {} is each file find finds: whatever lies below its
 					// roots, as a command that reads whole folders sees them

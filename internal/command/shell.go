@@ -252,7 +252,7 @@ func (s *scriptWalk) stmtCmd(st *syntax.Stmt, pipe, idx int) {
 			words = append(words, txt)
 			dyn = dyn || d
 		}
-		s.add(Command{Words: words, Dynamic: dyn}, pipe, idx)
+		s.add(&Command{Words: words, Dynamic: dyn}, pipe, idx)
 	default:
 		// [[ ]], (( )), let: no command of their own, but substitutions
 		// inside them run.
@@ -451,8 +451,8 @@ func (s *scriptWalk) joined(words []string, ce *syntax.CallExpr) string {
 	return text
 }
 
-// add records a simple command.
-func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
+// add records a simple command (a copy of *cmd, which it fills in).
+func (s *scriptWalk) add(cmd *Command, pipe, idx int) int {
 	if len(s.w.c.Commands) >= maxCommands {
 		s.w.fail(errTooMany)
 	}
@@ -494,7 +494,7 @@ func (s *scriptWalk) add(cmd Command, pipe, idx int) int {
 		}
 		s.w.pendUnseen, s.w.pendComputed = "", nil
 	}
-	s.w.c.Commands = append(s.w.c.Commands, cmd)
+	s.w.c.Commands = append(s.w.c.Commands, *cmd)
 	return len(s.w.c.Commands) - 1
 }
 
@@ -558,7 +558,7 @@ func (s *scriptWalk) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, pipe, 
 	if cmd.BraceOverflow {
 		s.w.c.BraceOverflow = true
 	}
-	me := s.add(cmd, pipe, idx)
+	me := s.add(&cmd, pipe, idx)
 	for i := first; i < me; i++ {
 		if s.w.c.Commands[i].parent == s.parent {
 			s.w.c.Commands[i].parent = me
