@@ -282,7 +282,7 @@ func (r *Rule) denyWords(words []string, cmd *command.Command) bool {
 	if r.denyWordsAs(words, words[0], cmd) {
 		return true
 	}
-	if strings.Contains(words[0], "/") {
+	if strings.IndexByte(words[0], '/') >= 0 {
 		if base := path.Base(words[0]); base != words[0] {
 			return r.denyWordsAs(words, base, cmd)
 		}
@@ -550,12 +550,21 @@ func coveredBy(rules []*Rule, c *command.Call, i int) *Rule {
 	if !safeAssigns(cmd) {
 		return nil
 	}
+	var lead uint64 // the command's first word as leadKey (0: no first word a rule can tell it by)
+	if !cmd.DynamicName && len(cmd.Words) > 0 {
+		lead = leadKey(cmd.Words[0])
+	}
 	for _, r := range rules {
 		if r == nil {
 			continue
 		}
-		if r.kind == kindBash && r.allowCommand(cmd) {
-			return r
+		if r.kind == kindBash {
+			// an exact or prefix rule fixes the first word: another one
+			// cannot be covered by it (TestAllowLeadTwin)
+			if (r.lead == 0 || lead == 0 || r.lead == lead) && r.allowCommand(cmd) {
+				return r
+			}
+			continue
 		}
 		if r.kind == kindRegex && !cmd.DynamicName && i < len(c.Acts()) {
 			if ok, err := r.regexMatch(c, c.Acts()[i]); ok && err == nil {
@@ -564,6 +573,16 @@ func coveredBy(rules []*Rule, c *command.Call, i int) *Rule {
 		}
 	}
 	return nil
+}
+
+// leadKey packs the length of w (up to 255) and its first seven bytes
+// into one number, never 0 for a word: two words whose keys differ differ.
+func leadKey(w string) uint64 {
+	k := uint64(min(len(w), 255)) << 56
+	for i := 0; i < len(w) && i < 7; i++ {
+		k |= uint64(w[i]) << (8 * i)
+	}
+	return k
 }
 
 // safeAssigns reports whether every variable set before a command is on

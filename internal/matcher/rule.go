@@ -69,6 +69,7 @@ type Rule struct {
 	// Bash
 	mode  bashMode
 	words []string  // exact and prefix rules
+	lead  uint64    // exact and prefix rules: leadKey(words[0]), a first test of a command (coveredBy); 0 for none
 	flags *flagSpec // exact and prefix rules with arguments: deny/ask compare options by meaning
 	wild  string    // wildcard rules: the pattern text
 	// the wildcard rule also matches the command without its trailing " *"
@@ -114,7 +115,7 @@ func ParseReferenceRule(text string) (*Rule, error) {
 			g.Full = true // (each compiled for this rule alone)
 		}
 	}
-	r.tail, r.need, r.tailEnd, r.tailMsk = "", "", 0, 0 // nothing is passed over
+	r.tail, r.need, r.tailEnd, r.tailMsk, r.lead = "", "", 0, 0, 0 // nothing is passed over
 	return r, nil
 }
 
@@ -273,6 +274,9 @@ func (r *Rule) compileBash(text string) error {
 		return ruleErr(text, "Bash(npm test:*)", "a Bash rule names one simple command (no ;, &&, |, redirections or substitutions)")
 	}
 	r.words = cmd.Words
+	if len(r.words) > 0 {
+		r.lead = leadKey(r.words[0])
+	}
 	r.flags = compileFlags(cmd.Words)
 	return nil
 }
