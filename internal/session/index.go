@@ -26,9 +26,10 @@ type ruleSet struct {
 	// allowEnds[i] is allow[i]'s end test: the allow loop of a file call
 	// reads these words side by side, not the rules
 	allowEnds []matcher.EndTest
-	// askNames[i] and denyNames[i] are ask[i]'s and deny[i]'s name tests,
-	// for the loops of steps 2 and 5 likewise
-	askNames, denyNames []matcher.NameTest
+	// askNames[i] and denyNames[i] are ask[i]'s and deny[i]'s name tests
+	// (and, in a set cut by a line's command names, word tests), for the
+	// loops of steps 2 and 5 likewise
+	askNames, denyNames []ruleGate
 
 	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (appendCmdSetKey) -> the set cut down to them
 }
@@ -109,7 +110,7 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 	if !c.Cut.DirsOK {
 		return s
 	}
-	return s.cutBy(folderKey(dirs[:n]), func(r *rule, list matcher.List) bool {
+	return s.cutBy(folderKey(dirs[:n]), false, func(r *rule, list matcher.List) bool {
 		if r.Rule == nil {
 			return true // invalid: fails closed in deny and ask
 		}
@@ -131,8 +132,11 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 
 // cutBy is the set cut down to the rules keep keeps, every list alike (a
 // list left out would lose its rules: the managed asks once were), kept
-// under key until the rules change, for up to maxCutSets keys.
-func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) *ruleSet {
+// under key until the rules change, for up to maxCutSets keys. byWords
+// (a set for a Bash line) gives its deny and ask rules their word tests
+// (ruleGate): only such a set has them, so the slow twin, which keeps
+// every rule, never passes a rule over by its words.
+func (s *ruleSet) cutBy(key string, byWords bool, keep func(r *rule, list matcher.List) bool) *ruleSet {
 	if t, ok := s.cuts.Load(key); ok {
 		return t
 	}
@@ -149,6 +153,10 @@ func (s *ruleSet) cutBy(key string, keep func(r *rule, list matcher.List) bool) 
 	t := &ruleSet{deny: cut(s.deny, deny), ask: cut(s.ask, ask), allow: cut(s.allow, allow),
 		managedAsk: cut(s.managedAsk, ask), sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
 	t.derive()
+	if byWords {
+		wordTests(t.askNames, t.ask)
+		wordTests(t.denyNames, t.deny)
+	}
 	t, _ = s.cuts.LoadOrStore(key, t, maxCutSets)
 	return t
 }
@@ -169,7 +177,7 @@ func (s *ruleSet) forCommands(c *command.Call) *ruleSet {
 	if t, ok := s.cuts.LoadBytes(key); ok {
 		return t // (the key spelled on the stack: no string made for a set seen before)
 	}
-	return s.cutBy(string(key), func(r *rule, _ matcher.List) bool {
+	return s.cutBy(string(key), true, func(r *rule, _ matcher.List) bool {
 		k, ok := r.Rule.CommandKey() // nil (invalid): kept, fails closed
 		return !ok || slices.Contains(keys, k)
 	})
@@ -211,12 +219,36 @@ func endTests(rules []*rule) []matcher.EndTest {
 }
 
 // nameTests are the rules' name tests, side by side (see derive).
-func nameTests(rules []*rule) []matcher.NameTest {
-	out := make([]matcher.NameTest, len(rules))
+func nameTests(rules []*rule) []ruleGate {
+	out := make([]ruleGate, len(rules))
 	for i, r := range rules {
-		out[i] = r.Rule.NameTest() // (nil for an invalid rule: a test that passes nothing over)
+		out[i].name = r.Rule.NameTest() // (nil for an invalid rule: a test that passes nothing over)
 	}
 	return out
+}
+
+// wordTests fills in the word tests of gates, the name tests of rules
+// (see cutBy).
+func wordTests(gates []ruleGate, rules []*rule) {
+	for i, r := range rules {
+		gates[i].word = r.Rule.WordTest() // (nil for an invalid rule: a test that passes nothing over)
+	}
+}
+
+// ruleGate is a deny or ask rule's tests, read side by side without the
+// rule: its name test (a path rule that cannot name the call's file), and
+// in a set cut for a Bash line its word test (a command rule naming a word
+// past its command that no word of the line is: Bash(git push:*) on git
+// status). Either passes the rule over; the rule would not have matched.
+type ruleGate struct {
+	name matcher.NameTest
+	word matcher.WordTest
+}
+
+// rejects reports that g's rule matches v in neither the deny nor the ask
+// list (lw: v's words, made on first use); false says nothing.
+func (g *ruleGate) rejects(v *command.Call, lw *matcher.LineWords) bool {
+	return g.name.Rejects(v) || g.word.Rejects(v, lw)
 }
 
 func valid(rules []*rule) []*matcher.Rule {

@@ -284,12 +284,12 @@ func (e *Engine) askStep(c, v *command.Call, rs, own *ruleSet) (Decision, bool) 
 // rule with an argument (or regex) that matches, with how it matched, else
 // the first bare one ("ask: Tool") that does, or neither.
 func askRule(v *command.Call, rs *ruleSet) (r *rule, h *matcher.Hit, bareAsk *rule) {
-	names := rs.askNames
+	names, lw := rs.askNames, matcher.LineWords{} // (lw: v's words, for the word tests)
 	if len(names) != len(rs.ask) {
 		names = nil
 	}
 	for i, a := range rs.ask {
-		if names != nil && names[i].Rejects(v) {
+		if names != nil && names[i].rejects(v, &lw) {
 			continue // (the rule itself is not read)
 		}
 		if !a.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
