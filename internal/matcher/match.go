@@ -83,7 +83,7 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 	switch r.kind {
 	case kindBash:
 		if list == AllowList {
-			ok, _ := covers([]*Rule{r}, c)
+			ok, _ := covers([]*Rule{r}, c, nil)
 			return ok
 		}
 		for i := range c.Commands {
@@ -498,10 +498,10 @@ func (r *Rule) regexMatch(c *command.Call, a string) (bool, error) {
 // first rule that matches in the allow list. deciding is the rule that
 // covered the (first) command.
 func Covers(rules []*Rule, c *command.Call) (covered bool, deciding *Rule) {
-	return covers(rules, c)
+	return covers(rules, c, nil)
 }
 
-func covers(rules []*Rule, c *command.Call) (bool, *Rule) {
+func covers(rules []*Rule, c *command.Call, x *AllowIndex) (bool, *Rule) {
 	if c == nil {
 		return false, nil
 	}
@@ -527,7 +527,7 @@ func covers(rules []*Rule, c *command.Call) (bool, *Rule) {
 		if cmd.DenyOnly() {
 			continue // only supposed to run: deny and ask rules look at it
 		}
-		found := coveredBy(rules, c, i)
+		found := coveredBy(rules, c, i, x)
 		if found == nil {
 			return false, nil
 		}
@@ -545,7 +545,7 @@ func covers(rules []*Rule, c *command.Call) (bool, *Rule) {
 
 // coveredBy is the first of the allow rules that covers command i of Bash
 // line c, or nil (also when a variable set before it is not on the safe list).
-func coveredBy(rules []*Rule, c *command.Call, i int) *Rule {
+func coveredBy(rules []*Rule, c *command.Call, i int, x *AllowIndex) *Rule {
 	cmd := &c.Commands[i]
 	if !safeAssigns(cmd) {
 		return nil
@@ -554,7 +554,7 @@ func coveredBy(rules []*Rule, c *command.Call, i int) *Rule {
 	if !cmd.DynamicName && len(cmd.Words) > 0 {
 		lead = leadKey(cmd.Words[0])
 	}
-	for _, r := range rules {
+	for _, r := range x.forLead(rules, lead) {
 		if r == nil {
 			continue
 		}

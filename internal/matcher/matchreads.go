@@ -25,7 +25,7 @@ func CoversWithReads(rules []*Rule, c *command.Call, repo command.RepoCheck) (*R
 		if c.Commands[i].DenyOnly() {
 			return nil, false // (Covers passes over it; here a person judges)
 		}
-		r := coveredBy(rules, c, i)
+		r := coveredBy(rules, c, i, nil)
 		if r == nil {
 			return nil, false
 		}

@@ -166,7 +166,7 @@ func suggestBash(c *command.Call, skip command.RepoCheck) []string {
 		if len(out) == maxSuggested {
 			break // a longer set is no answer a person can judge: it will not cover the line
 		}
-		if ok, _ := covers(parsed, &command.Call{Tool: "Bash", Commands: []command.Command{*cmd}, Env: c.Env}); ok {
+		if ok, _ := covers(parsed, &command.Call{Tool: "Bash", Commands: []command.Command{*cmd}, Env: c.Env}, nil); ok {
 			continue
 		}
 		if s := suggestCommand(c, cmd); s != "" {

@@ -31,6 +31,9 @@ type ruleSet struct {
 	// loops of steps 2 and 5 likewise
 	askNames, denyNames []ruleGate
 
+	// allowValid kept by first word (a set cut for a Bash line: cutBy), or nil
+	allowIdx *matcher.AllowIndex
+
 	cuts cowmap.Map[*ruleSet] // a path's folders (folderKey) or a line's command names (appendCmdSetKey) -> the set cut down to them
 }
 
@@ -134,8 +137,9 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 // list left out would lose its rules: the managed asks once were), kept
 // under key until the rules change, for up to maxCutSets keys. byWords
 // (a set for a Bash line) gives its deny and ask rules their word tests
-// (ruleGate): only such a set has them, so the slow twin, which keeps
-// every rule, never passes a rule over by its words.
+// (ruleGate) and its allow rules their index by first word (allowIdx):
+// only such a set has them, so the slow twin, which keeps every rule,
+// never passes a rule over by its words.
 func (s *ruleSet) cutBy(key string, byWords bool, keep func(r *rule, list matcher.List) bool) *ruleSet {
 	if t, ok := s.cuts.Load(key); ok {
 		return t
@@ -156,6 +160,7 @@ func (s *ruleSet) cutBy(key string, byWords bool, keep func(r *rule, list matche
 	if byWords {
 		wordTests(t.askNames, t.ask)
 		wordTests(t.denyNames, t.deny)
+		t.allowIdx = matcher.NewAllowIndex(t.allowValid)
 	}
 	t, _ = s.cuts.LoadOrStore(key, t, maxCutSets)
 	return t
@@ -225,6 +230,14 @@ func nameTests(rules []*rule) []ruleGate {
 		out[i].name = r.Rule.NameTest() // (nil for an invalid rule: a test that passes nothing over)
 	}
 	return out
+}
+
+// coversBy is matcher.Covers of valid, through idx when there is one.
+func coversBy(valid []*matcher.Rule, idx *matcher.AllowIndex, c *command.Call) (bool, *matcher.Rule) {
+	if idx != nil {
+		return matcher.CoversBy(idx, c)
+	}
+	return matcher.Covers(valid, c)
 }
 
 // wordTests fills in the word tests of gates, the name tests of rules

@@ -199,7 +199,7 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 		return dc
 	}
 	// 6. allow list
-	if r, ok := e.allowedBy(rs.allow, rs.allowEnds, rs.allowValid, c); ok {
+	if r, ok := e.allowedBy(rs.allow, rs.allowEnds, rs.allowValid, rs.allowIdx, c); ok {
 		return Decision{Decision: Allow, Rule: r, Source: e.sourceOfAllow(r),
 			Reason: say(c, " is allowed by the rule ", r, ".")}
 	}
@@ -429,18 +429,18 @@ func (e *Engine) askBy(c *command.Call, r *rule, h *matcher.Hit) Decision {
 
 // allowed reports whether the allow rules cover c, and the deciding rule.
 func (e *Engine) allowed(rules []*rule, valid []*matcher.Rule, c *command.Call) (string, bool) {
-	return e.allowedBy(rules, nil, valid, c)
+	return e.allowedBy(rules, nil, valid, nil, c)
 }
 
 // allowedBy is allowed with the rules' end words side by side (ends[i] is
 // rules[i].EndTest(), or nil): a rule whose end the path's lacks is passed
-// over without a look at the rule itself.
-func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*matcher.Rule, c *command.Call) (string, bool) {
+// over without a look at the rule; idx (or nil): valid by first word.
+func (e *Engine) allowedBy(rules []*rule, ends []matcher.EndTest, valid []*matcher.Rule, idx *matcher.AllowIndex, c *command.Call) (string, bool) {
 	if len(rules) == 0 {
 		return "", false
 	}
 	if c.Tool == "Bash" {
-		if ok, by := matcher.Covers(valid, c); ok {
+		if ok, by := coversBy(valid, idx, c); ok {
 			if by == nil {
 				return "", true
 			}
