@@ -11,18 +11,25 @@ import (
 // Bash(rm -rf) also fires on `rm -r -f x`, `rm -fr x`, `rm x -Rf` and
 // `rm --recursive --force x`. Both sides have their short-option clusters
 // split (-rf = -r -f), long options map to their short form where the
-// command is known (longSynonyms), and the rule's options must all appear
+// command is known (longSynonyms), a long option stands for every long
+// option it begins (abbreviates), and the rule's options must all appear
 // in the command, in any order; the rule's other words must appear among
 // the command's other words in the same order (so `git -C . push` still
 // carries `push`). Allow rules never use this: they match the words as
 // written.
+//
+// Abbreviations: GNU getopt_long, git's option parser and Python's
+// argparse take any unambiguous start of a long option for it (git reset
+// --har is --hard), and a program that takes none refuses the word, so
+// in deny and ask `--har` stands for `--hard` whatever the program. The
+// cost falls on the safe side: a shorter option whose whole name begins a
+// denied one (--save for a rule's --save-dev) fires the rule too.
 
 // longOpt is one spelling of an option for a known command: the long name
-// (or a short letter such as "-R"), the shortest prefix GNU getopt accepts
-// for it, and the option it means.
+// (or a short letter such as "-R") and the option it means; a long name's
+// abbreviations mean it too (abbreviates).
 type longOpt struct {
 	name  string // --recursive, -R
-	min   string // --r: abbreviations at least this long are accepted ("" = exact only)
 	canon string // -r
 }
 
@@ -33,17 +40,17 @@ var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][
 	return map[string][]longOpt{
 		"rm": {
 			{name: "-R", canon: "-r"},
-			{name: "--recursive", min: "--r", canon: "-r"},
-			{name: "--force", min: "--f", canon: "-f"},
+			{name: "--recursive", canon: "-r"},
+			{name: "--force", canon: "-f"},
 		},
-		"chmod": {{name: "--recursive", min: "--rec", canon: "-R"}},
-		"chown": {{name: "--recursive", min: "--rec", canon: "-R"}},
-		"chgrp": {{name: "--recursive", min: "--rec", canon: "-R"}},
+		"chmod": {{name: "--recursive", canon: "-R"}},
+		"chown": {{name: "--recursive", canon: "-R"}},
+		"chgrp": {{name: "--recursive", canon: "-R"}},
 		"git push": {
 			{name: "--force", canon: "-f"},
 			{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
 		},
-		"git clean": {{name: "--force", min: "--f", canon: "-f"}},
+		"git clean": {{name: "--force", canon: "-f"}},
 	}
 }}
 
@@ -126,14 +133,23 @@ func canonLong(w string, syn []longOpt) string {
 		name = w[:eq]
 	}
 	for _, s := range syn {
-		if !strings.HasPrefix(s.name, "--") {
-			continue
-		}
-		if name == s.name || (s.min != "" && len(name) >= len(s.min) && strings.HasPrefix(s.name, name)) {
+		if strings.HasPrefix(s.name, "--") && abbreviates(name, s.name) {
 			return s.canon
 		}
 	}
 	return w
+}
+
+// abbreviates reports whether the long option word w (--name or
+// --name=value) is the long option f or an abbreviation of it: a start of
+// its name of at least one letter, with the same value where f gives one.
+func abbreviates(w, f string) bool {
+	wn, wv, wEq := strings.Cut(w, "=")
+	fn, fv, fEq := strings.Cut(f, "=")
+	if len(wn) < 3 || !strings.HasPrefix(fn, wn) {
+		return false
+	}
+	return !fEq || wEq && wv == fv
 }
 
 // match reports whether the command's words after its name (args) carry
@@ -176,7 +192,7 @@ func carriesFlag(args []string, f string, syn []longOpt) bool {
 			continue
 		}
 		if strings.HasPrefix(w, "--") {
-			if canonLong(w, syn) == f {
+			if c := canonLong(w, syn); c == f || strings.HasPrefix(f, "--") && abbreviates(c, f) {
 				return true
 			}
 			continue
