@@ -36,6 +36,10 @@ var npmAliases = map[string]string{
 	"add-user": "adduser",
 }
 
+// npmRunsFirst names the command an npm command runs before its own:
+// install-test is install then test, install-ci-test is ci then test.
+var npmRunsFirst = map[string]string{"install-test": "install", "install-ci-test": "ci"}
+
 // npmNames are the commands and aliases, sorted, for the unique-start test.
 var npmNames = Table[[]string]{Make: func() []string {
 	out := append([]string(nil), npmCommands...)
@@ -122,6 +126,11 @@ func subcommandAlts(args []string) [][]string {
 			full, _ = npmCommand(w)
 		case "cargo":
 			full = cargoAliases[w]
+		}
+		if also := npmRunsFirst[full]; name == "npm" && also != "" {
+			alt := append([]string(nil), args...)
+			alt[i] = also // npm it installs, then tests: a rule for install meets it
+			out = append(out, alt)
 		}
 		if full == w {
 			return out // the subcommand, spelled out: what follows is its own
