@@ -226,7 +226,7 @@ func (w *shellWalker) progBits(name string) progBits {
 		return progs.Get()[name]
 	}
 	for i := range w.progNames {
-		if k := &w.progNames[i]; int(k.n) == len(name) && k.b[0] == name[0] && string(k.b[:k.n]) == name {
+		if k := &w.progNames[i]; int(k.n) == len(name) && string(k.b[:k.n]) == name {
 			return w.progVals[i]
 		}
 	}

@@ -256,8 +256,8 @@ func (r *Rule) leadOther(cmd *command.Command) bool {
 	if r.pat.Full || r.mode != bashExact && r.mode != bashPrefix || len(r.words) == 0 {
 		return false
 	}
-	l, w := cmd.Lead(), r.words[0]
-	return l != "" && (len(l) != len(w) || l[0] != w[0] || l != w) // (a first byte before the compare of all)
+	l := cmd.Lead()
+	return l != "" && l != r.words[0]
 }
 
 // denyCommand reports whether a deny/ask Bash rule fires on one simple

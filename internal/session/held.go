@@ -11,18 +11,18 @@ import (
 // fires only on what the engine cannot see through, or on a folder read
 // whole that holds what it names, asks once where a person can answer.
 
-// denyRule is step 2 for the rules of one view v of a call (names: their
+// denyRule is step 2 for the rules of one view v of a call (gates: their
 // tests side by side, or nil): the rule that denies it, with how it
 // matched, or nil.
-func denyRule(v *command.Call, rules []*rule, names []ruleGate, kernel map[string]bool) (*rule, *matcher.Hit) {
+func denyRule(v *command.Call, rules []*rule, gates []ruleGate, kernel map[string]bool) (*rule, *matcher.Hit) {
 	var unseenBy *rule // a rule that fires only on what the engine cannot see, or on a folder read whole
 	var unseenHit *matcher.Hit
 	var lw matcher.LineWords // (v's words, for the word tests)
-	if len(names) != len(rules) {
-		names = nil
+	if len(gates) != len(rules) {
+		gates = nil
 	}
 	for i, r := range rules {
-		if names != nil && names[i].rejects(v, &lw) {
+		if gates != nil && gates[i].rejects(v, &lw) {
 			continue // (the rule itself is not read)
 		}
 		if !r.matches(v, matcher.DenyList) {

@@ -26,10 +26,10 @@ type ruleSet struct {
 	// allowEnds[i] is allow[i]'s end test: the allow loop of a file call
 	// reads these words side by side, not the rules
 	allowEnds []matcher.EndTest
-	// askNames[i] and denyNames[i] are ask[i]'s and deny[i]'s name tests
-	// (and, in a set cut by a line's command names, word tests), for the
-	// loops of steps 2 and 5 likewise
-	askNames, denyNames []ruleGate
+	// askGates[i] and denyGates[i] are ask[i]'s and deny[i]'s name tests
+	// and, in a set cut by a line's command names, word tests (ruleGate),
+	// for the loops of steps 2 and 5 likewise
+	askGates, denyGates []ruleGate
 
 	// allowValid kept by first word (a set cut for a Bash line: cutBy), or nil
 	allowIdx *matcher.AllowIndex
@@ -81,7 +81,7 @@ func (e *Engine) rulesFor(c *command.Call) *ruleSet {
 func (s *ruleSet) derive() {
 	s.narrowAllow = narrow(s.allow)
 	s.allowEnds = endTests(s.allow)
-	s.askNames, s.denyNames = nameTests(s.ask), nameTests(s.deny)
+	s.askGates, s.denyGates = gatesOf(s.ask), gatesOf(s.deny)
 	s.allowValid = valid(s.allow)
 	s.sessAllowValid = valid(s.sessAllow)
 	s.ownAllow, s.ownNarrow = ownRules(s.allow, LayerChat), ownRules(s.narrowAllow, LayerChat)
@@ -158,8 +158,8 @@ func (s *ruleSet) cutBy(key string, byWords bool, keep func(r *rule, list matche
 		managedAsk: cut(s.managedAsk, ask), sessDeny: cut(s.sessDeny, deny), sessAllow: cut(s.sessAllow, allow)}
 	t.derive()
 	if byWords {
-		wordTests(t.askNames, t.ask)
-		wordTests(t.denyNames, t.deny)
+		wordTests(t.askGates, t.ask)
+		wordTests(t.denyGates, t.deny)
 		t.allowIdx = matcher.NewAllowIndex(t.allowValid)
 	}
 	t, _ = s.cuts.LoadOrStore(key, t, maxCutSets)
@@ -223,8 +223,9 @@ func endTests(rules []*rule) []matcher.EndTest {
 	return out
 }
 
-// nameTests are the rules' name tests, side by side (see derive).
-func nameTests(rules []*rule) []ruleGate {
+// gatesOf are the rules' gates with their name tests, side by side (see
+// derive); cutBy adds the word tests.
+func gatesOf(rules []*rule) []ruleGate {
 	out := make([]ruleGate, len(rules))
 	for i, r := range rules {
 		out[i].name = r.Rule.NameTest() // (nil for an invalid rule: a test that passes nothing over)
@@ -240,8 +241,7 @@ func coversBy(valid []*matcher.Rule, idx *matcher.AllowIndex, c *command.Call) (
 	return matcher.Covers(valid, c)
 }
 
-// wordTests fills in the word tests of gates, the name tests of rules
-// (see cutBy).
+// wordTests fills in gates[i]'s word test, rules[i]'s (see cutBy).
 func wordTests(gates []ruleGate, rules []*rule) {
 	for i, r := range rules {
 		gates[i].word = r.Rule.WordTest() // (nil for an invalid rule: a test that passes nothing over)

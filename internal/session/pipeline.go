@@ -109,13 +109,13 @@ func (e *Engine) byRules(c *command.Call, rs *ruleSet, bc *command.Call, bs *rul
 	// what the engine cannot see through (or on a folder read whole that
 	// holds what it names) is held back: it asks below, unless another
 	// rule refuses the call
-	soft, softHit := denyRule(c, rs.deny, rs.denyNames, e.kernel)
+	soft, softHit := denyRule(c, rs.deny, rs.denyGates, e.kernel)
 	softV := c
 	if soft != nil && !e.softens(c, soft, softHit) {
 		return e.denial(c, c, soft, softHit)
 	}
 	if bc != nil {
-		if r, h := denyRule(bc, bs.deny, bs.denyNames, e.kernel); r != nil {
+		if r, h := denyRule(bc, bs.deny, bs.denyGates, e.kernel); r != nil {
 			if !e.softens(bc, r, h) {
 				return e.denial(c, bc, r, h)
 			}
@@ -284,12 +284,12 @@ func (e *Engine) askStep(c, v *command.Call, rs, own *ruleSet) (Decision, bool) 
 // rule with an argument (or regex) that matches, with how it matched, else
 // the first bare one ("ask: Tool") that does, or neither.
 func askRule(v *command.Call, rs *ruleSet) (r *rule, h *matcher.Hit, bareAsk *rule) {
-	names, lw := rs.askNames, matcher.LineWords{} // (lw: v's words, for the word tests)
-	if len(names) != len(rs.ask) {
-		names = nil
+	gates, lw := rs.askGates, matcher.LineWords{} // (lw: v's words, for the word tests)
+	if len(gates) != len(rs.ask) {
+		gates = nil
 	}
 	for i, a := range rs.ask {
-		if names != nil && names[i].rejects(v, &lw) {
+		if gates != nil && gates[i].rejects(v, &lw) {
 			continue // (the rule itself is not read)
 		}
 		if !a.matches(v, matcher.AskList) { // overridden rules are not in the set (rulesFor)
