@@ -51,21 +51,12 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 	if r == nil || c == nil || list == AllowList || r.kind == kindTool || r.kind == kindPrefix {
 		return h // (a bare tool or a prefix fires on the tool's name, which is seen)
 	}
-	switch {
+	switch { // (the path rules', then the other rules' on a Bash line)
 	case c.Tool == "Bash" && r.kind == kindPath:
 		h.Unseen, h.File = r.bashFiles(c, list)
 		if list == DenyList && h.Unseen == "" && r.readsWhole() {
 			// (a rule that fires only on the unseen reads no folder it sees)
 			h.Folder = r.pat.TreeHit(c, true)
-		}
-	case c.Tool == "Bash":
-		h.Unseen = r.unseen(c, list)
-		if r.kind == kindDomain {
-			n := c.BashHosts()
-			h.HostUnseen = n.Unknown != "" && !r.host.MatchesAny(n.Hosts, list == AllowList)
-			if c.Err == nil {
-				h.OnHosts, h.Hosts, h.HostsUnknown = true, n.Hosts, n.Unknown
-			}
 		}
 	case c.Tool == "Grep" && r.kind == kindPath && r.Tool == "Read" && c.Err == nil:
 		root, _ := c.SearchRoot()
@@ -74,6 +65,15 @@ func (r *Rule) HowMatched(c *command.Call, list List) *Hit {
 			h.Below = root.Abs
 			if list == DenyList && !r.pat.NamesAllBelow(&root, c) {
 				h.Folder = root.Abs
+			}
+		}
+	case c.Tool == "Bash":
+		h.Unseen = r.unseen(c, list)
+		if r.kind == kindDomain {
+			n := c.BashHosts()
+			h.HostUnseen = n.Unknown != "" && !r.host.MatchesAny(n.Hosts, list == AllowList)
+			if c.Err == nil {
+				h.OnHosts, h.Hosts, h.HostsUnknown = true, n.Hosts, n.Unknown
 			}
 		}
 	}

@@ -113,11 +113,8 @@ func (r *Rule) match(c *command.Call, list List, seenOnly bool) bool {
 }
 
 // toolApplies reports whether a rule for r.Tool speaks about c's tool: the
-// same tool (Task and Agent are one); Edit and Write rules, in every list,
-// for every file-writing tool (Write, Edit, MultiEdit, NotebookEdit), as in
-// Claude Code; Read rules, in every list, for the path of Grep, Glob, LS and
-// NotebookRead; Edit/Write path rules in the allow list for reading that
-// path (write implies read); Read rules in the deny list for changing it.
+// same tool (Task and Agent are one), or a tool of a family it speaks for
+// in list (Speaks), as in Claude Code.
 func (r *Rule) toolApplies(c *command.Call, list List) bool {
 	if r.Tool == c.Tool || ((r.Tool == "Task" || r.Tool == "Agent") && (c.Tool == "Task" || c.Tool == "Agent")) {
 		return true
@@ -125,28 +122,51 @@ func (r *Rule) toolApplies(c *command.Call, list List) bool {
 	if r.kind == kindTool && r.key == c.Key {
 		return true // MCP tool names match case-insensitively (a known tool's name is canonical on both sides)
 	}
-	switch r.Tool {
-	case "Edit", "Write":
-		if isEditTool(c.Tool) {
-			return true
-		}
-	case "Read":
-		if isReadTool(c.Tool) {
-			return true
-		}
-		if list == DenyList && isEditTool(c.Tool) {
-			return true
-		}
-	}
-	if list == AllowList && r.kind == kindPath && (r.Tool == "Edit" || r.Tool == "Write") {
-		return isReadTool(c.Tool) || c.Tool == "Read"
-	}
-	return false
+	s := r.Speaks(list)
+	return s != 0 && s&familyOf(c) != 0
 }
 
-// isReadTool reports whether Read rules speak for tool besides Read itself.
-func isReadTool(t string) bool {
-	return t == "NotebookRead" || command.IsSearch(t)
+// Speaks is the families of tools besides its own that the rule speaks for
+// in list (a call's family: tools.Info.Family). Edit and Write rules, in
+// every list, speak for every file-writing tool (Write, Edit, MultiEdit,
+// NotebookEdit), and as path rules in the allow list for reading that path
+// too (write implies read); Read rules, in every list, for every tool that
+// reads a path (NotebookRead, Grep, Glob, LS), and in the deny list for
+// changing it. Worked out from the rule alone, so that a rule set cut for
+// one tool (session) reads it beside the tool's family without a call.
+func (r *Rule) Speaks(list List) tools.Family {
+	if r == nil {
+		return 0
+	}
+	switch r.Tool {
+	case "Edit", "Write":
+		if list == AllowList && r.kind == kindPath {
+			return tools.FamilyEdit | tools.FamilyRead
+		}
+		return tools.FamilyEdit
+	case "Read":
+		if list == DenyList {
+			return tools.FamilyRead | tools.FamilyEdit
+		}
+		return tools.FamilyRead
+	}
+	return 0
+}
+
+// familyOf is the family of c's tool; a call written out by hand, without
+// its tool's facts, has its tool's by name.
+func familyOf(c *command.Call) tools.Family {
+	if c.Info != nil {
+		return c.Info.Family
+	}
+	return familyNamed(c.Tool)
+}
+
+func familyNamed(tool string) tools.Family {
+	if in := tools.Find(tool); in != nil {
+		return in.Family
+	}
+	return 0
 }
 
 func isEditTool(t string) bool {

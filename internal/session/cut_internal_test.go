@@ -7,8 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vibing/internal/command"
 	"vibing/internal/config"
 	"vibing/internal/frontmatter"
+	"vibing/internal/matcher"
+	"vibing/internal/tools"
 )
 
 // TestCutPerCallKeepsDecisions decides many file calls against many rule
@@ -138,4 +141,50 @@ func TestCutByCommandKeepsDecisions(t *testing.T) {
 		}
 	}
 	t.Logf("%d decisions compared", n)
+}
+
+// TestAppliesToTwin holds the cut's tool test (rule.appliesTo, which reads
+// the facts of the rule and of the call's tool) to the rule's own
+// (matcher.Rule.AppliesTo), for every rule the tool's set keeps (mayApply):
+// the calls of every known tool and of MCP and unknown tools, against the
+// rules of every tool, in every list. It may keep a rule AppliesTo drops
+// (the rule then does not match), never drop one AppliesTo keeps.
+func TestAppliesToTwin(t *testing.T) {
+	e, _ := New(config.DefaultConfig(), frontmatter.Settings{}, Options{Cwd: t.TempDir(), Home: t.TempDir()})
+	names := append(tools.Names(), "mcp__srv__run", "MCP__Srv__Run", "mcp__other__x", "Frobnicate")
+	texts := []string{"/tool:Edit:.*/", "mcp__srv__*", "mcp__srv__run", "mcp__Srv__Run", "mcp__other__x", "Read(src/**)",
+		"Edit(src/**)", "Write(*.md)", "NotebookEdit(*.ipynb)", "NotebookRead(*.ipynb)", "LS(src/**)", "MultiEdit(**)",
+		"Grep(TODO)", "Glob(*.js)", "Agent(x)", "Task(x)", "Bash(git:*)", "WebFetch(example.com)"}
+	for _, n := range tools.Names() {
+		in, _ := tools.Lookup(n)
+		texts = append(texts, n, in.Example)
+	}
+	rules := e.compile(texts, "test", LayerChat, "")
+	lists := []matcher.List{matcher.AllowList, matcher.AskList, matcher.DenyList}
+	kept, dropped := 0, 0
+	for _, name := range names {
+		c := command.Bare(name, e.env)
+		for _, r := range rules {
+			if r.Rule == nil || !mayApply(r, c) {
+				continue
+			}
+			for _, list := range lists {
+				want, got := r.Rule.AppliesTo(c, list), r.appliesTo(c, list)
+				if want && !got {
+					t.Errorf("%s on %s in %s: appliesTo drops a rule AppliesTo keeps", r.text, name, list)
+				}
+				if !want && got && r.toolInfo() != nil {
+					t.Errorf("%s on %s in %s: appliesTo keeps a rule of a known tool AppliesTo drops", r.text, name, list)
+				}
+				if got {
+					kept++
+				} else {
+					dropped++
+				}
+			}
+		}
+	}
+	if dropped == 0 || kept == 0 {
+		t.Fatalf("kept %d, dropped %d: the table does not exercise the cut", kept, dropped)
+	}
 }

@@ -117,7 +117,7 @@ func (s *ruleSet) forCall(c *command.Call) *ruleSet {
 		if r.Rule == nil {
 			return true // invalid: fails closed in deny and ask
 		}
-		if !r.Rule.AppliesTo(c, list) {
+		if !r.appliesTo(c, list) {
 			return false
 		}
 		d := r.Rule.CwdDir()
@@ -302,6 +302,23 @@ func mayApply(r *rule, c *command.Call) bool {
 		}
 	}
 	return false
+}
+
+// appliesTo is matcher.Rule.AppliesTo for a valid rule of the set for c's
+// tool (mayApply), from the facts fixed when the rule was read and when the
+// call was prepared, without a call of the rule: the rule may match c in
+// list unless it is a rule of another file tool that does not speak for
+// c's tool there (matcher.Rule.Speaks: an allowed Read is no allowed Edit,
+// a denied Read is a denied Edit too). TestAppliesToTwin holds it to
+// AppliesTo.
+func (r *rule) appliesTo(c *command.Call, list matcher.List) bool {
+	switch {
+	case c.Tool == "Bash" || r.toolKey() == c.Key:
+		return true // (a Bash line's files; the tool itself)
+	case r.toolInfo() == nil:
+		return r.toolKey() == "" // a regex or a prefix: every tool; an MCP tool's rule: that tool
+	}
+	return c.Info != nil && r.Rule.Speaks(list)&c.Info.Family != 0
 }
 
 // prepareFor prepares a call for a decision. A read-only tool's path is

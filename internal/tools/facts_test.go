@@ -28,3 +28,23 @@ func TestFactsOfIsOneAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestFamilies: the tools that change files are the edit family, the tools
+// that read a path (Read, NotebookRead and the searches) the read family,
+// and no other tool is of either.
+func TestFamilies(t *testing.T) {
+	reads := map[string]bool{"Read": true, "NotebookRead": true, "Grep": true, "Glob": true, "LS": true}
+	for _, n := range Names() {
+		in := Find(n)
+		var want Family
+		if in.Edit {
+			want |= FamilyEdit
+		}
+		if reads[n] {
+			want |= FamilyRead
+		}
+		if in.Family != want {
+			t.Errorf("%s: family %b, want %b", n, in.Family, want)
+		}
+	}
+}

@@ -41,6 +41,17 @@ func (k ArgKind) String() string {
 	return "none"
 }
 
+// Family is what a file tool does with its path, which says what rules of
+// other tools speak for it: Edit and Write rules for every tool that edits
+// files, Read rules for every tool that reads them (matcher.Rule.Speaks).
+type Family uint8
+
+// The families, as bits.
+const (
+	FamilyEdit Family = 1 << iota // changes files: Write, Edit, MultiEdit, NotebookEdit
+	FamilyRead                    // reads files by path: Read, NotebookRead and the searches Grep, Glob, LS
+)
+
 // Info describes one known tool.
 type Info struct {
 	Name    string  // canonical spelling
@@ -49,6 +60,7 @@ type Info struct {
 	PathKey string  // input key holding the path, for ArgPath tools and searches
 	Example string  // an example rule, for error messages and help
 	Edit    bool    // the tool changes files (covered by Edit rules / acceptEdits)
+	Family  Family  // which file rules speak for it besides its own (Edit and Write rules, Read rules)
 	// Command is the input key holding a shell command the tool runs: such a
 	// call is also matched as Bash (SPEC §4). Unknown and MCP tools whose
 	// input has a "command" string are treated the same way (see Command).
@@ -78,15 +90,15 @@ func (in *Info) ActionPrefix() string {
 var known = []Info{
 	{Name: "Bash", Level: Mutating, Arg: ArgCommand, Example: "Bash(npm test:*)", Command: "command"},
 	{Name: "Monitor", Level: Mutating, Example: "Monitor", Command: "command"},
-	{Name: "Read", Level: ReadOnly, Arg: ArgPath, PathKey: "file_path", Example: "Read(src/**/*.ts)"},
-	{Name: "Write", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Write(*.json)", Edit: true},
-	{Name: "Edit", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Edit(config/*.yaml)", Edit: true},
-	{Name: "MultiEdit", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "MultiEdit(src/**)", Edit: true},
-	{Name: "NotebookEdit", Level: Mutating, Arg: ArgPath, PathKey: "notebook_path", Example: "NotebookEdit(*.ipynb)", Edit: true},
-	{Name: "NotebookRead", Level: ReadOnly, Arg: ArgPath, PathKey: "notebook_path", Example: "NotebookRead(*.ipynb)"},
-	{Name: "LS", Level: ReadOnly, Arg: ArgPath, PathKey: "path", Example: "LS(src/**)"},
-	{Name: "Glob", Level: ReadOnly, Arg: ArgPattern, PathKey: "path", Example: "Glob(*.js)"},
-	{Name: "Grep", Level: ReadOnly, Arg: ArgPattern, PathKey: "path", Example: "Grep(TODO)"},
+	{Name: "Read", Level: ReadOnly, Arg: ArgPath, PathKey: "file_path", Example: "Read(src/**/*.ts)", Family: FamilyRead},
+	{Name: "Write", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Write(*.json)", Edit: true, Family: FamilyEdit},
+	{Name: "Edit", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "Edit(config/*.yaml)", Edit: true, Family: FamilyEdit},
+	{Name: "MultiEdit", Level: Mutating, Arg: ArgPath, PathKey: "file_path", Example: "MultiEdit(src/**)", Edit: true, Family: FamilyEdit},
+	{Name: "NotebookEdit", Level: Mutating, Arg: ArgPath, PathKey: "notebook_path", Example: "NotebookEdit(*.ipynb)", Edit: true, Family: FamilyEdit},
+	{Name: "NotebookRead", Level: ReadOnly, Arg: ArgPath, PathKey: "notebook_path", Example: "NotebookRead(*.ipynb)", Family: FamilyRead},
+	{Name: "LS", Level: ReadOnly, Arg: ArgPath, PathKey: "path", Example: "LS(src/**)", Family: FamilyRead},
+	{Name: "Glob", Level: ReadOnly, Arg: ArgPattern, PathKey: "path", Example: "Glob(*.js)", Family: FamilyRead},
+	{Name: "Grep", Level: ReadOnly, Arg: ArgPattern, PathKey: "path", Example: "Grep(TODO)", Family: FamilyRead},
 	{Name: "WebFetch", Level: Network, Arg: ArgDomain, Example: "WebFetch(github.com)"},
 	{Name: "WebSearch", Level: Network, Arg: ArgPattern, Example: "WebSearch(golang generics)"},
 	{Name: "Task", Level: Mutating, Arg: ArgPattern, Example: "Task(general-purpose)"},
