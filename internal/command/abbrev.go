@@ -7,9 +7,18 @@ import (
 
 // Programs' own short names for their commands: npm runs `npm pub` as
 // `npm publish` (any unique start of a command or alias, and a table of
-// aliases), cargo runs `cargo r` as `cargo run`. A deny or ask rule written
-// for the full name (Bash(npm publish:*)) must meet the short one, so the
-// command is also tried with its subcommand spelled out.
+// aliases), cargo runs `cargo r` as `cargo run`, kubectl takes `po` for
+// `pods` (kubectl.go). A deny or ask rule written for the full name
+// (Bash(npm publish:*)) must meet the short one, so the command is also
+// tried with its subcommand spelled out; a rule written with the short name
+// (Bash(npm i:*)) is spelled out the same way (SpelledOut), so it meets
+// the full one.
+
+// SpelledOut returns words, a simple command, once for each reading with a
+// program's short names spelled out (npm i is npm install, kubectl delete
+// po is kubectl delete pod), as the command's further readings
+// (Command.More().Alts) carry them; nil when there is none.
+func SpelledOut(words []string) [][]string { return subcommandAlts(words) }
 
 // npmCommands and npmAliases are npm's command names and aliases (npm 11).
 var npmCommands = []string{
@@ -111,6 +120,9 @@ func subcommandAlts(args []string) [][]string {
 		return nil
 	}
 	name := programName(args[0])
+	if name == "kubectl" {
+		return kubectlAlts(args) // (its resource types: kubectl.go)
+	}
 	if name != "npm" && name != "cargo" {
 		return nil // no other program's subcommands are spelled out here
 	}

@@ -282,7 +282,8 @@ func (r *Rule) leadOther(cmd *command.Command) bool {
 
 // denyCommand reports whether a deny/ask Bash rule fires on one simple
 // command: on its words, on the command behind wrappers, on every suffix
-// after a wrapper, each also with the command word's base name.
+// after a wrapper, each also with the command word's base name; and the
+// rule with a program's short names spelled out likewise (spelled).
 func (r *Rule) denyCommand(cmd *command.Command) bool {
 	if r.denyWords(cmd.Words, cmd) || !cmd.ArgsSame() && r.denyWords(cmd.Args, cmd) {
 		return true
@@ -290,6 +291,11 @@ func (r *Rule) denyCommand(cmd *command.Command) bool {
 	for _, a := range cmd.More().Alts {
 		if r.denyWords(a, cmd) {
 			return true
+		}
+	}
+	for _, o := range r.spelled {
+		if o.denyCommand(cmd) {
+			return true // (Bash(npm i:*) on npm install)
 		}
 	}
 	return false

@@ -75,6 +75,10 @@ type Rule struct {
 	// the wildcard rule also matches the command without its trailing " *"
 	wildBare string
 	wildNeed string // what every text a wildcard rule matches starts with (the text before its first '*')
+	// spelled are the exact or prefix rule's words with a program's short
+	// names spelled out (command.SpelledOut: Bash(npm i:*) is also npm
+	// install), as rules of their own; deny and ask try them too
+	spelled []*Rule
 
 	// paths: the pattern and its anchor (deny and ask read what it names,
 	// allow what it spells)
@@ -116,6 +120,9 @@ func ParseReferenceRule(text string) (*Rule, error) {
 		}
 	}
 	r.tail, r.need, r.tailEnd, r.tailMsk, r.lead = "", "", 0, 0, 0 // nothing is passed over
+	for _, o := range r.spelled {
+		o.pat.Full, o.lead = true, 0
+	}
 	return r, nil
 }
 
@@ -278,6 +285,11 @@ func (r *Rule) compileBash(text string) error {
 		r.lead = leadKey(r.words[0])
 	}
 	r.flags = compileFlags(cmd.Words)
+	for _, alt := range command.SpelledOut(cmd.Words) {
+		o := &Rule{Text: r.Text, Tool: r.Tool, Arg: r.Arg, kind: kindBash, key: r.key, info: r.info, mode: r.mode, words: alt}
+		o.lead, o.flags = leadKey(alt[0]), compileFlags(alt)
+		r.spelled = append(r.spelled, o)
+	}
 	return nil
 }
 

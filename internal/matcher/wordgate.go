@@ -33,17 +33,28 @@ func wordBit(w string) uint64 {
 
 // WordTest returns r's word test: one that passes nothing over for no rule,
 // a rule of another kind or form, a reference rule (pat.Full), or one
-// that names no plain word past its command.
+// that names no plain word past its command; a rule with its short names
+// spelled out (spelled) passes over a line that has neither spelling's
+// word.
 func (r *Rule) WordTest() WordTest {
 	if r == nil || r.kind != kindBash || r.pat.Full || r.mode != bashExact && r.mode != bashPrefix {
 		return WordTest{}
 	}
+	var t WordTest
 	for _, w := range r.words[min(1, len(r.words)):] {
 		if w != "--" && !command.IsFlagWord(w) {
-			return WordTest{wordBit(w)}
+			t.bit = wordBit(w)
+			break
 		}
 	}
-	return WordTest{}
+	for _, o := range r.spelled {
+		ot := o.WordTest()
+		if t.bit == 0 || ot.bit == 0 {
+			return WordTest{} // (a spelling that names no word: nothing is passed over)
+		}
+		t.bit |= ot.bit // either spelling's word on the line keeps the rule
+	}
+	return t
 }
 
 // Rejects reports that the rule t was made for matches c in neither the
