@@ -120,11 +120,12 @@ func subcommandAlts(args []string) [][]string {
 		return nil
 	}
 	name := programName(args[0])
-	if name == "kubectl" {
+	switch name {
+	case "npm", "cargo":
+	case "kubectl":
 		return kubectlAlts(args) // (its resource types: kubectl.go)
-	}
-	if name != "npm" && name != "cargo" {
-		return nil // no other program's subcommands are spelled out here
+	default:
+		return programAlts(name, args) // (aliases.go)
 	}
 	var out [][]string
 	for i := 1; i < len(args) && len(out) < 4; i++ {

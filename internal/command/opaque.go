@@ -253,7 +253,7 @@ func (s *scriptWalk) opaqueWords(me int, args []string, redirs []*syntax.Redirec
 	c := &s.w.c.Commands[me]
 	name := programName(args[0])
 	dynAt := func(word string) bool { return c.IsDyn(word) }
-	if name == "npm" || name == "cargo" || name == "kubectl" {
+	if spellsOut(name) {
 		if alts := subcommandAlts(args); len(alts) > 0 {
 			// npm pub is npm publish, kubectl po is pod: rules for the full name meet it
 			r := c.setMore()

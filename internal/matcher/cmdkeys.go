@@ -24,8 +24,8 @@ func (r *Rule) CommandKey() (key string, ok bool) {
 	}
 	switch r.mode {
 	case bashExact, bashPrefix:
-		if len(r.words) == 0 || r.words[0] == "" {
-			return "", false
+		if len(r.words) == 0 || r.words[0] == "" || r.spelledLead {
+			return "", false // (a spelling under another name: Bash(pip3 install:*) is pip install too)
 		}
 		return command.CmdKey(r.words[0]), true
 	}

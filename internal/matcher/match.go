@@ -273,7 +273,7 @@ func (r *Rule) allowCommand(cmd *command.Command) bool {
 // word cmd is tried as (Command.Lead) is another. The reference rule (pat.Full) tells
 // nothing this way (it tries every word list).
 func (r *Rule) leadOther(cmd *command.Command) bool {
-	if r.pat.Full || r.mode != bashExact && r.mode != bashPrefix || len(r.words) == 0 {
+	if r.pat.Full || r.mode != bashExact && r.mode != bashPrefix || len(r.words) == 0 || r.spelledLead {
 		return false
 	}
 	l := cmd.Lead()

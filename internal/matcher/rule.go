@@ -79,6 +79,10 @@ type Rule struct {
 	// names spelled out (command.SpelledOut: Bash(npm i:*) is also npm
 	// install), as rules of their own; deny and ask try them too
 	spelled []*Rule
+	// spelledLead says a spelling starts with another word (Bash(pip3
+	// install:*) is also pip install): the rule is kept for any line
+	// (CommandKey) and tried on any command (leadOther)
+	spelledLead bool
 
 	// paths: the pattern and its anchor (deny and ask read what it names,
 	// allow what it spells)
@@ -289,6 +293,7 @@ func (r *Rule) compileBash(text string) error {
 		o := &Rule{Text: r.Text, Tool: r.Tool, Arg: r.Arg, kind: kindBash, key: r.key, info: r.info, mode: r.mode, words: alt}
 		o.lead, o.flags = leadKey(alt[0]), compileFlags(alt)
 		r.spelled = append(r.spelled, o)
+		r.spelledLead = r.spelledLead || alt[0] != r.words[0]
 	}
 	return nil
 }

@@ -1,0 +1,157 @@
+package command
+
+import "strings"
+
+// More programs' other names for one command (abbrev.go says why): docker's
+// management commands (`docker container remove x` is `docker rm x`,
+// `docker image ls` is `docker images`), `docker-compose` is `docker
+// compose`, helm's and pnpm's aliases (`helm del` is `helm uninstall`),
+// pip under another name (`pip3`, `python3 -m pip`) and `terraform apply
+// -destroy`, which is `terraform destroy`. Each is read one way: the
+// spelling a rule is most likely written in.
+
+// spellsOut reports whether subcommandAlts knows other names of the
+// program's commands.
+func spellsOut(name string) bool {
+	switch name {
+	case "npm", "cargo", "kubectl", "docker", "docker-compose", "helm", "pnpm", "terraform":
+		return true
+	}
+	return isPip(name) || isPython(name)
+}
+
+// isPip reports pip under a versioned name (pip3, pip3.12).
+func isPip(name string) bool {
+	return strings.HasPrefix(name, "pip") && strings.Trim(name[3:], "0123456789.") == ""
+}
+
+// isPython reports a Python interpreter's name (python, python3, python3.12).
+func isPython(name string) bool {
+	return strings.HasPrefix(name, "python") && strings.Trim(name[6:], "0123456789.") == ""
+}
+
+// dockerVerbs maps `docker container X` and `docker image X` to the
+// top-level command that does the same (docker's own shorthands).
+var dockerVerbs = map[string]map[string]string{
+	"container": {"rm": "rm", "remove": "rm", "ls": "ps", "list": "ps", "ps": "ps", "run": "run", "exec": "exec",
+		"kill": "kill", "stop": "stop", "start": "start", "restart": "restart", "pause": "pause", "unpause": "unpause",
+		"logs": "logs", "cp": "cp", "create": "create", "attach": "attach", "commit": "commit", "diff": "diff",
+		"export": "export", "inspect": "inspect", "port": "port", "rename": "rename", "top": "top", "update": "update",
+		"wait": "wait", "stats": "stats"},
+	"image": {"rm": "rmi", "remove": "rmi", "ls": "images", "list": "images", "pull": "pull", "push": "push",
+		"build": "build", "tag": "tag", "save": "save", "load": "load", "import": "import", "history": "history",
+		"inspect": "inspect"},
+}
+
+// helmAliases and pnpmAliases are the programs' aliases for their commands
+// (helm 3, pnpm 9); helmCommands and pnpmCommands their commands, where
+// the search for the command word stops.
+var (
+	helmAliases  = map[string]string{"del": "uninstall", "delete": "uninstall", "un": "uninstall", "ls": "list"}
+	helmCommands = map[string]bool{"completion": true, "create": true, "dependency": true, "env": true, "get": true,
+		"help": true, "history": true, "install": true, "lint": true, "list": true, "package": true, "plugin": true,
+		"pull": true, "push": true, "registry": true, "repo": true, "rollback": true, "search": true, "show": true,
+		"status": true, "template": true, "test": true, "uninstall": true, "upgrade": true, "verify": true, "version": true}
+	pnpmAliases = map[string]string{"i": "install", "rm": "remove", "un": "remove", "uninstall": "remove",
+		"up": "update", "upgrade": "update", "ln": "link", "ls": "list", "t": "test", "tst": "test", "it": "install-test",
+		"run-script": "run", "dislink": "unlink"}
+	pnpmCommands = map[string]bool{"add": true, "install": true, "remove": true, "update": true, "link": true,
+		"list": true, "test": true, "install-test": true, "run": true, "unlink": true, "exec": true, "dlx": true,
+		"create": true, "publish": true, "outdated": true, "audit": true, "why": true, "import": true, "rebuild": true,
+		"prune": true, "fetch": true, "patch": true, "store": true, "start": true, "init": true, "deploy": true}
+)
+
+// programAlts is subcommandAlts for the programs of this file.
+func programAlts(name string, args []string) [][]string {
+	switch {
+	case name == "docker":
+		return dockerAlts(args)
+	case name == "docker-compose":
+		return [][]string{append([]string{"docker", "compose"}, args[1:]...)}
+	case name == "helm":
+		return aliasAlts(args, helmAliases, helmCommands)
+	case name == "pnpm":
+		return aliasAlts(args, pnpmAliases, pnpmCommands)
+	case name == "terraform":
+		return terraformAlts(args)
+	case isPip(name) && name != "pip":
+		return [][]string{append([]string{"pip"}, args[1:]...)}
+	case isPython(name):
+		// python3 -m pip ARGS is pip ARGS (options before -m: python3 -I -m pip)
+		for i := 1; i+1 < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+			if args[i] == "-m" {
+				if isPip(args[i+1]) {
+					return [][]string{append([]string{"pip"}, args[i+2:]...)}
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// dockerAlts reads `docker [options] container|image VERB ...` as the
+// top-level command (an option's value cannot be told from the management
+// command, so each word is tried until one is).
+func dockerAlts(args []string) [][]string {
+	for i := 1; i+1 < len(args); i++ {
+		verbs, ok := dockerVerbs[args[i]]
+		if !ok {
+			continue
+		}
+		top, ok := verbs[args[i+1]]
+		if !ok {
+			return nil
+		}
+		alt := append(append(append([]string(nil), args[:i]...), top), args[i+2:]...)
+		return [][]string{alt}
+	}
+	return nil
+}
+
+// aliasAlts spells out the first word that is one of aliases, trying each
+// word that is not an option until one names a command.
+func aliasAlts(args []string, aliases map[string]string, commands map[string]bool) [][]string {
+	for i := 1; i < len(args); i++ {
+		w := args[i]
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		if full, ok := aliases[w]; ok {
+			alt := append([]string(nil), args...)
+			alt[i] = full
+			return [][]string{alt}
+		}
+		if commands[w] {
+			return nil
+		}
+	}
+	return nil
+}
+
+// terraformAlts reads `terraform apply -destroy ...` as `terraform destroy
+// ...` (terraform's own words: destroy is an alias of it).
+func terraformAlts(args []string) [][]string {
+	for i := 1; i < len(args); i++ {
+		if strings.HasPrefix(args[i], "-") {
+			continue // (-chdir=DIR before the command)
+		}
+		if args[i] != "apply" {
+			return nil
+		}
+		alt := append(append([]string(nil), args[:i]...), "destroy")
+		found := false
+		for _, a := range args[i+1:] {
+			if a == "-destroy" || a == "--destroy" || a == "-destroy=true" || a == "--destroy=true" {
+				found = true
+				continue
+			}
+			alt = append(alt, a)
+		}
+		if !found {
+			return nil
+		}
+		return [][]string{alt}
+	}
+	return nil
+}
