@@ -5,16 +5,19 @@ import "strings"
 // More programs' other names for one command (abbrev.go says why): docker's
 // management commands (`docker container remove x` is `docker rm x`,
 // `docker image ls` is `docker images`), `docker-compose` is `docker
-// compose`, helm's and pnpm's aliases (`helm del` is `helm uninstall`),
-// pip under another name (`pip3`, `python3 -m pip`) and `terraform apply
-// -destroy`, which is `terraform destroy`. Each is read one way: the
+// compose`, helm's, pnpm's and Homebrew's aliases (`helm del` is `helm
+// uninstall`, `brew rm` is `brew uninstall`), `apt` is `apt-get` and
+// `apt-get purge x` is `apt-get remove --purge x`, pip
+// under another name (`pip3`, `python3 -m pip`), `terraform apply
+// -destroy`, which is `terraform destroy`, and `git branch -D`, which is
+// `git branch -d -f` (-M and -C likewise). Each is read one way: the
 // spelling a rule is most likely written in.
 
 // spellsOut reports whether subcommandAlts knows other names of the
 // program's commands.
 func spellsOut(name string) bool {
 	switch name {
-	case "npm", "cargo", "kubectl", "docker", "docker-compose", "helm", "pnpm", "terraform":
+	case "npm", "cargo", "kubectl", "docker", "docker-compose", "helm", "pnpm", "terraform", "git", "brew", "apt", "apt-get":
 		return true
 	}
 	return isPip(name) || isPython(name)
@@ -59,6 +62,13 @@ var (
 		"list": true, "test": true, "install-test": true, "run": true, "unlink": true, "exec": true, "dlx": true,
 		"create": true, "publish": true, "outdated": true, "audit": true, "why": true, "import": true, "rebuild": true,
 		"prune": true, "fetch": true, "patch": true, "store": true, "start": true, "init": true, "deploy": true}
+	// brewAliases are Homebrew's; its command is its first word that is
+	// not an option (nil commands: aliasAlts looks no further)
+	brewAliases = map[string]string{"remove": "uninstall", "rm": "uninstall", "ls": "list", "up": "update", "ln": "link",
+		"homepage": "home", "abv": "info", "dr": "doctor", "environment": "--env", "-S": "search", "instal": "install",
+		"uninstal": "uninstall", "lc": "livecheck", "tc": "typecheck"}
+	// aptCommands maps apt's commands to apt-get's, and purge to what it is
+	aptCommands = map[string][]string{"full-upgrade": {"dist-upgrade"}, "purge": {"remove", "--purge"}}
 )
 
 // programAlts is subcommandAlts for the programs of this file.
@@ -74,6 +84,12 @@ func programAlts(name string, args []string) [][]string {
 		return aliasAlts(args, pnpmAliases, pnpmCommands)
 	case name == "terraform":
 		return terraformAlts(args)
+	case name == "git":
+		return gitBranchAlts(args)
+	case name == "brew":
+		return aliasAlts(args, brewAliases, nil)
+	case name == "apt" || name == "apt-get":
+		return aptAlts(name, args)
 	case isPip(name) && name != "pip":
 		return [][]string{append([]string{"pip"}, args[1:]...)}
 	case isPython(name):
@@ -110,11 +126,12 @@ func dockerAlts(args []string) [][]string {
 }
 
 // aliasAlts spells out the first word that is one of aliases, trying each
-// word that is not an option until one names a command.
+// word that is not an option until one names a command (with no commands,
+// the first word that is not an option is the command).
 func aliasAlts(args []string, aliases map[string]string, commands map[string]bool) [][]string {
 	for i := 1; i < len(args); i++ {
 		w := args[i]
-		if strings.HasPrefix(w, "-") {
+		if strings.HasPrefix(w, "-") && aliases[w] == "" {
 			continue
 		}
 		if full, ok := aliases[w]; ok {
@@ -122,11 +139,38 @@ func aliasAlts(args []string, aliases map[string]string, commands map[string]boo
 			alt[i] = full
 			return [][]string{alt}
 		}
-		if commands[w] {
+		if commands == nil || commands[w] {
 			return nil
 		}
 	}
 	return nil
+}
+
+// gitBranchAlts reads git branch's -D, -M and -C as the two options each
+// stands for (-d -f, -m -f, -c -f), in a cluster too (-Dq).
+func gitBranchAlts(args []string) [][]string {
+	sub, rest := gitSubcommand(args[1:])
+	if sub != "branch" {
+		return nil
+	}
+	at := len(args) - len(rest)
+	alt := append([]string(nil), args...)
+	changed := false
+	for i := at; i < len(alt); i++ {
+		w := alt[i]
+		if w == "--" {
+			break
+		}
+		if len(w) < 2 || w[0] != '-' || w[1] == '-' || !strings.ContainsAny(w, "DMC") {
+			continue
+		}
+		alt[i] = strings.NewReplacer("D", "df", "M", "mf", "C", "cf").Replace(w)
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return [][]string{alt}
 }
 
 // terraformAlts reads `terraform apply -destroy ...` as `terraform destroy
@@ -154,4 +198,25 @@ func terraformAlts(args []string) [][]string {
 		return [][]string{alt}
 	}
 	return nil
+}
+
+// aptAlts reads apt as apt-get, and its command (the first word that is
+// not an option) as apt-get's (aptCommands).
+func aptAlts(name string, args []string) [][]string {
+	alt := append([]string{"apt-get"}, args[1:]...)
+	changed := name != "apt-get"
+	for i := 1; i < len(alt); i++ {
+		if strings.HasPrefix(alt[i], "-") {
+			continue
+		}
+		if full, ok := aptCommands[alt[i]]; ok {
+			alt = append(append(append([]string(nil), alt[:i]...), full...), alt[i+1:]...)
+			changed = true
+		}
+		break
+	}
+	if !changed {
+		return nil
+	}
+	return [][]string{alt}
 }

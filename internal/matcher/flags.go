@@ -51,6 +51,12 @@ var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][
 			{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
 		},
 		"git clean": {{name: "--force", canon: "-f"}},
+		"git branch": {
+			{name: "--delete", canon: "-d"},
+			{name: "--force", canon: "-f"},
+			{name: "--move", canon: "-m"},
+			{name: "--copy", canon: "-c"},
+		},
 	}
 }}
 
