@@ -9,8 +9,10 @@ import "strings"
 // uninstall`, `brew rm` is `brew uninstall`), `apt` is `apt-get` and
 // `apt-get purge x` is `apt-get remove --purge x`, pip
 // under another name (`pip3`, `python3 -m pip`), `terraform apply
-// -destroy`, which is `terraform destroy`, and `git branch -D`, which is
-// `git branch -d -f` (-M and -C likewise). Each is read one way: the
+// -destroy`, which is `terraform destroy`, `git branch -D`, which is
+// `git branch -d -f` (-M and -C likewise), and a git push whose refspec
+// forces (+main) or deletes (:feature), which is a push --force or
+// --delete. Each is read one way: the
 // spelling a rule is most likely written in.
 
 // spellsOut reports whether subcommandAlts knows other names of the
@@ -85,7 +87,7 @@ func programAlts(name string, args []string) [][]string {
 	case name == "terraform":
 		return terraformAlts(args)
 	case name == "git":
-		return gitBranchAlts(args)
+		return gitAlts(args)
 	case name == "brew":
 		return aliasAlts(args, brewAliases, nil)
 	case name == "apt" || name == "apt-get":
@@ -146,14 +148,56 @@ func aliasAlts(args []string, aliases map[string]string, commands map[string]boo
 	return nil
 }
 
-// gitBranchAlts reads git branch's -D, -M and -C as the two options each
-// stands for (-d -f, -m -f, -c -f), in a cluster too (-Dq).
-func gitBranchAlts(args []string) [][]string {
+// gitAlts reads git branch's and git push's other spellings of an option
+// (gitBranchAlts, gitPushAlts).
+func gitAlts(args []string) [][]string {
 	sub, rest := gitSubcommand(args[1:])
-	if sub != "branch" {
+	switch sub {
+	case "branch":
+		return gitBranchAlts(args, len(args)-len(rest))
+	case "push":
+		return gitPushAlts(args, len(args)-len(rest))
+	}
+	return nil
+}
+
+// gitPushAlts reads a push whose refspec forces (+main) or deletes
+// (:feature), or that mirrors (--mirror: every ref forced, and deleted
+// where the remote has more), with the option that does the same
+// (--force, --delete) after the subcommand, which ends at args[at-1].
+func gitPushAlts(args []string, at int) [][]string {
+	force, del := false, false
+	end := false
+	for _, w := range args[at:] {
+		switch {
+		case !end && w == "--":
+			end = true
+		case !end && w == "--mirror":
+			force, del = true, true
+		case !end && strings.HasPrefix(w, "-"):
+		case len(w) > 1 && w[0] == '+':
+			force = true
+		case len(w) > 1 && w[0] == ':':
+			del = true
+		}
+	}
+	if !force && !del {
 		return nil
 	}
-	at := len(args) - len(rest)
+	alt := append([]string(nil), args[:at]...)
+	if force {
+		alt = append(alt, "--force")
+	}
+	if del {
+		alt = append(alt, "--delete")
+	}
+	return [][]string{append(alt, args[at:]...)}
+}
+
+// gitBranchAlts reads git branch's -D, -M and -C as the two options each
+// stands for (-d -f, -m -f, -c -f), in a cluster too (-Dq); its options
+// start at args[at].
+func gitBranchAlts(args []string, at int) [][]string {
 	alt := append([]string(nil), args...)
 	changed := false
 	for i := at; i < len(alt); i++ {

@@ -49,6 +49,7 @@ var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][
 		"git push": {
 			{name: "--force", canon: "-f"},
 			{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
+			{name: "--delete", canon: "-d"},
 		},
 		"git clean": {{name: "--force", canon: "-f"}},
 		"git branch": {
