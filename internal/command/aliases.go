@@ -48,6 +48,24 @@ var dockerVerbs = map[string]map[string]string{
 		"inspect": "inspect"},
 }
 
+// dockerGroups are docker's other management commands: their remove and
+// list are rm and ls (docker volume remove x is docker volume rm x).
+var dockerGroups = map[string]bool{"volume": true, "network": true, "plugin": true, "secret": true, "config": true,
+	"context": true, "node": true, "service": true, "stack": true, "builder": true, "buildx": true, "manifest": true,
+	"trust": true, "container": true, "image": true}
+
+// dockerGroupAlts spells out the verb after the management command at
+// args[i]: remove is rm, list is ls.
+func dockerGroupAlts(args []string, i int) [][]string {
+	full := map[string]string{"remove": "rm", "list": "ls"}[args[i+1]]
+	if full == "" {
+		return nil
+	}
+	alt := append([]string(nil), args...)
+	alt[i+1] = full
+	return [][]string{alt}
+}
+
 // helmAliases and pnpmAliases are the programs' aliases for their commands
 // (helm 3, pnpm 9); helmCommands and pnpmCommands their commands, where
 // the search for the command word stops.
@@ -115,11 +133,14 @@ func dockerAlts(args []string) [][]string {
 	for i := 1; i+1 < len(args); i++ {
 		verbs, ok := dockerVerbs[args[i]]
 		if !ok {
+			if dockerGroups[args[i]] {
+				return dockerGroupAlts(args, i)
+			}
 			continue
 		}
 		top, ok := verbs[args[i+1]]
 		if !ok {
-			return nil
+			return dockerGroupAlts(args, i)
 		}
 		alt := append(append(append([]string(nil), args[:i]...), top), args[i+2:]...)
 		return [][]string{alt}
@@ -157,6 +178,12 @@ func gitAlts(args []string) [][]string {
 		return gitBranchAlts(args, len(args)-len(rest))
 	case "push":
 		return gitPushAlts(args, len(args)-len(rest))
+	case "remote":
+		if len(rest) > 0 && rest[0] == "rm" { // git remote rm is remove
+			alt := append([]string(nil), args...)
+			alt[len(args)-len(rest)] = "remove"
+			return [][]string{alt}
+		}
 	}
 	return nil
 }

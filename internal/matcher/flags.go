@@ -51,7 +51,17 @@ var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][
 			{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
 			{name: "--delete", canon: "-d"},
 		},
-		"git clean": {{name: "--force", canon: "-f"}},
+		"git clean":           {{name: "--force", canon: "-f"}},
+		"git tag":             {{name: "--delete", canon: "-d"}},
+		"docker compose down": {{name: "--volumes", canon: "-v"}},
+		"rsync": {
+			// each says when to delete, and implies --delete (rsync(1))
+			{name: "--delete-before", canon: "--delete"},
+			{name: "--delete-during", canon: "--delete"},
+			{name: "--delete-delay", canon: "--delete"},
+			{name: "--delete-after", canon: "--delete"},
+			{name: "--delete-excluded", canon: "--delete"},
+		},
 		"git branch": {
 			{name: "--delete", canon: "-d"},
 			{name: "--force", canon: "-f"},
@@ -60,6 +70,22 @@ var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][
 		},
 	}
 }}
+
+// synonymsOf is the synonym table's entry for a rule's command: the one
+// of its program and first two other words (docker compose down), else
+// its program and first other word (git push), else its program's.
+func synonymsOf(prog string, plain []string) []longOpt {
+	t := longSynonyms.Get()
+	for n := min(2, len(plain)); n > 0; n-- {
+		if syn, ok := t[prog+" "+strings.Join(plain[:n], " ")]; ok {
+			return syn
+		}
+	}
+	if prog == "git" && len(plain) > 0 {
+		return nil // (a git subcommand's options are its own)
+	}
+	return t[prog]
+}
 
 // flagSpec is a deny/ask rule's words split into options and other words.
 type flagSpec struct {
@@ -76,11 +102,7 @@ func compileFlags(words []string) *flagSpec {
 	}
 	fs := &flagSpec{}
 	plain := splitPlain(words[1:])
-	if path.Base(words[0]) == "git" && len(plain) > 0 {
-		fs.syn = longSynonyms.Get()["git "+plain[0]]
-	} else {
-		fs.syn = longSynonyms.Get()[path.Base(words[0])]
-	}
+	fs.syn = synonymsOf(path.Base(words[0]), plain)
 	end := false
 	for _, w := range words[1:] {
 		switch {
