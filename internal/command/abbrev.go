@@ -145,14 +145,28 @@ func subcommandAlts(args []string) [][]string {
 			alt[i] = also // npm it installs, then tests: a rule for install meets it
 			out = append(out, alt)
 		}
-		if full == w {
-			return out // the subcommand, spelled out: what follows is its own
-		}
-		if full != "" {
+		if full != "" && full != w {
 			alt := append([]string(nil), args...)
 			alt[i] = full
 			out = append(out, alt)
 		}
+		if full != "" && name == "npm" && i+1 < len(args) {
+			if sub := npmNested[full][args[i+1]]; sub != "" {
+				alt := append([]string(nil), args...)
+				alt[i], alt[i+1] = full, sub // npm dist-tag del is npm dist-tag rm
+				out = append(out, alt)
+			}
+		}
+		if full == w {
+			return out // the subcommand, spelled out: what follows is its own
+		}
 	}
 	return out
+}
+
+// npmNested are the other names npm's commands take for their own
+// subcommands (npm cache clear is npm cache clean).
+var npmNested = map[string]map[string]string{
+	"dist-tag": {"r": "rm", "del": "rm", "remove": "rm"},
+	"cache":    {"clear": "clean", "rm": "clean"},
 }

@@ -19,7 +19,8 @@ import "strings"
 // program's commands.
 func spellsOut(name string) bool {
 	switch name {
-	case "npm", "cargo", "kubectl", "docker", "docker-compose", "helm", "pnpm", "terraform", "git", "brew", "apt", "apt-get":
+	case "npm", "cargo", "kubectl", "docker", "podman", "docker-compose", "helm", "pnpm", "terraform", "tofu", "git",
+		"brew", "apt", "apt-get", "bun", "gh", "go", "redis-cli":
 		return true
 	}
 	return isPip(name) || isPython(name)
@@ -88,22 +89,31 @@ var (
 		"homepage": "home", "abv": "info", "dr": "doctor", "environment": "--env", "-S": "search", "instal": "install",
 		"uninstal": "uninstall", "lc": "livecheck", "tc": "typecheck"}
 	// aptCommands maps apt's commands to apt-get's, and purge to what it is
-	aptCommands = map[string][]string{"full-upgrade": {"dist-upgrade"}, "purge": {"remove", "--purge"}}
+	aptCommands = map[string][]string{"full-upgrade": {"dist-upgrade"}, "purge": {"remove", "--purge"},
+		"auto-remove": {"autoremove"}}
 )
 
 // programAlts is subcommandAlts for the programs of this file.
 func programAlts(name string, args []string) [][]string {
 	switch {
-	case name == "docker":
+	case name == "docker" || name == "podman":
 		return dockerAlts(args)
+	case name == "bun":
+		return aliasAlts(args, map[string]string{"rm": "remove", "a": "add", "i": "install", "x": "exec"}, nil)
+	case name == "gh":
+		return ghAlts(args)
+	case name == "go":
+		return goFlagAlts(args, nil)
+	case name == "redis-cli":
+		return redisAlts(args)
 	case name == "docker-compose":
 		return [][]string{append([]string{"docker", "compose"}, args[1:]...)}
 	case name == "helm":
 		return aliasAlts(args, helmAliases, helmCommands)
 	case name == "pnpm":
 		return aliasAlts(args, pnpmAliases, pnpmCommands)
-	case name == "terraform":
-		return terraformAlts(args)
+	case name == "terraform" || name == "tofu":
+		return goFlagAlts(args, terraformAlts(args))
 	case name == "git":
 		return gitAlts(args)
 	case name == "brew":
@@ -114,9 +124,12 @@ func programAlts(name string, args []string) [][]string {
 		return [][]string{append([]string{"pip"}, args[1:]...)}
 	case isPython(name):
 		// python3 -m pip ARGS is pip ARGS (options before -m: python3 -I -m pip)
-		for i := 1; i+1 < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+		for i := 1; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
+			if m, ok := strings.CutPrefix(args[i], "-m"); ok && m != "" && isPip(m) { // (-mpip)
+				return [][]string{append([]string{"pip"}, args[i+1:]...)}
+			}
 			if args[i] == "-m" {
-				if isPip(args[i+1]) {
+				if i+1 < len(args) && isPip(args[i+1]) {
 					return [][]string{append([]string{"pip"}, args[i+2:]...)}
 				}
 				break
@@ -285,6 +298,63 @@ func aptAlts(name string, args []string) [][]string {
 			changed = true
 		}
 		break
+	}
+	if !changed {
+		return nil
+	}
+	return [][]string{alt}
+}
+
+// ghAlts spells out gh's aliases: secret and variable remove are delete.
+func ghAlts(args []string) [][]string {
+	if len(args) > 2 && (args[1] == "secret" || args[1] == "variable") && args[2] == "remove" {
+		alt := append([]string(nil), args...)
+		alt[2] = "delete"
+		return [][]string{alt}
+	}
+	return nil
+}
+
+// goFlagAlts adds to alts a reading with every --flag as -flag: Go's flag
+// package (go, terraform, tofu) takes either (go clean --modcache).
+func goFlagAlts(args []string, alts [][]string) [][]string {
+	var alt []string
+	for i, w := range args {
+		if w == "--" {
+			break
+		}
+		if len(w) > 2 && strings.HasPrefix(w, "--") {
+			if alt == nil {
+				alt = append([]string(nil), args...)
+			}
+			alt[i] = w[1:]
+		}
+	}
+	if alt == nil {
+		return alts
+	}
+	out := [][]string{alt}
+	for _, a := range alts { // (and each other reading likewise)
+		if b := goFlagAlts(a, nil); b != nil {
+			out = append(out, b[0])
+		} else {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// redisAlts reads redis-cli's command words in lower case: Redis takes
+// commands in any case (FLUSHALL is flushall).
+func redisAlts(args []string) [][]string {
+	alt := append([]string(nil), args...)
+	changed := false
+	for i := 1; i < len(alt); i++ {
+		if !strings.HasPrefix(alt[i], "-") {
+			if l := strings.ToLower(alt[i]); l != alt[i] {
+				alt[i], changed = l, true
+			}
+		}
 	}
 	if !changed {
 		return nil

@@ -37,7 +37,8 @@ type longOpt struct {
 // mean the same option. Kept short on purpose: a command not listed here
 // compares its options as written (clusters still split).
 var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][]longOpt {
-	return map[string][]longOpt{
+	force := []longOpt{{name: "--force", canon: "-f"}}
+	m := map[string][]longOpt{
 		"rm": {
 			{name: "-R", canon: "-r"},
 			{name: "--recursive", canon: "-r"},
@@ -51,9 +52,43 @@ var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][
 			{name: "--force-with-lease", canon: "-f"}, // it still rewrites the remote branch
 			{name: "--delete", canon: "-d"},
 		},
-		"git clean":           {{name: "--force", canon: "-f"}},
-		"git tag":             {{name: "--delete", canon: "-d"}},
-		"docker compose down": {{name: "--volumes", canon: "-v"}},
+		"git clean":            force,
+		"git tag":              {{name: "--delete", canon: "-d"}, {name: "--force", canon: "-f"}},
+		"git switch":           {{name: "--force", canon: "-f"}, {name: "--discard-changes", canon: "-f"}},
+		"git checkout":         force,
+		"git restore":          {{name: "--staged", canon: "-S"}, {name: "--worktree", canon: "-W"}},
+		"git rm":               force,
+		"git worktree remove":  force,
+		"git submodule deinit": force,
+		"git fetch":            {{name: "--prune", canon: "-p"}},
+		"git rebase":           {{name: "--interactive", canon: "-i"}},
+		"git commit":           {{name: "--no-verify", canon: "-n"}},
+		"git add":              {{name: "--all", canon: "-A"}},
+		"docker compose down":  {{name: "--volumes", canon: "-v"}},
+		"docker compose rm":    {{name: "--force", canon: "-f"}, {name: "--volumes", canon: "-v"}},
+		"docker rm":            {{name: "--force", canon: "-f"}, {name: "--volumes", canon: "-v"}, {name: "--link", canon: "-l"}},
+		"docker rmi":           force,
+		"kubectl delete": {
+			{name: "--all-namespaces", canon: "-A"},
+			{name: "--filename", canon: "-f"},
+			{name: "--selector", canon: "-l"},
+		},
+		"helm upgrade":   {{name: "--install", canon: "-i"}},
+		"npm install":    {{name: "--global", canon: "-g"}, {name: "--location=global", canon: "-g"}},
+		"npm uninstall":  {{name: "--global", canon: "-g"}, {name: "--location=global", canon: "-g"}},
+		"npm publish":    force,
+		"npm unpublish":  force,
+		"pnpm remove":    {{name: "--global", canon: "-g"}},
+		"pnpm add":       {{name: "--global", canon: "-g"}},
+		"cargo owner":    {{name: "--remove", canon: "-r"}},
+		"cargo install":  force,
+		"pip uninstall":  {{name: "--yes", canon: "-y"}},
+		"pip install":    {{name: "--upgrade", canon: "-U"}, {name: "--editable", canon: "-e"}},
+		"gh pr merge":    {{name: "--delete-branch", canon: "-d"}},
+		"gh api":         {{name: "--method", canon: "-X"}},
+		"psql":           {{name: "--command", canon: "-c"}},
+		"mysql":          {{name: "--execute", canon: "-e"}},
+		"brew uninstall": force,
 		"rsync": {
 			// each says when to delete, and implies --delete (rsync(1))
 			{name: "--delete-before", canon: "--delete"},
@@ -69,6 +104,17 @@ var longSynonyms = command.Table[map[string][]longOpt]{Make: func() map[string][
 			{name: "--copy", canon: "-c"},
 		},
 	}
+	for _, prune := range []string{"system", "image", "volume", "container", "network", "builder", "buildx"} {
+		m["docker "+prune+" prune"] = []longOpt{{name: "--all", canon: "-a"}, {name: "--force", canon: "-f"}}
+	}
+	m["apt-get remove"] = []longOpt{{name: "--yes", canon: "-y"}, {name: "--assume-yes", canon: "-y"}}
+	m["apt-get install"], m["apt-get autoremove"] = m["apt-get remove"], m["apt-get remove"]
+	for k, v := range m {
+		if rest, ok := strings.CutPrefix(k, "docker "); ok {
+			m["podman "+rest] = v // (podman takes docker's commands and options)
+		}
+	}
+	return m
 }}
 
 // synonymsOf is the synonym table's entry for a rule's command: the one
@@ -162,7 +208,7 @@ func canonLong(w string, syn []longOpt) string {
 		name = w[:eq]
 	}
 	for _, s := range syn {
-		if strings.HasPrefix(s.name, "--") && abbreviates(name, s.name) {
+		if strings.HasPrefix(s.name, "--") && (abbreviates(name, s.name) || abbreviates(w, s.name)) {
 			return s.canon
 		}
 	}
@@ -194,6 +240,11 @@ func (fs *flagSpec) match(args []string) bool {
 		case !end && w == "--":
 			end = true
 		case !end && command.IsFlagWord(w):
+			// --name=value is --name value: its value may be the word
+			// (Bash(npm publish --access public:*) on --access=public)
+			if _, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "--") && v == fs.plain[j] {
+				j++
+			}
 		case w == fs.plain[j]:
 			j++
 		}
@@ -213,7 +264,7 @@ func (fs *flagSpec) match(args []string) bool {
 // for f. It does not allocate: it runs for every deny rule whose command
 // name matches.
 func carriesFlag(args []string, f string, syn []longOpt) bool {
-	for _, w := range args {
+	for i, w := range args {
 		if w == "--" {
 			return false
 		}
@@ -222,6 +273,12 @@ func carriesFlag(args []string, f string, syn []longOpt) bool {
 		}
 		if strings.HasPrefix(w, "--") {
 			if c := canonLong(w, syn); c == f || strings.HasPrefix(f, "--") && abbreviates(c, f) {
+				return true
+			}
+			// --name value is --name=value (Bash(kubectl scale --replicas=0:*)
+			// on --replicas 0)
+			if fn, fv, ok := strings.Cut(f, "="); ok && i+1 < len(args) && args[i+1] == fv &&
+				!strings.Contains(w, "=") && abbreviates(canonLong(w, syn), fn) {
 				return true
 			}
 			continue
