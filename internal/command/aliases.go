@@ -53,12 +53,15 @@ var dockerVerbs = map[string]map[string]string{
 // list are rm and ls (docker volume remove x is docker volume rm x).
 var dockerGroups = map[string]bool{"volume": true, "network": true, "plugin": true, "secret": true, "config": true,
 	"context": true, "node": true, "service": true, "stack": true, "builder": true, "buildx": true, "manifest": true,
-	"trust": true, "container": true, "image": true}
+	"trust": true}
+
+// dockerGroupVerbs are the verbs those spell two ways.
+var dockerGroupVerbs = map[string]string{"remove": "rm", "list": "ls"}
 
 // dockerGroupAlts spells out the verb after the management command at
 // args[i]: remove is rm, list is ls.
 func dockerGroupAlts(args []string, i int) [][]string {
-	full := map[string]string{"remove": "rm", "list": "ls"}[args[i+1]]
+	full := dockerGroupVerbs[args[i+1]]
 	if full == "" {
 		return nil
 	}
@@ -83,6 +86,8 @@ var (
 		"list": true, "test": true, "install-test": true, "run": true, "unlink": true, "exec": true, "dlx": true,
 		"create": true, "publish": true, "outdated": true, "audit": true, "why": true, "import": true, "rebuild": true,
 		"prune": true, "fetch": true, "patch": true, "store": true, "start": true, "init": true, "deploy": true}
+	// bunAliases are bun's (bun 1)
+	bunAliases = map[string]string{"rm": "remove", "a": "add", "i": "install", "x": "exec"}
 	// brewAliases are Homebrew's; its command is its first word that is
 	// not an option (nil commands: aliasAlts looks no further)
 	brewAliases = map[string]string{"remove": "uninstall", "rm": "uninstall", "ls": "list", "up": "update", "ln": "link",
@@ -99,7 +104,7 @@ func programAlts(name string, args []string) [][]string {
 	case name == "docker" || name == "podman":
 		return dockerAlts(args)
 	case name == "bun":
-		return aliasAlts(args, map[string]string{"rm": "remove", "a": "add", "i": "install", "x": "exec"}, nil)
+		return aliasAlts(args, bunAliases, nil)
 	case name == "gh":
 		return ghAlts(args)
 	case name == "go":
@@ -153,7 +158,7 @@ func dockerAlts(args []string) [][]string {
 		}
 		top, ok := verbs[args[i+1]]
 		if !ok {
-			return dockerGroupAlts(args, i)
+			return nil
 		}
 		alt := append(append(append([]string(nil), args[:i]...), top), args[i+2:]...)
 		return [][]string{alt}
